@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The one entry point behind the README's commands (`npm test`, `npm run demo`, ...). On a fresh machine it:
+#   1. provides Node >= 22 (scripts/ensure-node.sh) first on PATH for everything below;
+#   2. installs the locked npm dependencies when package-lock.json changed since the last install;
+#   3. builds the TypeScript (tsc, incremental);
+#   4. provides the Pulumi CLI at the version of @pulumi/pulumi (scripts/ensure-pulumi.sh) where the task needs it.
+# Caches live outside the work tree under $OPSLEDGER_CACHE_DIR (default ~/.cache/pulumi-opsledger).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+task="${1:-test}"; shift || true
+log() { echo "[opsledger] $*" >&2; }
+
+NODE_BIN=$(bash scripts/ensure-node.sh)
+export PATH="$NODE_BIN:$ROOT/node_modules/.bin:$PATH"
+
+stamp="$(node --version) $(sha256sum package-lock.json 2>/dev/null | cut -c1-16)"
+if [ ! -f node_modules/.opsledger-stamp ] || [ "$(cat node_modules/.opsledger-stamp)" != "$stamp" ]; then
+  log "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$stamp" > node_modules/.opsledger-stamp
+fi
+# In-repo programs load the dynamic providers' short stubs, which require this package by name: link it.
+[ -e node_modules/pulumi-opsledger ] || ln -s .. node_modules/pulumi-opsledger
+
+build() { tsc -p tsconfig.json; }
+lint() {
+  log "eslint (typescript-eslint strictTypeChecked)"
+  eslint --max-warnings 0 .
+  log "prettier --check"
+  prettier --check . --log-level warn
+}
+pulumi_env() {
+  local bin; bin=$(bash scripts/ensure-pulumi.sh)
+  export OPSLEDGER_PULUMI_BIN="$bin" PATH="$bin:$PATH"
+}
+
+case "$task" in
+  build) build ;;
+  lint) build; lint ;;
+  test)
+    build
+    lint
+    pulumi_env
+    log "mocha"
+    mocha "$@"
+    ;;
+  demo) build; pulumi_env; node dist/scripts/demo.js "$@" ;;
+  bench) build; pulumi_env; node dist/bench/index.js "$@" ;;
+  sandbox) build; node dist/sandbox/cli.js "$@" ;;
+  *) log "unknown task '$task' (build, lint, test, demo, bench, sandbox)"; exit 2 ;;
+esac
