@@ -1,0 +1,69 @@
+/** Small helpers shared by the dynamic providers. */
+import { createHash } from "node:crypto";
+import type { FieldFailure } from "../errors";
+
+/** Default per-operation deadline, as Terraform's google provider uses for firewall policies. */
+export const DEFAULT_RESOURCE_TIMEOUT_MS = 20 * 60 * 1000;
+
+/** Our own per-step deadlines: `customTimeouts` never reaches a dynamic provider. */
+export interface Timeouts {
+  create?: string;
+  update?: string;
+  delete?: string;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses "90s", "20m", "1h", "500ms" into milliseconds; undefined when the text is not a duration. */
+export function parseDurationMs(text: string): number | undefined {
+  const m = DURATION.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (UNIT_MS[m[2] ?? "s"] ?? 1000);
+}
+
+/** Validates a `timeouts` input; failures name the property (`timeouts.create`) and the expected form. */
+export function checkTimeouts(value: unknown): FieldFailure[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return [{ property: "timeouts", reason: "must be an object such as { create: \"20m\", update: \"20m\", delete: \"20m\" }" }];
+  }
+  const failures: FieldFailure[] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!["create", "update", "delete"].includes(key)) {
+      failures.push({ property: `timeouts.${key}`, reason: "is not a known timeout; use create, update or delete" });
+    } else if (typeof v !== "string" || parseDurationMs(v) === undefined || (parseDurationMs(v) ?? 0) <= 0) {
+      failures.push({ property: `timeouts.${key}`, reason: `'${String(v)}' is not a duration; use a number with ms, s, m or h, e.g. "20m"` });
+    }
+  }
+  return failures;
+}
+
+export function timeoutMs(timeouts: Timeouts | undefined, step: keyof Timeouts): number {
+  const text = timeouts?.[step];
+  return (text === undefined ? undefined : parseDurationMs(text)) ?? DEFAULT_RESOURCE_TIMEOUT_MS;
+}
+
+/**
+ * A deterministic UUID (RFC 9562 version 8 layout) from the given parts: the same parts always give the same id, so a
+ * retried or crash-interrupted step sends the same requestId. Never the zero UUID.
+ */
+export function deterministicUuid(...parts: readonly string[]): string {
+  const h = createHash("sha256").update(parts.join("\u0000")).digest();
+  h[6] = ((h[6] ?? 0) & 0x0f) | 0x80; // version 8
+  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80; // variant 10
+  const hex = h.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The resource name at the end of a URN, for log lines. */
+export function nameFromUrn(urn: string | undefined): string {
+  if (!urn) return "(unnamed)";
+  const i = urn.lastIndexOf("::");
+  return i >= 0 ? urn.slice(i + 2) : urn;
+}
+
+/** A readable message for any thrown value, never including stack traces. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

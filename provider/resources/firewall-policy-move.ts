@@ -1,0 +1,228 @@
+/**
+ * compute.FirewallPolicyMove: keeps an organization firewall policy under a chosen parent by calling
+ * firewallPolicies.move (asynchronous, idempotent by requestId) and waiting on the returned Operation.
+ *
+ * Exactly-once: `check` derives the requestId from the URN, the policy, the target parent and a generation counter
+ * kept in the inputs, so a retried or crash-interrupted create/update sends the same requestId (the server returns the
+ * original operation), while each later change of parent gets a new one (A→B→A→B moves three times).
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { ComputeOperation } from "../operations/types";
+import { waitForComputeOperation } from "../operations";
+import { isApiError } from "../google";
+import type { GoogleClient } from "../google";
+import { log, providerClient } from "./context";
+import { checkTimeouts, deterministicUuid, messageOf, nameFromUrn, timeoutMs } from "./common";
+import type { Timeouts } from "./common";
+import { moveInputFailures, normalizeFirewallPolicy } from "./validate";
+
+/** Stale failed operations skipped (each with a new derived requestId) before giving up. */
+export const MAX_STALE_OPERATION_SKIPS = 20;
+
+export interface FirewallPolicyMoveInputs {
+  resourceUrn: string;
+  firewallPolicy: string;
+  parentId: string;
+  requestId?: string;
+  restoreOnDelete?: boolean;
+  timeouts?: Timeouts;
+  /** Set by check: how many distinct target parents this resource has been given. */
+  generation?: number;
+  /** Set by check: "user" when requestId came from the program, else "derived". */
+  requestIdSource?: "user" | "derived";
+}
+
+export interface OperationSummary {
+  name?: string;
+  status?: string;
+  progress?: number;
+  insertTime?: string;
+  startTime?: string;
+  endTime?: string;
+  warnings?: { code?: string; message?: string }[];
+}
+
+export interface FirewallPolicyMoveOutputs extends FirewallPolicyMoveInputs {
+  firewallPolicyId: string;
+  parent: string;
+  previousParent: string;
+  operation?: OperationSummary;
+}
+
+async function check(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPolicyMoveInputs): Promise<dynamic.CheckResult> {
+  const failures = [...moveInputFailures(news), ...checkTimeouts(news.timeouts)];
+  if (news.restoreOnDelete !== undefined && typeof news.restoreOnDelete !== "boolean") {
+    failures.push({ property: "restoreOnDelete", reason: "must be true or false" });
+  }
+  const sameTarget =
+    olds.generation !== undefined &&
+    olds.parentId === news.parentId &&
+    olds.firewallPolicy !== undefined &&
+    normalizeFirewallPolicy(olds.firewallPolicy) === normalizeFirewallPolicy(news.firewallPolicy);
+  if (!sameTarget && news.requestId !== undefined && news.requestId === olds.requestId && olds.requestIdSource === "user") {
+    failures.push({
+      property: "requestId",
+      reason: `'${news.requestId}' was already used for the move to ${String(olds.parentId)}; Google ignores a repeated requestId, so give this move a new one or remove requestId to let the provider derive it`,
+    });
+  }
+  if (failures.length > 0) return Promise.resolve({ failures });
+
+  let generation: number;
+  let requestId: string;
+  let requestIdSource: "user" | "derived";
+  if (sameTarget && olds.generation !== undefined && olds.requestId !== undefined && (news.requestId ?? olds.requestId) === olds.requestId) {
+    generation = olds.generation;
+    requestId = olds.requestId;
+    requestIdSource = olds.requestIdSource ?? "derived";
+  } else {
+    generation = sameTarget && olds.generation !== undefined ? olds.generation : (olds.generation ?? 0) + 1;
+    requestIdSource = news.requestId !== undefined ? "user" : "derived";
+    requestId =
+      news.requestId ??
+      deterministicUuid("FirewallPolicyMove", news.resourceUrn, normalizeFirewallPolicy(news.firewallPolicy), news.parentId, String(generation));
+  }
+  return Promise.resolve({ inputs: { ...news, generation, requestId, requestIdSource } });
+}
+
+async function diff(_id: string, olds: FirewallPolicyMoveOutputs, news: FirewallPolicyMoveInputs): Promise<dynamic.DiffResult> {
+  const replaces: string[] = [];
+  if (normalizeFirewallPolicy(olds.firewallPolicy) !== normalizeFirewallPolicy(news.firewallPolicy)) replaces.push("firewallPolicy");
+  const changes =
+    replaces.length > 0 ||
+    olds.parentId !== news.parentId ||
+    olds.parent !== news.parentId ||
+    (olds.restoreOnDelete ?? false) !== (news.restoreOnDelete ?? false) ||
+    JSON.stringify(olds.timeouts ?? {}) !== JSON.stringify(news.timeouts ?? {});
+  return Promise.resolve({ changes, replaces, deleteBeforeReplace: false });
+}
+
+function summarize(op: ComputeOperation | undefined): OperationSummary | undefined {
+  if (!op) return undefined;
+  const summary: OperationSummary = {};
+  if (op.name !== undefined) summary.name = op.name;
+  if (op.status !== undefined) summary.status = op.status;
+  if (op.progress !== undefined) summary.progress = op.progress;
+  if (op.insertTime !== undefined) summary.insertTime = op.insertTime;
+  if (op.startTime !== undefined) summary.startTime = op.startTime;
+  if (op.endTime !== undefined) summary.endTime = op.endTime;
+  if (op.warnings?.length) summary.warnings = op.warnings.map((w) => ({ ...(w.code ? { code: w.code } : {}), ...(w.message ? { message: w.message } : {}) }));
+  return summary;
+}
+
+function failedLongAgo(op: ComputeOperation, startedMs: number): boolean {
+  if (op.status !== "DONE" || !(op.error?.errors?.length || (op.httpErrorStatusCode ?? 0) >= 400)) return false;
+  const end = op.endTime ? Date.parse(op.endTime) : NaN;
+  return Number.isFinite(end) && end < startedMs - 1000;
+}
+
+/**
+ * Moves the policy and waits. A requestId whose operation already failed in an earlier run is replayed by the server
+ * as that failed operation; such a stale failure is skipped with the next derived requestId, so a retry after a cleared
+ * fault really moves, and a re-run after a crash still finds the operation it started.
+ */
+export async function moveAndWait(
+  client: GoogleClient,
+  args: { urnName: string; policyId: string; parentId: string; requestId: string; deadlineMs: number },
+): Promise<ComputeOperation> {
+  const started = Date.now();
+  const signal = AbortSignal.timeout(args.deadlineMs);
+  for (let attempt = 0; attempt <= MAX_STALE_OPERATION_SKIPS; attempt++) {
+    const requestId = attempt === 0 ? args.requestId : deterministicUuid(args.requestId, "after-failed-operation", String(attempt));
+    const op = await client.call(
+      "compute.firewallPolicies.move",
+      { firewallPolicy: args.policyId, parentId: args.parentId, requestId },
+      { signal },
+    );
+    if (failedLongAgo(op, started)) {
+      log("info", `FirewallPolicyMove ${args.urnName}: operation ${op.name ?? "?"} (requestId ${requestId}) failed in an earlier run; retrying the move with a new requestId`);
+      continue;
+    }
+    log("info", `FirewallPolicyMove ${args.urnName}: moving firewall policy ${args.policyId} to ${args.parentId} (operation ${op.name ?? "?"}, requestId ${requestId})`);
+    const operationName = op.name ?? "";
+    return waitForComputeOperation(
+      async (pollSignal) => ({
+        operation: await client.call("compute.globalOrganizationOperations.get", { operation: operationName, parentId: args.parentId }, { signal: pollSignal }),
+      }),
+      {
+        initial: op,
+        target: `move of firewall policy ${args.policyId} to ${args.parentId}`,
+        timeoutMs: Math.max(1, args.deadlineMs - (Date.now() - started)),
+        signal,
+        onProgress: (p) => {
+          log("info", `FirewallPolicyMove ${args.urnName}: ${operationName} ${p.status}${p.progress === undefined ? "" : ` ${p.progress}%`}`);
+        },
+        onWarning: (m) => {
+          log("warning", `FirewallPolicyMove ${args.urnName}: ${m}`);
+        },
+      },
+    );
+  }
+  throw new Error(`FirewallPolicyMove ${args.urnName}: ${MAX_STALE_OPERATION_SKIPS} earlier move operations of firewall policy ${args.policyId} all failed; see the previous errors`);
+}
+
+async function observeParent(client: GoogleClient, policyId: string): Promise<string | undefined> {
+  try {
+    return (await client.call("compute.firewallPolicies.get", { firewallPolicy: policyId })).parent;
+  } catch (e) {
+    if (isApiError(e) && e.httpStatus === 404) return undefined;
+    throw e;
+  }
+}
+
+async function apply(inputs: FirewallPolicyMoveInputs, previousParent: string | undefined, step: "create" | "update"): Promise<FirewallPolicyMoveOutputs> {
+  const client = providerClient();
+  const policyId = normalizeFirewallPolicy(inputs.firewallPolicy);
+  const urnName = nameFromUrn(inputs.resourceUrn);
+  const before = await observeParent(client, policyId);
+  if (before === undefined) throw new Error(`FirewallPolicyMove ${urnName}: firewall policy ${policyId} was not found (compute.firewallPolicies.get returned 404); check firewallPolicy`);
+  const outs: FirewallPolicyMoveOutputs = { ...inputs, firewallPolicyId: policyId, parent: before, previousParent: previousParent ?? before };
+  if (before === inputs.parentId) {
+    log("info", `FirewallPolicyMove ${urnName}: firewall policy ${policyId} is already under ${before}; adopted without a move`);
+    return outs;
+  }
+  const op = await moveAndWait(client, { urnName, policyId, parentId: inputs.parentId, requestId: inputs.requestId ?? "", deadlineMs: timeoutMs(inputs.timeouts, step) });
+  const summary = summarize(op);
+  if (summary) outs.operation = summary;
+  outs.parent = (await observeParent(client, policyId)) ?? inputs.parentId;
+  return outs;
+}
+
+export const firewallPolicyMoveProvider = {
+  check,
+  diff,
+  async create(inputs: FirewallPolicyMoveInputs): Promise<dynamic.CreateResult> {
+    const outs = await apply(inputs, undefined, "create");
+    return { id: `locations/global/firewallPolicies/${outs.firewallPolicyId}`, outs };
+  },
+  async update(_id: string, olds: FirewallPolicyMoveOutputs, news: FirewallPolicyMoveInputs): Promise<dynamic.UpdateResult> {
+    return { outs: await apply(news, olds.previousParent, "update") };
+  },
+  async read(id: string, props: FirewallPolicyMoveOutputs): Promise<dynamic.ReadResult> {
+    const observed = await observeParent(providerClient(), props.firewallPolicyId);
+    if (observed === undefined) return { id: "" };
+    const outs = { ...props, parent: observed };
+    const { firewallPolicyId: _a, parent: _b, previousParent: _c, operation: _d, ...inputs } = outs;
+    return { id, props: outs, inputs: { ...inputs, parentId: observed } };
+  },
+  async delete(_id: string, props: FirewallPolicyMoveOutputs): Promise<void> {
+    const urnName = nameFromUrn(props.resourceUrn);
+    if (!props.restoreOnDelete) {
+      log("info", `FirewallPolicyMove ${urnName}: firewall policy ${props.firewallPolicyId} stays under ${props.parent} (restoreOnDelete is false)`);
+      return;
+    }
+    const client = providerClient();
+    const current = await observeParent(client, props.firewallPolicyId);
+    if (current === undefined || current === props.previousParent) return;
+    try {
+      await moveAndWait(client, {
+        urnName,
+        policyId: props.firewallPolicyId,
+        parentId: props.previousParent,
+        requestId: deterministicUuid("FirewallPolicyMove:restore", props.resourceUrn, props.firewallPolicyId, props.previousParent, String(props.generation ?? 0)),
+        deadlineMs: timeoutMs(props.timeouts, "delete"),
+      });
+    } catch (e) {
+      throw new Error(`FirewallPolicyMove ${urnName}: could not restore firewall policy ${props.firewallPolicyId} to ${props.previousParent}: ${messageOf(e)}`);
+    }
+  },
+};

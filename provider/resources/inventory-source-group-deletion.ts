@@ -1,0 +1,82 @@
+/**
+ * displayvideo.InventorySourceGroupDeletion: makes sure a Display & Video 360 inventory source group is deleted.
+ * The resource exists exactly while the group is absent: a refresh that finds the group again drops the resource from
+ * state (drift), and the next `pulumi up` deletes the group again. Destroying the resource is a no-op: a deletion
+ * cannot be undone.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { isApiError } from "../google";
+import { log, providerClient } from "./context";
+import { nameFromUrn } from "./common";
+import { inventorySourceGroupInputFailures } from "./validate";
+
+export interface InventorySourceGroupDeletionInputs {
+  resourceUrn: string;
+  inventorySourceGroupId: string;
+  partnerId?: string;
+  advertiserId?: string;
+  apiVersion?: string;
+}
+
+export interface InventorySourceGroupDeletionOutputs extends InventorySourceGroupDeletionInputs {
+  /** "deleted" when this resource's DELETE removed the group, "alreadyAbsent" when it was gone already (404). */
+  outcome: "deleted" | "alreadyAbsent";
+  owner: string;
+}
+
+function owner(inputs: InventorySourceGroupDeletionInputs): string {
+  return inputs.partnerId !== undefined ? `partners/${inputs.partnerId}` : `advertisers/${inputs.advertiserId ?? "?"}`;
+}
+
+function params(inputs: InventorySourceGroupDeletionInputs) {
+  return {
+    inventorySourceGroupId: inputs.inventorySourceGroupId,
+    ...(inputs.partnerId !== undefined ? { partnerId: inputs.partnerId } : {}),
+    ...(inputs.advertiserId !== undefined ? { advertiserId: inputs.advertiserId } : {}),
+    ...(inputs.apiVersion !== undefined ? { apiVersion: inputs.apiVersion } : {}),
+  };
+}
+
+export const inventorySourceGroupDeletionProvider = {
+  check(_olds: unknown, news: InventorySourceGroupDeletionInputs): Promise<dynamic.CheckResult> {
+    const failures = inventorySourceGroupInputFailures(news);
+    return Promise.resolve(failures.length > 0 ? { failures } : { inputs: news });
+  },
+  diff(_id: string, olds: InventorySourceGroupDeletionOutputs, news: InventorySourceGroupDeletionInputs): Promise<dynamic.DiffResult> {
+    const replaces = (["inventorySourceGroupId", "partnerId", "advertiserId"] as const).filter((k) => olds[k] !== news[k]);
+    const changes = replaces.length > 0 || olds.apiVersion !== news.apiVersion;
+    return Promise.resolve({ changes, replaces, deleteBeforeReplace: true });
+  },
+  async create(inputs: InventorySourceGroupDeletionInputs): Promise<dynamic.CreateResult> {
+    const name = nameFromUrn(inputs.resourceUrn);
+    let outcome: InventorySourceGroupDeletionOutputs["outcome"] = "deleted";
+    try {
+      await providerClient().call("displayvideo.inventorySourceGroups.delete", params(inputs));
+      log("info", `InventorySourceGroupDeletion ${name}: deleted inventory source group ${inputs.inventorySourceGroupId} (owner ${owner(inputs)})`);
+    } catch (e) {
+      if (!(isApiError(e) && e.httpStatus === 404)) throw e;
+      outcome = "alreadyAbsent";
+      log("info", `InventorySourceGroupDeletion ${name}: inventory source group ${inputs.inventorySourceGroupId} was already gone (404); recorded as deleted`);
+    }
+    const outs: InventorySourceGroupDeletionOutputs = { ...inputs, outcome, owner: owner(inputs) };
+    return { id: `inventorySourceGroups/${inputs.inventorySourceGroupId}`, outs };
+  },
+  update(_id: string, olds: InventorySourceGroupDeletionOutputs, news: InventorySourceGroupDeletionInputs): Promise<dynamic.UpdateResult> {
+    // Only apiVersion can change in place; the group is already deleted.
+    return Promise.resolve({ outs: { ...olds, ...news } });
+  },
+  async read(id: string, props: InventorySourceGroupDeletionOutputs): Promise<dynamic.ReadResult> {
+    try {
+      await providerClient().call("displayvideo.inventorySourceGroups.get", params(props));
+    } catch (e) {
+      if (isApiError(e) && e.httpStatus === 404) return { id, props };
+      throw e;
+    }
+    log("info", `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: inventory source group ${props.inventorySourceGroupId} exists again; the next update deletes it again`);
+    return { id: "" };
+  },
+  delete(_id: string, props: InventorySourceGroupDeletionOutputs): Promise<void> {
+    log("info", `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: nothing to undo; inventory source group ${props.inventorySourceGroupId} stays deleted`);
+    return Promise.resolve();
+  },
+};

@@ -1,0 +1,76 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../provider-stubs";
+
+export const FIREWALL_POLICY_MOVE_TYPE = "pulumi-nodejs:dynamic/compute:FirewallPolicyMove";
+
+/** Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider. */
+export interface MoveTimeouts {
+  create?: pulumi.Input<string>;
+  update?: pulumi.Input<string>;
+  delete?: pulumi.Input<string>;
+}
+
+export interface FirewallPolicyMoveArgs {
+  /** The organization firewall policy: its numeric id or `locations/global/firewallPolicies/<id>`. Changing it replaces the resource. */
+  firewallPolicy: pulumi.Input<string>;
+  /** The parent to keep the policy under: `folders/<digits>` or `organizations/<digits>`. Changing it moves the policy in place. */
+  parentId: pulumi.Input<string>;
+  /**
+   * Idempotency key of the move (a UUID, not the zero UUID). Leave it out: the provider derives one from the URN, the
+   * target parent and a generation counter, so retries reuse it and every new move gets a new one.
+   */
+  requestId?: pulumi.Input<string>;
+  /** On destroy, move the policy back to the parent it had before this resource first moved it. @default false */
+  restoreOnDelete?: pulumi.Input<boolean>;
+  /** Deadlines for create, update and delete. @default 20m each */
+  timeouts?: pulumi.Input<MoveTimeouts>;
+}
+
+export interface MoveOperation {
+  name?: string;
+  status?: string;
+  progress?: number;
+  insertTime?: string;
+  startTime?: string;
+  endTime?: string;
+  warnings?: { code?: string; message?: string }[];
+}
+
+/**
+ * Keeps an organization firewall policy under a chosen folder or organization, moving it with
+ * compute `firewallPolicies.move` and waiting for the operation. A parent change is an in-place update.
+ */
+export class FirewallPolicyMove extends pulumi.dynamic.Resource {
+  /** The numeric id of the policy. */
+  declare readonly firewallPolicyId: pulumi.Output<string>;
+  /** The parent observed after the last create, update or refresh. */
+  declare readonly parent: pulumi.Output<string>;
+  /** The parent the policy had before this resource first moved it (where restoreOnDelete puts it back). */
+  declare readonly previousParent: pulumi.Output<string>;
+  /** The requestId of the current target parent. */
+  declare readonly requestId: pulumi.Output<string>;
+  /** How many distinct target parents this resource has had. */
+  declare readonly generation: pulumi.Output<number>;
+  /** The last move operation (absent when the policy was already under the parent). */
+  declare readonly operation: pulumi.Output<MoveOperation | undefined>;
+
+  constructor(name: string, args: FirewallPolicyMoveArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerStub("firewallPolicyMove"),
+      name,
+      {
+        ...args,
+        resourceUrn: pulumi.createUrn(name, FIREWALL_POLICY_MOVE_TYPE, opts?.parent),
+        firewallPolicyId: undefined,
+        parent: undefined,
+        previousParent: undefined,
+        requestId: args.requestId,
+        generation: undefined,
+        operation: undefined,
+      },
+      opts,
+      "compute",
+      "FirewallPolicyMove",
+    );
+  }
+}

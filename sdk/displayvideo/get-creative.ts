@@ -1,0 +1,33 @@
+import * as pulumi from "@pulumi/pulumi";
+import { callEndpoint } from "../program-client";
+import type { Creative } from "../../provider/google";
+
+export interface GetCreativeArgs {
+  /** The advertiser owning the creative (int64 as a decimal string). */
+  advertiserId: string;
+  /** The creative id (int64 as a decimal string). */
+  creativeId: string;
+  /** Display & Video 360 API version. @default opsledger:displayVideoApiVersion, else "v3" (sunset by Google: prefer "v4") */
+  apiVersion?: string;
+}
+
+export interface GetCreativeOutputArgs {
+  advertiserId: pulumi.Input<string>;
+  creativeId: pulumi.Input<string>;
+  apiVersion?: pulumi.Input<string>;
+}
+
+export type GetCreativeResult = Readonly<Creative>;
+
+/** Reads one Display & Video 360 creative (`advertisers.creatives.get`). */
+export function getCreative(args: GetCreativeArgs, _opts?: pulumi.InvokeOptions): Promise<GetCreativeResult> {
+  return callEndpoint("displayvideo.advertisers.creatives.get", {
+    advertiserId: args.advertiserId,
+    creativeId: args.creativeId,
+    ...(args.apiVersion !== undefined ? { apiVersion: args.apiVersion } : {}),
+  });
+}
+
+export function getCreativeOutput(args: GetCreativeOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetCreativeResult> {
+  return pulumi.output(args).apply((a) => getCreative(a, opts));
+}

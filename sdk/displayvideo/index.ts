@@ -1,0 +1,2 @@
+export * from "./inventory-source-group-deletion";
+export * from "./get-creative";

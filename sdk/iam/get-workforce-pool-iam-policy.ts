@@ -1,0 +1,50 @@
+import * as pulumi from "@pulumi/pulumi";
+import { callEndpoint } from "../program-client";
+import type { Policy } from "../../provider/google";
+
+export interface GetWorkforcePoolIamPolicyArgs {
+  /** The pool id (the last segment of locations/<location>/workforcePools/<id>). */
+  workforcePoolId: string;
+  /** @default "global" */
+  location?: string;
+  /** 0, 1 or 3; request 3 to receive conditional bindings. @default 3 */
+  requestedPolicyVersion?: number;
+}
+
+export interface GetWorkforcePoolIamPolicyOutputArgs {
+  workforcePoolId: pulumi.Input<string>;
+  location?: pulumi.Input<string>;
+  requestedPolicyVersion?: pulumi.Input<number>;
+}
+
+export interface GetWorkforcePoolIamPolicyResult {
+  /** locations/<location>/workforcePools/<id> */
+  readonly resource: string;
+  readonly version: number;
+  readonly bindings: NonNullable<Policy["bindings"]>;
+  readonly auditConfigs: NonNullable<Policy["auditConfigs"]>;
+  readonly etag: string;
+  /** The policy as JSON text, as pulumi-gcp's policyData. */
+  readonly policyData: string;
+}
+
+/** Reads the IAM policy of a workforce pool (iam v1 `workforcePools.getIamPolicy`). */
+export async function getWorkforcePoolIamPolicy(args: GetWorkforcePoolIamPolicyArgs, _opts?: pulumi.InvokeOptions): Promise<GetWorkforcePoolIamPolicyResult> {
+  const resource = `locations/${args.location ?? "global"}/workforcePools/${args.workforcePoolId}`;
+  const policy = await callEndpoint("iam.workforcePools.getIamPolicy", {
+    resource,
+    options: { requestedPolicyVersion: args.requestedPolicyVersion ?? 3 },
+  });
+  return {
+    resource,
+    version: policy.version ?? 0,
+    bindings: policy.bindings ?? [],
+    auditConfigs: policy.auditConfigs ?? [],
+    etag: policy.etag ?? "",
+    policyData: JSON.stringify(policy),
+  };
+}
+
+export function getWorkforcePoolIamPolicyOutput(args: GetWorkforcePoolIamPolicyOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetWorkforcePoolIamPolicyResult> {
+  return pulumi.output(args).apply((a) => getWorkforcePoolIamPolicy(a, opts));
+}

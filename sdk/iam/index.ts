@@ -1,0 +1,2 @@
+export * from "./get-workforce-pool-iam-policy";
+export * from "./get-operation";

@@ -1,0 +1,12 @@
+/**
+ * pulumi-opsledger: Pulumi dynamic resources and data sources for Google Cloud management operations, and a
+ * declarative Hyperledger Fabric ledger transaction.
+ */
+import * as compute from "./compute";
+import * as deploymentmanager from "./deploymentmanager";
+import * as displayvideo from "./displayvideo";
+import * as iam from "./iam";
+import * as operations from "./operations";
+import * as workspaceevents from "./workspaceevents";
+
+export { compute, deploymentmanager, displayvideo, iam, operations, workspaceevents };

@@ -1,0 +1,47 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../provider-stubs";
+
+export const OPERATION_WAIT_TYPE = "pulumi-nodejs:dynamic/operations:OperationWait";
+
+export interface OperationWaitArgs {
+  /**
+   * The operation to wait for: a compute operation's selfLink or name, or an IAM long-running operation name
+   * (`folders/<id>/locations/<loc>/operations/<id>`). Changing it replaces the resource.
+   */
+  operation: pulumi.Input<string>;
+  /** Deadline of the wait. @default { create: "20m" } */
+  timeouts?: pulumi.Input<{ create?: pulumi.Input<string> }>;
+}
+
+/** Waits for an operation started outside Pulumi to finish; fails with the operation's error. */
+export class OperationWait extends pulumi.dynamic.Resource {
+  declare readonly kind: pulumi.Output<"compute" | "longrunning">;
+  declare readonly operationName: pulumi.Output<string>;
+  declare readonly done: pulumi.Output<boolean>;
+  declare readonly status: pulumi.Output<string>;
+  declare readonly progress: pulumi.Output<number | undefined>;
+  declare readonly endTime: pulumi.Output<string | undefined>;
+  /** The response's @type (IAM) or the operation's targetLink (compute). */
+  declare readonly result: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: OperationWaitArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerStub("operationWait"),
+      name,
+      {
+        ...args,
+        resourceUrn: pulumi.createUrn(name, OPERATION_WAIT_TYPE, opts?.parent),
+        kind: undefined,
+        operationName: undefined,
+        done: undefined,
+        status: undefined,
+        progress: undefined,
+        endTime: undefined,
+        result: undefined,
+      },
+      opts,
+      "operations",
+      "OperationWait",
+    );
+  }
+}

@@ -1,0 +1,27 @@
+import * as pulumi from "@pulumi/pulumi";
+import { callEndpoint } from "../program-client";
+import type { Subscription } from "../../provider/google";
+
+export interface GetSubscriptionArgs {
+  /** The subscription's resource name: subscriptions/<id>. */
+  name: string;
+}
+
+export interface GetSubscriptionOutputArgs {
+  name: pulumi.Input<string>;
+}
+
+/** A Google Workspace Events v1beta subscription (Developer Preview API). */
+export type GetSubscriptionResult = Readonly<Subscription>;
+
+/**
+ * Reads one Workspace Events subscription (v1beta `subscriptions.get`). The token needs a scope matching the
+ * subscription's target (chat.*, meetings.* or drive.*); set opsledger:workspaceEventsScopes to change the default.
+ */
+export function getSubscription(args: GetSubscriptionArgs, _opts?: pulumi.InvokeOptions): Promise<GetSubscriptionResult> {
+  return callEndpoint("workspaceevents.subscriptions.get", { name: args.name });
+}
+
+export function getSubscriptionOutput(args: GetSubscriptionOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetSubscriptionResult> {
+  return pulumi.output(args).apply((a) => getSubscription(a, opts));
+}

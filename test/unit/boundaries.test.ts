@@ -1,0 +1,78 @@
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+
+function sources(dir: string): string[] {
+  const abs = path.join(ROOT, dir);
+  if (!fs.existsSync(abs)) return [];
+  return fs
+    .readdirSync(abs, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+    .map((f) => path.join(dir, f));
+}
+
+/** Every module specifier a file imports or requires, with the line it is on. */
+function imports(file: string): { spec: string; typeOnly: boolean; line: string }[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  const found: { spec: string; typeOnly: boolean; line: string }[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/.exec(line) ?? /^\s*import\s+(type\s+)?"([^"]+)"/.exec(line);
+    if (m) {
+      const spec = m.length === 4 ? m[3] : m[2];
+      found.push({ spec: spec ?? "", typeOnly: Boolean(m.length === 4 ? m[2] : m[1]), line: line.trim() });
+    }
+    const r = /require\("([^"]+)"\)/.exec(line);
+    if (r?.[1]) found.push({ spec: r[1], typeOnly: false, line: line.trim() });
+  }
+  return found;
+}
+
+function resolvesInto(file: string, spec: string, dir: string): boolean {
+  if (!spec.startsWith(".")) return false;
+  const target = path.normalize(path.join(path.dirname(file), spec));
+  return target === dir || target.startsWith(dir + path.sep);
+}
+
+describe("layer boundaries (STYLE.md)", () => {
+  it("keeps provider/google, provider/operations and provider/ledger free of @pulumi/pulumi", () => {
+    const offenders = ["provider/google", "provider/operations", "provider/ledger"]
+      .flatMap(sources)
+      .flatMap((f) => imports(f).filter((i) => i.spec.startsWith("@pulumi/")).map((i) => `${f}: ${i.line}`));
+    assert.deepEqual(offenders, []);
+  });
+
+  it("lets provider/resources import only types from @pulumi/pulumi and nothing from sdk/", () => {
+    const offenders = sources("provider/resources").flatMap((f) =>
+      imports(f)
+        .filter((i) => (i.spec.startsWith("@pulumi/") && !i.typeOnly) || resolvesInto(f, i.spec, "sdk"))
+        .map((i) => `${f}: ${i.line}`),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
+  it("keeps sandbox/ free of client logic from provider/ (wire schemas and types only)", () => {
+    const offenders = sources("sandbox").flatMap((f) =>
+      imports(f)
+        .filter((i) => resolvesInto(f, i.spec, "provider") && !i.typeOnly && !i.spec.includes("/protos"))
+        .map((i) => `${f}: ${i.line}`),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
+  it("never imports sandbox/, test/, bench/ or examples/ from production code", () => {
+    const offenders = ["provider", "sdk"].flatMap(sources).flatMap((f) =>
+      imports(f)
+        .filter((i) => ["sandbox", "test", "bench", "examples", "scripts"].some((d) => resolvesInto(f, i.spec, d)))
+        .map((i) => `${f}: ${i.line}`),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
+  it("sees the layers it checks (the scan is not vacuous)", () => {
+    assert.ok(sources("provider/google").length > 3, "provider/google has sources");
+    assert.ok(sources("sdk").length > 3, "sdk has sources");
+    assert.ok(sources("sandbox").length > 3, "sandbox has sources");
+  });
+});

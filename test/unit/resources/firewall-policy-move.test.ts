@@ -1,0 +1,92 @@
+import { strict as assert } from "node:assert";
+import { firewallPolicyMoveProvider } from "../../../provider/resources/firewall-policy-move";
+import type { FirewallPolicyMoveInputs, FirewallPolicyMoveOutputs } from "../../../provider/resources/firewall-policy-move";
+
+const URN = "urn:pulumi:dev::demo::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
+
+function inputs(parentId: string, extra: Partial<FirewallPolicyMoveInputs> = {}): FirewallPolicyMoveInputs {
+  return { resourceUrn: URN, firewallPolicy: "300000000002", parentId, ...extra };
+}
+
+async function checked(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPolicyMoveInputs): Promise<FirewallPolicyMoveInputs> {
+  const result = await firewallPolicyMoveProvider.check(olds, news);
+  assert.equal(result.failures, undefined, JSON.stringify(result.failures));
+  return result.inputs as FirewallPolicyMoveInputs;
+}
+
+function outputs(i: FirewallPolicyMoveInputs, parent: string): FirewallPolicyMoveOutputs {
+  return { ...i, firewallPolicyId: "300000000002", parent, previousParent: "organizations/100000000001" };
+}
+
+describe("FirewallPolicyMove check", () => {
+  it("derives the same requestId when a create is retried (same URN, policy, parent)", async () => {
+    const first = await checked({}, inputs("folders/200000000001"));
+    const retry = await checked({}, inputs("folders/200000000001"));
+    assert.equal(first.generation, 1);
+    assert.equal(retry.requestId, first.requestId);
+    assert.match(first.requestId ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it("keeps requestId and generation while the target parent is unchanged", async () => {
+    const a = await checked({}, inputs("folders/200000000001"));
+    const again = await checked(a, inputs("folders/200000000001"));
+    assert.deepEqual([again.generation, again.requestId], [a.generation, a.requestId]);
+  });
+
+  it("gives each change of parent a new requestId, so A→B→A→B are three distinct moves", async () => {
+    const a1 = await checked({}, inputs("folders/200000000001"));
+    const b1 = await checked(a1, inputs("folders/200000000002"));
+    const a2 = await checked(b1, inputs("folders/200000000001"));
+    const b2 = await checked(a2, inputs("folders/200000000002"));
+    assert.deepEqual([a1.generation, b1.generation, a2.generation, b2.generation], [1, 2, 3, 4]);
+    assert.equal(new Set([a1.requestId, b1.requestId, a2.requestId, b2.requestId]).size, 4);
+  });
+
+  it("reuses the interrupted update's requestId when the update is retried from the old state", async () => {
+    const a = await checked({}, inputs("folders/200000000001"));
+    const attempt1 = await checked(a, inputs("folders/200000000002"));
+    const attempt2 = await checked(a, inputs("folders/200000000002"));
+    assert.equal(attempt2.requestId, attempt1.requestId);
+  });
+
+  it("returns failures naming every bad field, without throwing", async () => {
+    const result = await firewallPolicyMoveProvider.check({}, inputs("folder/9", { firewallPolicy: "policy-x", requestId: "00000000-0000-0000-0000-000000000000", timeouts: { create: "soon" } }));
+    assert.deepEqual(
+      result.failures?.map((f) => f.property),
+      ["firewallPolicy", "parentId", "requestId", "timeouts.create"],
+    );
+    assert.match(result.failures?.[1]?.reason ?? "", /'folder\/9' must be 'folders\/<digits>' or 'organizations\/<digits>'/);
+  });
+
+  it("refuses a user requestId reused for a different parent (Google would ignore the second move)", async () => {
+    const rid = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";
+    const a = await checked({}, inputs("folders/200000000001", { requestId: rid }));
+    const result = await firewallPolicyMoveProvider.check(a, inputs("folders/200000000002", { requestId: rid }));
+    assert.equal(result.failures?.[0]?.property, "requestId");
+    assert.match(result.failures?.[0]?.reason ?? "", /already used for the move to folders\/200000000001/);
+  });
+});
+
+describe("FirewallPolicyMove diff", () => {
+  it("treats a parent change as an in-place update, never a replace", async () => {
+    const a = await checked({}, inputs("folders/200000000001"));
+    const b = await checked(a, inputs("folders/200000000002"));
+    const d = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), b);
+    assert.deepEqual(d, { changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces when the firewall policy changes, comparing normalized ids", async () => {
+    const a = await checked({}, inputs("folders/200000000001"));
+    const same = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), { ...a, firewallPolicy: "locations/global/firewallPolicies/300000000002" });
+    assert.equal(same.changes, false);
+    const other = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), { ...a, firewallPolicy: "300000000003" });
+    assert.deepEqual(other.replaces, ["firewallPolicy"]);
+  });
+
+  it("reports drift: the observed parent differs from the desired one", async () => {
+    const a = await checked({}, inputs("folders/200000000001"));
+    const d = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000003"), a);
+    assert.equal(d.changes, true);
+    assert.deepEqual(d.replaces, []);
+  });
+});
