@@ -6,28 +6,25 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-/** The module the stubs load, reachable through the package's `exports` map ("./dist/*"). */
-export const PROVIDER_ENTRY = "pulumi-opsledger/dist/provider/resources/index.js";
+/** The module the stubs load: the `./provider` entry of the package's `exports` map (dist/provider/resources/index.js). */
+export const PROVIDER_ENTRY = "pulumi-opsledger/provider";
 
-export type ProviderKind = "firewallPolicyMove" | "inventorySourceGroupDeletion" | "operationWait" | "ledgerTransaction";
-
-const stubs = new Map<ProviderKind, pulumi.dynamic.ResourceProvider>();
-
-/** One stub object per kind, so Pulumi's per-object serialization cache applies across resources. */
-export function providerStub(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
-  let stub = stubs.get(kind);
-  if (!stub) {
-    stub = makeStub(kind, PROVIDER_ENTRY);
-    stubs.set(kind, stub);
-  }
+/**
+ * The one stub object handed to every resource, so Pulumi's per-object serialization cache applies. It captures only
+ * the entry's name: the provider process finds the resource kind from the type token in the `resourceUrn` input.
+ */
+export function providerStub(): pulumi.dynamic.ResourceProvider {
+  stub ??= makeStub(PROVIDER_ENTRY);
   return stub;
 }
 
+let stub: pulumi.dynamic.ResourceProvider | undefined;
+
 /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any --
-   The bodies below run in the provider process after serialization; they may capture only `kind` and `entry`.
+   The bodies below run in the provider process after serialization; they may capture only `e` (the entry).
    Every method goes through one dispatcher so the serialized text stays short. */
-function makeStub(kind: ProviderKind, entry: string): pulumi.dynamic.ResourceProvider {
-  const d = (m: string, a: unknown[]): any => require(entry).dispatch(kind, m, a);
+function makeStub(e: string): pulumi.dynamic.ResourceProvider {
+  const d = (m: string, a: unknown[]): any => require(e).dispatch(m, a);
   return {
     configure: (...a: unknown[]) => d("configure", a),
     check: (...a: unknown[]) => d("check", a),

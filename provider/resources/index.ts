@@ -21,16 +21,36 @@ export const providers = {
 
 export type ProviderKind = keyof typeof providers;
 
+/** Type token (after `pulumi-nodejs:dynamic/`) to provider. Frozen once released: state names them. */
+const KINDS: Readonly<Record<string, ProviderKind>> = {
+  "compute:FirewallPolicyMove": "firewallPolicyMove",
+  "displayvideo:InventorySourceGroupDeletion": "inventorySourceGroupDeletion",
+  "operations:OperationWait": "operationWait",
+};
+
+/** The provider of a call, from the type token in the `resourceUrn` input that every resource carries. */
+function kindOf(args: readonly unknown[]): ProviderKind | string {
+  for (const arg of args) {
+    const urn = (arg as { resourceUrn?: unknown } | null)?.resourceUrn;
+    if (typeof urn === "string") {
+      const type = /::pulumi-nodejs:dynamic\/([^:]+:[^:]+)::/.exec(urn)?.[1] ?? "";
+      return KINDS[type] ?? type;
+    }
+  }
+  return "(no resourceUrn input)";
+}
+
 /**
- * The single entry the serialized stubs call: `dispatch(kind, method, args)`. `configure` applies to every kind.
+ * The single entry the serialized stubs call: `dispatch(method, args)`. `configure` applies to every kind.
  * An unknown kind or method (state written by a newer version) is a clear error rather than a crash.
  */
-export function dispatch(kind: string, method: string, args: unknown[]): Promise<unknown> {
+export function dispatch(method: string, args: unknown[]): Promise<unknown> {
   if (method === "configure") return configure(args[0] as dynamic.ConfigureRequest);
+  const kind = kindOf(args);
   const provider = (providers as Record<string, Record<string, unknown> | undefined>)[kind];
   const fn = provider?.[method];
   if (typeof fn !== "function") {
-    return Promise.reject(new Error(`pulumi-opsledger: the installed version has no ${kind}.${method}; upgrade the package that wrote this state`));
+    return Promise.reject(new Error(`pulumi-opsledger: the installed version has no provider ${kind}.${method}; upgrade the package that wrote this state`));
   }
   return (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args);
 }

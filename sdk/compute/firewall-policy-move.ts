@@ -56,7 +56,7 @@ export class FirewallPolicyMove extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: FirewallPolicyMoveArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub("firewallPolicyMove"),
+      providerStub(),
       name,
       {
         ...args,

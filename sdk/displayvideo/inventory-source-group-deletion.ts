@@ -27,7 +27,7 @@ export class InventorySourceGroupDeletion extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: InventorySourceGroupDeletionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub("inventorySourceGroupDeletion"),
+      providerStub(),
       name,
       {
         ...args,

@@ -26,7 +26,7 @@ export class OperationWait extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: OperationWaitArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub("operationWait"),
+      providerStub(),
       name,
       {
         ...args,
