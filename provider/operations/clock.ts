@@ -1,0 +1,35 @@
+/** Time as the waiter sees it. Tests inject a fake that records sleeps instead of waiting for them. */
+export interface Clock {
+  /** Milliseconds from an arbitrary origin; only differences are used, so a monotonic source is best. */
+  now(): number;
+  /** Resolves after `ms` milliseconds, or settles early (resolving or rejecting) once `signal` is aborted. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** The real clock: `performance.now()` (monotonic) and `setTimeout`. */
+export const systemClock: Clock = Object.freeze({
+  now: () => performance.now(),
+  sleep: sleepFor,
+});
+
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("aborted", { cause: signal.reason });
+}
