@@ -1,0 +1,91 @@
+/** The Google REST client: the public surface of provider/google. */
+export { createGoogleClient, requestedScopesFor } from "./client";
+export type { CallOptions, GoogleClient, GoogleClientOptions } from "./client";
+export {
+  DEFAULT_ENDPOINT_ROOTS,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  normalizeEndpointRoot,
+  parseDurationMs,
+  resolveGoogleSettings,
+} from "./settings";
+export type { EndpointRootName, GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings";
+export { ENDPOINTS, ENDPOINT_IDS, buildRequest, getEndpoint, resolveApiVersion } from "./endpoints";
+export type { BuiltRequest } from "./endpoints";
+export type {
+  CheckResult,
+  DisplayVideoApiVersion,
+  DisplayVideoOwner,
+  EndpointDefinition,
+  EndpointId,
+  EndpointParams,
+  EndpointParamsMap,
+  EndpointResult,
+  EndpointResultMap,
+  HttpMethod,
+  Idempotency,
+  NormalizedParams,
+  ParamSpec,
+  ServiceName,
+} from "./endpoint-types";
+export type * from "./types";
+export {
+  DEFAULT_WORKSPACE_EVENTS_SCOPES,
+  SCOPES,
+  SCOPE_PREFIX,
+  WORKSPACE_EVENTS_GET_SCOPES,
+  expandScope,
+} from "./scopes";
+export {
+  INT64_MAX,
+  checkComputeOperationName,
+  checkDeploymentManagerProject,
+  checkDeploymentName,
+  checkDisplayVideoApiVersion,
+  checkEndpointParams,
+  checkExactlyOneOwner,
+  checkFirewallPolicy,
+  checkIamOperationName,
+  checkInt64,
+  checkParentId,
+  checkRequestId,
+  checkRequestedPolicyVersion,
+  checkSubscriptionName,
+  checkWorkforcePoolResource,
+  parseComputeOperationRef,
+  validateEndpointParams,
+} from "./validation";
+export { ApiError, formatApiErrorMessage, isApiError } from "./api-error";
+export type { ApiErrorProperties } from "./api-error";
+export { AuthError } from "./auth-error";
+export { parseDurationStringMs, parseGoogleError, parseRetryAfterMs } from "./parse-error";
+export type {
+  ErrorInfoDetail,
+  FieldViolation,
+  GoogleErrorDetails,
+  HelpLink,
+  LegacyErrorItem,
+  ParsedGoogleError,
+  QuotaViolation,
+  RetryInfoDetail,
+} from "./parse-error";
+export {
+  DEFAULT_RETRY_INITIAL_DELAY_MS,
+  DEFAULT_RETRY_MAX_ATTEMPTS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_RETRY_MAX_SERVER_DELAY_MS,
+  DEFAULT_RETRY_MULTIPLIER,
+  backoffDelayMs,
+  classifyHttpFailure,
+  classifyNetworkFailure,
+  isRetrySafe,
+} from "./retry";
+export type { FailureClassification, RetryInfoEvent, RetryOptions } from "./retry";
+export { DEFAULT_TOKEN_REFRESH_MARGIN_MS, clearGoogleAuthCache, createGoogleTokenSource } from "./auth";
+export { GOOGLE_TOKEN_URL } from "./auth-clients";
+export type { GoogleTokenSourceOptions, TokenRequestOptions, TokenSource } from "./auth";
+export { createLimiter, sharedLimiter } from "./limiter";
+export type { Limiter } from "./limiter";
+export { delay } from "./delay";
+export { DISPLAY_VIDEO_SUNSET_DATES, displayVideoDeprecation } from "./deprecations";
+export { redactText, redactUrl } from "./redact";

@@ -1,0 +1,107 @@
+/** Shared set-up of the client's integration tests: an in-process sandbox and clients pointed at it. */
+import { clearGoogleAuthCache, createGoogleClient, resolveGoogleSettings } from "../../../provider/google";
+import type { GoogleClient, GoogleClientOptions, GoogleSettingsInput, RetryInfoEvent } from "../../../provider/google";
+import { startGoogleSandbox } from "../../../sandbox/google";
+import type { GoogleSandbox, GoogleSandboxOptions, RequestLogEntry } from "../../../sandbox/google";
+
+export const DEPLOYER = "deployer@sandbox-project.iam.gserviceaccount.com";
+export const READER = "reader@sandbox-project.iam.gserviceaccount.com";
+export const SCOPE = "https://www.googleapis.com/auth/";
+
+/** Every scope the client requests for some endpoint (so one token can call all ten). */
+export const ALL_REQUESTED_SCOPES = [
+  "cloud-platform",
+  "compute",
+  "compute.readonly",
+  "ndev.cloudman.readonly",
+  "chat.spaces.readonly",
+  "display-video",
+].map((s) => SCOPE + s);
+
+/** Routes of the token services (the sandbox logs them too); everything else is an API call of the client. */
+const TOKEN_ROUTE = /^(oauth2|sts|iamcredentials)\./;
+
+/** The sandbox's log of API requests, without the token-service requests. */
+export function apiRequests(sandbox: GoogleSandbox): readonly RequestLogEntry[] {
+  return sandbox.requests().filter((r) => r.route === undefined || !TOKEN_ROUTE.test(r.route));
+}
+
+/** The sandbox's log of token-service requests, as "route status". */
+export function tokenRequests(sandbox: GoogleSandbox): string[] {
+  return sandbox
+    .requests()
+    .filter((r) => r.route !== undefined && TOKEN_ROUTE.test(r.route))
+    .map((r) => `${r.route ?? ""} ${r.status}`);
+}
+
+/** Starts one sandbox for a describe block and resets it (and the auth cache) before every test. */
+export function useSandbox(options: GoogleSandboxOptions = {}): () => GoogleSandbox {
+  let sandbox: GoogleSandbox | undefined;
+  before(async () => {
+    sandbox = await startGoogleSandbox(options);
+  });
+  beforeEach(() => {
+    sandbox?.reset();
+    clearGoogleAuthCache();
+  });
+  after(async () => {
+    await sandbox?.close();
+  });
+  return () => {
+    if (sandbox === undefined) throw new Error("sandbox not started");
+    return sandbox;
+  };
+}
+
+/** Explicit settings pointing every service root at the sandbox. */
+export function sandboxEndpoints(sandbox: GoogleSandbox): Partial<GoogleSettingsInput> {
+  const e = sandbox.endpoints;
+  return {
+    iamCustomEndpoint: e.iam,
+    computeCustomEndpoint: e.compute,
+    deploymentManagerCustomEndpoint: e.deploymentManager,
+    workspaceEventsCustomEndpoint: e.workspaceEvents,
+    displayVideoCustomEndpoint: e.displayVideo,
+    iamCredentialsCustomEndpoint: e.iamCredentials,
+    oauth2CustomEndpoint: e.oauth2,
+  };
+}
+
+export interface TestClient {
+  readonly client: GoogleClient;
+  readonly delays: number[];
+  readonly retries: RetryInfoEvent[];
+  readonly warnings: string[];
+}
+
+/** A client against the sandbox; retry waits are recorded, not slept. */
+export function sandboxClient(
+  sandbox: GoogleSandbox,
+  settings: Partial<GoogleSettingsInput>,
+  options: Partial<GoogleClientOptions> = {},
+): TestClient {
+  const delays: number[] = [];
+  const retries: RetryInfoEvent[] = [];
+  const warnings: string[] = [];
+  const client = createGoogleClient({
+    settings: resolveGoogleSettings({ explicit: { ...sandboxEndpoints(sandbox), ...settings } }),
+    sleep: (ms) => {
+      delays.push(ms);
+      return Promise.resolve();
+    },
+    onRetry: (info) => retries.push(info),
+    onWarning: (message) => warnings.push(message),
+    ...options,
+  });
+  return { client, delays, retries, warnings };
+}
+
+/** A client holding a fixed access token minted by the sandbox. */
+export function tokenClient(
+  sandbox: GoogleSandbox,
+  principal: string,
+  scopes: readonly string[] = ALL_REQUESTED_SCOPES,
+  options: Partial<GoogleClientOptions> = {},
+): TestClient {
+  return sandboxClient(sandbox, { accessToken: sandbox.mintToken({ principal, scopes }) }, options);
+}
