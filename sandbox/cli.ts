@@ -1,0 +1,134 @@
+/**
+ * `npm run sandbox`: the binary face of the Google sandbox. It starts the sandbox on 127.0.0.1, writes an
+ * external_account credentials file into a fresh temp directory, prints the service URLs and the `export` lines a
+ * shell needs, and runs until SIGINT/SIGTERM (then it closes the server and deletes the temp directory).
+ *
+ * Flags (each defaults from an environment variable):
+ *   --port <n>               OPSLEDGER_SANDBOX_PORT               default 0 (any free port)
+ *   --move-duration-ms <n>   OPSLEDGER_SANDBOX_MOVE_DURATION_MS   default 3000
+ *   --help
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_MOVE_DURATION_MS, startGoogleSandbox, type GoogleSandboxEndpoints } from "./google";
+
+export interface CliOptions {
+  readonly port: number;
+  readonly moveDurationMs: number;
+}
+
+export const USAGE = `Usage: npm run sandbox -- [--port <n>] [--move-duration-ms <n>]
+  --port <n>              TCP port on 127.0.0.1 (env OPSLEDGER_SANDBOX_PORT, default 0 = any free port)
+  --move-duration-ms <n>  how long a firewall policy move runs (env OPSLEDGER_SANDBOX_MOVE_DURATION_MS, default ${DEFAULT_MOVE_DURATION_MS})`;
+
+/** The environment variables the client reads, and which service root each one gets. */
+export const ENDPOINT_ENV_NAMES: readonly (readonly [string, keyof GoogleSandboxEndpoints])[] = [
+  ["GOOGLE_IAM_CUSTOM_ENDPOINT", "iam"],
+  ["GOOGLE_COMPUTE_CUSTOM_ENDPOINT", "compute"],
+  ["GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT", "deploymentManager"],
+  ["GOOGLE_WORKSPACE_EVENTS_CUSTOM_ENDPOINT", "workspaceEvents"],
+  ["GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT", "displayVideo"],
+  ["GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT", "iamCredentials"],
+  ["GOOGLE_OAUTH2_CUSTOM_ENDPOINT", "oauth2"],
+];
+
+export class CliUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CliUsageError";
+  }
+}
+
+function readInteger(name: string, text: string): number {
+  if (!/^[0-9]+$/.test(text)) throw new CliUsageError(`${name} must be a non-negative integer, got '${text}'`);
+  return Number(text);
+}
+
+/** Flags win over the environment; both win over the defaults. Returns undefined for --help. */
+export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions | undefined {
+  let port = env["OPSLEDGER_SANDBOX_PORT"];
+  let moveDuration = env["OPSLEDGER_SANDBOX_MOVE_DURATION_MS"];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    if (arg === "--help" || arg === "-h") return undefined;
+    const [flag, inline] = arg.includes("=") ? (arg.split("=", 2) as [string, string]) : [arg, undefined];
+    if (flag !== "--port" && flag !== "--move-duration-ms") throw new CliUsageError(`unknown argument '${arg}'`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new CliUsageError(`${flag} needs a value`);
+    if (flag === "--port") port = value;
+    else moveDuration = value;
+  }
+  const portNumber = port === undefined || port === "" ? 0 : readInteger("--port", port);
+  if (portNumber > 65535) throw new CliUsageError(`--port must be at most 65535, got ${portNumber}`);
+  return {
+    port: portNumber,
+    moveDurationMs:
+      moveDuration === undefined || moveDuration === ""
+        ? DEFAULT_MOVE_DURATION_MS
+        : readInteger("--move-duration-ms", moveDuration),
+  };
+}
+
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:@=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/** What the CLI prints once the sandbox is up. */
+export function banner(url: string, endpoints: GoogleSandboxEndpoints, credentialsPath: string): string {
+  const width = Math.max(...Object.keys(endpoints).map((k) => k.length));
+  const lines = [
+    `Google sandbox listening on ${url}`,
+    ...Object.entries(endpoints).map(([name, root]) => `  ${name.padEnd(width)}  ${root}`),
+    `Control plane (no auth): ${url}/_sandbox/  (health, reset, seed, audit, requests, faults, tokens, ...)`,
+    `Credentials file: ${credentialsPath}`,
+    `  external_account: subject token -> STS -> impersonates deployer@sandbox-project.iam.gserviceaccount.com`,
+    "",
+    "# Point a shell at the sandbox:",
+    `export GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsPath)}`,
+    ...ENDPOINT_ENV_NAMES.map(([name, key]) => `export ${name}=${shellQuote(endpoints[key])}`),
+    "",
+    "Press Ctrl+C to stop.",
+  ];
+  return lines.join("\n") + "\n";
+}
+
+/** Runs the CLI until a signal arrives; resolves to the exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let options: CliOptions | undefined;
+  try {
+    options = parseCliArgs(argv, env);
+  } catch (e) {
+    if (!(e instanceof CliUsageError)) throw e;
+    process.stderr.write(`opsledger sandbox: ${e.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === undefined) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  const sandbox = await startGoogleSandbox({ port: options.port, moveDurationMs: options.moveDurationMs });
+  const dir = await mkdtemp(join(tmpdir(), "opsledger-sandbox-"));
+  const credentialsPath = await sandbox.writeCredentialsFile(dir);
+  process.stdout.write(banner(sandbox.url, sandbox.endpoints, credentialsPath));
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  process.stdout.write(`Received ${signal}: stopping the sandbox.\n`);
+  await sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`opsledger sandbox: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

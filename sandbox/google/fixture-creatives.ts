@@ -1,0 +1,157 @@
+/**
+ * Creatives of the built-in fixture (reference §7): a hosted video creative with nearly every field set, a
+ * third-party display creative, and one creative of advertiser 2003.
+ */
+import type { Creative } from "./wire";
+
+export const FIXTURE_CREATIVE_IDS = { video: "7001", display: "7002", otherAdvertiser: "7003" } as const;
+
+const video: Creative = {
+  name: "advertisers/2001/creatives/7001",
+  advertiserId: "2001",
+  creativeId: "7001",
+  cmPlacementId: "390123456",
+  displayName: "Spring launch 30s",
+  entityStatus: "ENTITY_STATUS_ACTIVE",
+  updateTime: "2025-12-20T11:30:00.123456Z",
+  createTime: "2025-12-01T09:15:00.654321Z",
+  creativeType: "CREATIVE_TYPE_VIDEO",
+  hostingSource: "HOSTING_SOURCE_HOSTED",
+  dynamic: false,
+  dimensions: { widthPixels: 1920, heightPixels: 1080 },
+  additionalDimensions: [{ widthPixels: 1280, heightPixels: 720 }],
+  mediaDuration: "30s",
+  creativeAttributes: ["CREATIVE_ATTRIBUTE_VAST"],
+  reviewStatus: {
+    approvalStatus: "APPROVAL_STATUS_APPROVED_SERVABLE",
+    creativeAndLandingPageReviewStatus: "REVIEW_STATUS_APPROVED",
+    contentAndPolicyReviewStatus: "REVIEW_STATUS_APPROVED",
+    exchangeReviewStatuses: [
+      { exchange: "EXCHANGE_GOOGLE_AD_MANAGER", status: "REVIEW_STATUS_APPROVED" },
+      { exchange: "EXCHANGE_PUBMATIC", status: "REVIEW_STATUS_PENDING" },
+    ],
+    publisherReviewStatuses: [{ publisherName: "Sandbox Publisher", status: "REVIEW_STATUS_APPROVED" }],
+  },
+  assets: [
+    { asset: { mediaId: "880011223344", content: "spring-launch-30s.mp4" }, role: "ASSET_ROLE_MAIN" },
+    { asset: { mediaId: "880011223345" }, role: "ASSET_ROLE_BACKUP" },
+  ],
+  exitEvents: [
+    {
+      type: "EXIT_EVENT_TYPE_DEFAULT",
+      url: "https://www.example.com/spring",
+      name: "landing",
+      reportingName: "Landing page",
+    },
+  ],
+  timerEvents: [{ name: "watched_15s", reportingName: "Watched 15 seconds" }],
+  counterEvents: [{ name: "mute", reportingName: "Muted" }],
+  appendedTag: '<script src="https://tags.example.com/pixel.js"></script>',
+  integrationCode: "SPRING-2026-30S",
+  notes: "Approved by brand on 2025-12-18.",
+  iasCampaignMonitoring: false,
+  companionCreativeIds: ["7002"],
+  skippable: true,
+  skipOffset: { seconds: "5" },
+  progressOffset: { percentage: "50" },
+  universalAdId: { id: "SBX-000-0001", registry: "UNIVERSAL_AD_REGISTRY_AD_ID" },
+  html5Video: false,
+  vpaid: false,
+  oggAudio: false,
+  mp3Audio: false,
+  trackerUrls: ["https://tracker.example.com/impression?c=7001"],
+  thirdPartyUrls: [
+    { type: "THIRD_PARTY_URL_TYPE_IMPRESSION", url: "https://measure.example.com/imp?c=7001" },
+    { type: "THIRD_PARTY_URL_TYPE_AUDIO_VIDEO_COMPLETE", url: "https://measure.example.com/complete?c=7001" },
+  ],
+  transcodes: [
+    {
+      name: "spring-launch-30s-1080p.mp4",
+      mimeType: "video/mp4",
+      transcoded: true,
+      dimensions: { widthPixels: 1920, heightPixels: 1080 },
+      bitRateKbps: "4500",
+      frameRate: 29.97,
+      audioBitRateKbps: "192",
+      audioSampleRateHz: "48000",
+      fileSizeBytes: "16875000",
+    },
+    {
+      name: "spring-launch-30s-720p.mp4",
+      mimeType: "video/mp4",
+      transcoded: true,
+      dimensions: { widthPixels: 1280, heightPixels: 720 },
+      bitRateKbps: "2500",
+      frameRate: 29.97,
+      audioBitRateKbps: "128",
+      audioSampleRateHz: "44100",
+      fileSizeBytes: "9375000",
+    },
+  ],
+  lineItemIds: ["33000001", "33000002"],
+  cmTrackingAd: { cmAdId: "501234567", cmCreativeId: "601234567", cmPlacementId: "390123456" },
+  obaIcon: {
+    resourceUrl: "https://icons.example.com/adchoices.png",
+    resourceMimeType: "image/png",
+    position: "OBA_ICON_POSITION_UPPER_RIGHT",
+    dimensions: { widthPixels: 18, heightPixels: 18 },
+    program: "AdChoices",
+    landingPageUrl: "https://www.example.com/adchoices",
+    clickTrackingUrl: "https://measure.example.com/oba-click",
+    viewTrackingUrl: "https://measure.example.com/oba-view",
+  },
+  thirdPartyTag: "<!-- sandbox: hosted creative, no third-party tag served -->",
+  vastTagUrl: "https://vast.example.com/spring-launch-30s.xml",
+  jsTrackerUrl: "https://tracker.example.com/verify.js",
+  requireMraid: false,
+  requireHtml5: false,
+  requirePingForAttribution: false,
+  expandingDirection: "EXPANDING_DIRECTION_NONE",
+  expandOnHover: false,
+  syntheticContentAttestationStatus: "NOT_SYNTHETIC",
+};
+
+const display: Creative = {
+  name: "advertisers/2001/creatives/7002",
+  advertiserId: "2001",
+  creativeId: "7002",
+  displayName: "Spring banner 300x250",
+  entityStatus: "ENTITY_STATUS_PAUSED",
+  updateTime: "2025-12-21T08:00:00Z",
+  createTime: "2025-12-02T08:00:00Z",
+  creativeType: "CREATIVE_TYPE_STANDARD",
+  hostingSource: "HOSTING_SOURCE_THIRD_PARTY",
+  dimensions: { widthPixels: 300, heightPixels: 250 },
+  reviewStatus: {
+    approvalStatus: "APPROVAL_STATUS_PENDING_NOT_SERVABLE",
+    creativeAndLandingPageReviewStatus: "REVIEW_STATUS_PENDING",
+    contentAndPolicyReviewStatus: "REVIEW_STATUS_PENDING",
+  },
+  thirdPartyTag: '<ins class="sandbox-ad" data-size="300x250"></ins>',
+  requireHtml5: true,
+  requireMraid: true,
+  expandingDirection: "EXPANDING_DIRECTION_NONE",
+  syntheticContentAttestationStatus: "SYNTHETIC_CONTENT_ATTESTATION_STATUS_UNSPECIFIED",
+};
+
+const otherAdvertiser: Creative = {
+  name: "advertisers/2003/creatives/7003",
+  advertiserId: "2003",
+  creativeId: "7003",
+  displayName: "Other advertiser banner",
+  entityStatus: "ENTITY_STATUS_ARCHIVED",
+  updateTime: "2025-10-01T00:00:00Z",
+  createTime: "2025-09-01T00:00:00Z",
+  creativeType: "CREATIVE_TYPE_STANDARD",
+  hostingSource: "HOSTING_SOURCE_HOSTED",
+  dimensions: { widthPixels: 728, heightPixels: 90 },
+  reviewStatus: {
+    approvalStatus: "APPROVAL_STATUS_REJECTED_NOT_SERVABLE",
+    creativeAndLandingPageReviewStatus: "REVIEW_STATUS_REJECTED",
+    contentAndPolicyReviewStatus: "REVIEW_STATUS_APPROVED",
+  },
+  assets: [{ asset: { mediaId: "880099887766" }, role: "ASSET_ROLE_MAIN" }],
+  exitEvents: [{ type: "EXIT_EVENT_TYPE_DEFAULT", url: "https://www.example.org/" }],
+};
+
+export const FIXTURE_CREATIVES: readonly Creative[] = [video, display, otherAdvertiser];

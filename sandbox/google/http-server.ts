@@ -1,0 +1,226 @@
+/**
+ * The HTTP face of the core: reads a request, routes it (control plane or API), enforces auth and the shared
+ * checks, applies faults, renders the result and logs the request. Only this file touches node:http objects.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import { IAM_CREDENTIALS_ROUTES } from "./auth/iam-credentials";
+import { TOKEN_ROUTES } from "./auth/token-endpoints";
+import { handleControlPlane } from "./control-plane";
+import type { SandboxCore } from "./core";
+import { DEFAULT_FAULT_LATENCY_MS, faultError, type FiredFault } from "./faults";
+import {
+  credentialsMissing,
+  googleError,
+  insufficientScopes,
+  invalidCredentials,
+  invalidField,
+  unknownRoute,
+} from "./google-errors";
+import { COMPUTE_ROUTES } from "./handlers-compute";
+import { DISPLAY_VIDEO_ROUTES } from "./handlers-display-video";
+import { IAM_ROUTES } from "./handlers-iam";
+import { RESOURCE_ROUTES } from "./handlers-resources";
+import { checkEmptyBody, checkQuery } from "./request-checks";
+import { render, type RouteResult } from "./results";
+import { RouteTable, type Route } from "./route-table";
+import type { RequestLogEntry } from "./types";
+
+/** Requests with larger bodies get 413. */
+export const MAX_REQUEST_BODY_BYTES = 1_048_576;
+
+/** Every API route the sandbox serves. */
+export const ROUTES: readonly Route[] = [
+  ...IAM_ROUTES,
+  ...COMPUTE_ROUTES,
+  ...RESOURCE_ROUTES,
+  ...DISPLAY_VIDEO_ROUTES,
+  ...TOKEN_ROUTES,
+  ...IAM_CREDENTIALS_ROUTES,
+];
+
+const TABLE = new RouteTable(ROUTES);
+
+class BodyTooLargeError extends Error {}
+
+/** Query parameters that carry credentials; the request log keeps their names, not their values. */
+const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set(["access_token", "oauth_token", "key"]);
+
+function redactQuery(params: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of params) query[name] = SECRET_QUERY_PARAMS.has(name) ? "REDACTED" : value;
+  return query;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLargeError();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function send(res: ServerResponse, result: RouteResult): number {
+  const rendered = render(result, !/[?&]prettyPrint=false(?:&|$)/.test(res.req.url ?? ""));
+  res.writeHead(rendered.status, { ...rendered.headers, "content-length": Buffer.byteLength(rendered.body) });
+  res.end(rendered.body);
+  return rendered.status;
+}
+
+function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? "";
+}
+
+interface Authenticated {
+  readonly principal: string;
+  readonly failure?: RouteResult;
+}
+
+/** Checks the bearer token of a route that needs one; `principal` is set whenever the token is valid. */
+function authenticate(
+  core: SandboxCore,
+  route: Route,
+  params: Record<string, string>,
+  req: IncomingMessage,
+): Authenticated {
+  if (route.scopes === undefined) return { principal: "" };
+  const api = route.api(params);
+  const token = bearerToken(req);
+  if (token === undefined) return { principal: "", failure: credentialsMissing(api) };
+  const lookup = token === "" ? ({ kind: "unknown" } as const) : core.tokens.lookup(token);
+  if (lookup.kind === "unknown") {
+    return { principal: "", failure: invalidCredentials(api, "ACCESS_TOKEN_TYPE_UNSUPPORTED") };
+  }
+  if (lookup.kind === "expired") return { principal: "", failure: invalidCredentials(api, "ACCESS_TOKEN_EXPIRED") };
+  const principal = lookup.grant.principal;
+  if (!route.scopes.some((s) => lookup.grant.scopes.has(s))) {
+    return { principal, failure: insufficientScopes(api, route.scopes) };
+  }
+  return { principal };
+}
+
+function handleApi(
+  core: SandboxCore,
+  route: Route,
+  params: Record<string, string>,
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+): { result: RouteResult; principal: string } {
+  const auth = authenticate(core, route, params, req);
+  if (auth.failure !== undefined) return { result: auth.failure, principal: auth.principal };
+  const failure = checkQuery(route, url.searchParams) ?? checkEmptyBody(route, body);
+  if (failure !== undefined) return { result: failure, principal: auth.principal };
+  const state = core.state();
+  let result: RouteResult;
+  try {
+    result = route.handle({
+      method: route.method,
+      params,
+      query: url.searchParams,
+      body,
+      contentType: req.headers["content-type"] ?? "",
+      principal: auth.principal,
+      nowMs: core.clock.now(),
+      state,
+      env: core.env,
+    });
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : String(e);
+    result = googleError({
+      httpStatus: 500,
+      message: `Internal error encountered (${detail}).`,
+      reason: "backendError",
+    });
+  }
+  return { result, principal: auth.principal };
+}
+
+async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = (req.method ?? "GET").toUpperCase();
+  const query = redactQuery(url.searchParams);
+  const log = (entry: Partial<RequestLogEntry> & { status: number }): void => {
+    core.logRequest({ method, path: url.pathname, query, ...entry });
+  };
+  let body: string;
+  try {
+    body = await readBody(req);
+  } catch (e) {
+    if (!(e instanceof BodyTooLargeError)) throw e;
+    const status = send(
+      res,
+      googleError({ httpStatus: 413, message: "Request entity too large.", reason: "badRequest" }),
+    );
+    log({ status });
+    return;
+  }
+  const match = TABLE.match(method, url.pathname);
+  if (match.kind === "none") {
+    log({ status: send(res, unknownRoute(method, url.pathname)) });
+    return;
+  }
+  const route = match.route;
+  if (match.kind === "badEncoding") {
+    const failure = invalidField("", `Invalid percent-encoding in the URL path segment '${match.segment}'.`);
+    log({ status: send(res, failure), route: route.id });
+    return;
+  }
+  const params = { ...match.params };
+  const fired: FiredFault | undefined = core.faults.pick(route.id, method);
+  const faultFields = fired === undefined ? {} : { fault: fired.label };
+  const latencyMs = fired?.rule.kind === "latency" ? (fired.rule.latencyMs ?? DEFAULT_FAULT_LATENCY_MS) : 0;
+  if (latencyMs > 0 && fired?.phase === "before") await delay(latencyMs);
+  if (fired !== undefined && fired.phase === "before" && fired.rule.kind !== "latency") {
+    if (fired.rule.kind === "drop") {
+      req.socket.destroy();
+      log({ status: 0, route: route.id, ...faultFields });
+      return;
+    }
+    log({ status: send(res, faultError(fired.rule, route.api(params))), route: route.id, ...faultFields });
+    return;
+  }
+  const { result, principal } = handleApi(core, route, params, req, url, body);
+  if (latencyMs > 0 && fired?.phase === "after") await delay(latencyMs);
+  const principalField = principal === "" ? {} : { principal };
+  if (fired !== undefined && fired.phase === "after" && fired.rule.kind !== "latency") {
+    if (fired.rule.kind === "drop") {
+      req.socket.destroy();
+      log({ status: 0, route: route.id, ...principalField, ...faultFields });
+      return;
+    }
+    const status = send(res, faultError(fired.rule, route.api(params)));
+    log({ status, route: route.id, ...principalField, ...faultFields });
+    return;
+  }
+  log({ status: send(res, result), route: route.id, ...principalField, ...faultFields });
+}
+
+/** The request listener of the sandbox's server. */
+export function createRequestListener(core: SandboxCore): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const task =
+      url.pathname === "/_sandbox" || url.pathname.startsWith("/_sandbox/")
+        ? readBody(req).then((body) =>
+            send(res, handleControlPlane(core, (req.method ?? "GET").toUpperCase(), url, body)),
+          )
+        : serveApi(core, req, res, url);
+    task.catch((e: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const message = e instanceof BodyTooLargeError ? "Request entity too large." : "Internal error encountered.";
+      send(
+        res,
+        googleError({ httpStatus: e instanceof BodyTooLargeError ? 413 : 500, message, reason: "backendError" }),
+      );
+    });
+  };
+}

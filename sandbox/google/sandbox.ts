@@ -1,0 +1,99 @@
+/**
+ * The library face: `startGoogleSandbox(options)` starts the core behind a node:http server on 127.0.0.1 and
+ * returns the handle. Options get their defaults here and nowhere else.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { KeyRing } from "./auth/key-ring";
+import { systemClock } from "./clock";
+import { SandboxCore } from "./core";
+import { DEFAULT_FAULT_SEED } from "./faults";
+import { DEFAULT_SEED } from "./fixture";
+import { createRequestListener } from "./http-server";
+import type { GoogleSandbox, GoogleSandboxOptions } from "./types";
+
+/** How long a firewall policy move runs. */
+export const DEFAULT_MOVE_DURATION_MS = 3000;
+/** How long completed operations stay readable. */
+export const DEFAULT_OPERATION_RETENTION_MS = 900_000;
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((e) => {
+      if (e === undefined) resolve();
+      else reject(e);
+    });
+    server.closeAllConnections();
+  });
+}
+
+export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Promise<GoogleSandbox> {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const moveDurationMs = options.moveDurationMs ?? DEFAULT_MOVE_DURATION_MS;
+  const operationRetentionMs = options.operationRetentionMs ?? DEFAULT_OPERATION_RETENTION_MS;
+  const clock = options.clock ?? systemClock;
+  const faultSeed = options.faultSeed ?? DEFAULT_FAULT_SEED;
+  if (!Number.isFinite(moveDurationMs) || moveDurationMs < 0) throw new RangeError("moveDurationMs must be >= 0");
+  if (!Number.isFinite(operationRetentionMs) || operationRetentionMs < 0) {
+    throw new RangeError("operationRetentionMs must be >= 0");
+  }
+  const keys = await KeyRing.create(seed.serviceAccounts.map((sa) => sa.email));
+  const server = createServer({ keepAlive: true });
+  const port = await listen(server, options.port ?? 0);
+  const core = new SandboxCore({
+    url: `http://127.0.0.1:${port}`,
+    seed,
+    moveDurationMs,
+    operationRetentionMs,
+    clock,
+    faultSeed,
+    keys,
+  });
+  server.on("request", createRequestListener(core));
+  let closing: Promise<void> | undefined;
+  return {
+    url: core.url,
+    endpoints: core.endpoints,
+    mintToken: (request) => core.mintToken(request),
+    writeCredentialsFile: (dir, fileOptions) => core.writeCredentialsFile(dir, fileOptions),
+    serviceAccountKey: (email) => core.serviceAccountKey(email),
+    issueSubjectToken: (subject) => core.issueSubjectToken(subject),
+    reset: () => {
+      core.reset();
+    },
+    seed: (next) => {
+      core.seed(next);
+    },
+    audit: () => core.audit(),
+    requests: () => core.requests(),
+    setFaults: (rules) => {
+      core.setFaults(rules);
+    },
+    clearFaults: () => {
+      core.clearFaults();
+    },
+    setMoveOutcome: (outcome) => {
+      core.setMoveOutcome(outcome);
+    },
+    setParent: (id, parent) => {
+      core.setParent(id, parent);
+    },
+    putInventorySourceGroup: (group) => {
+      core.putInventorySourceGroup(group);
+    },
+    createIamOperation: (request) => {
+      core.createIamOperation(request);
+    },
+    close: () => (closing ??= closeServer(server)),
+  };
+}

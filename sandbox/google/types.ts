@@ -1,0 +1,364 @@
+/**
+ * Public types of the Google sandbox: its options, the seed that describes its world, the logs it keeps, the fault
+ * knobs and the handle `startGoogleSandbox` returns. Wire shapes (what the routes return) live in `wire.ts`.
+ */
+import type {
+  Creative,
+  DeploymentLabelEntry,
+  Expr,
+  PolicyBinding,
+  SubscriptionV1Beta,
+  WarningItem,
+  AuditConfig,
+} from "./wire";
+
+/** The sandbox's notion of time. Every timestamp and every operation's progress is computed from it. */
+export interface SandboxClock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+/** A clock that only moves when told to. */
+export interface ManualClock extends SandboxClock {
+  advance(ms: number): void;
+  set(ms: number): void;
+}
+
+/** Options of `startGoogleSandbox`. Defaults are applied in one place (`resolveOptions` in sandbox.ts). */
+export interface GoogleSandboxOptions {
+  /** TCP port on 127.0.0.1. @default 0 (any free port) */
+  port?: number;
+  /** The world the sandbox starts with and returns to on `reset()`. @default the built-in fixture (fixture.ts) */
+  seed?: SandboxSeed;
+  /** How long a firewall policy move runs before its operation is DONE. @default 3000 */
+  moveDurationMs?: number;
+  /** Completed compute and IAM operations are kept this long after they end; then GET is 404. @default 900000 */
+  operationRetentionMs?: number;
+  /** Time source. @default real time (`Date.now`) */
+  clock?: SandboxClock;
+  /** Seed of the deterministic PRNG that decides whether a fault rule with `rate` < 1 fires. @default 1 */
+  faultSeed?: number;
+}
+
+/** An organization (the root of the folder tree). Ids are int64 as strings. */
+export interface SeedOrganization {
+  readonly id: string;
+  readonly displayName: string;
+}
+
+export interface SeedFolder {
+  readonly id: string;
+  readonly displayName: string;
+  /** "organizations/<id>" or "folders/<id>". */
+  readonly parent: string;
+}
+
+/** An organization-level firewall policy. `parent` changes only through a move. */
+export interface SeedFirewallPolicy {
+  /** Numeric id (uint64 as a string); also the policy's `name`. */
+  readonly id: string;
+  readonly shortName: string;
+  readonly description?: string;
+  /** "organizations/<id>" or "folders/<id>". */
+  readonly parent: string;
+  /** RFC 3339. */
+  readonly creationTimestamp: string;
+}
+
+export interface SeedPolicyBinding {
+  readonly role: string;
+  readonly members: readonly string[];
+  readonly condition?: Expr;
+}
+
+export interface SeedWorkforcePool {
+  /** "locations/global/workforcePools/<id>". */
+  readonly name: string;
+  /** The stored policy; version 3 when any binding has a condition. */
+  readonly policy: {
+    readonly version: number;
+    readonly bindings: readonly SeedPolicyBinding[];
+    readonly auditConfigs?: readonly AuditConfig[];
+    /** base64. */
+    readonly etag: string;
+  };
+}
+
+/** A google.iam.v3beta long-running operation under a folder. Times are relative to when the seed is loaded. */
+export interface SeedIamOperation {
+  /** "folders/<id>/locations/<location>/operations/<id>". */
+  readonly name: string;
+  /** OperationMetadata.verb, for example "create". */
+  readonly verb: string;
+  /** OperationMetadata.target, the resource the operation works on. */
+  readonly target: string;
+  /** How long before the seed was loaded the operation started. @default 0 */
+  readonly startedAgoMs?: number;
+  /** How long it runs from its start. 0 = already done when it starts. */
+  readonly durationMs: number;
+  readonly outcome:
+    | { readonly kind: "response"; readonly response: PolicyBinding }
+    | { readonly kind: "error"; readonly error: { readonly code: number; readonly message: string } };
+}
+
+export interface SeedDeployment {
+  readonly project: string;
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly fingerprint: string;
+  readonly manifest?: string;
+  readonly insertTime: string;
+  readonly updateTime?: string;
+  readonly labels: readonly DeploymentLabelEntry[];
+  /** The most recent operation, already finished. */
+  readonly lastOperation: {
+    readonly id: string;
+    readonly name: string;
+    readonly operationType: string;
+    readonly user: string;
+    readonly insertTime: string;
+    readonly startTime: string;
+    readonly endTime: string;
+  };
+}
+
+export interface SeedPartner {
+  readonly partnerId: string;
+  readonly displayName: string;
+}
+
+export interface SeedAdvertiser {
+  readonly advertiserId: string;
+  readonly partnerId: string;
+  readonly displayName: string;
+}
+
+/** Who owns an inventory source group: a partner or one advertiser (never both). */
+export type InventorySourceGroupOwner = { readonly partnerId: string } | { readonly advertiserId: string };
+
+export interface SeedInventorySourceGroup {
+  readonly inventorySourceGroupId: string;
+  readonly displayName: string;
+  readonly owner: InventorySourceGroupOwner;
+  /** Advertisers a partner-owned group was explicitly shared with: they may read it (never write). */
+  readonly sharedWithAdvertiserIds?: readonly string[];
+}
+
+export interface SeedServiceAccount {
+  readonly email: string;
+  readonly projectId: string;
+  /** The numeric unique id (also the key file's client_id). */
+  readonly uniqueId: string;
+}
+
+/**
+ * An IAM permission granted to a principal. `resource` narrows it (for example "firewallPolicies/1001" or
+ * "projects/-/serviceAccounts/<email>"); leave it out (or "*") to grant it on every resource.
+ */
+export interface SeedGrant {
+  readonly principal: string;
+  readonly permission: string;
+  readonly resource?: string;
+}
+
+/** An OAuth client and the refresh tokens issued to it (the `authorized_user` flow). */
+export interface SeedOAuthClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly refreshTokens: readonly {
+    readonly refreshToken: string;
+    readonly principal: string;
+    readonly scopes: readonly string[];
+  }[];
+}
+
+/** The workload identity provider whose subject tokens the STS route accepts (signed by the sandbox's own key). */
+export interface SeedFederation {
+  readonly projectNumber: string;
+  readonly poolId: string;
+  readonly providerId: string;
+}
+
+/** Everything the sandbox knows. Ids are int64/uint64 values written as decimal strings. */
+export interface SandboxSeed {
+  readonly organizations: readonly SeedOrganization[];
+  readonly folders: readonly SeedFolder[];
+  readonly firewallPolicies: readonly SeedFirewallPolicy[];
+  readonly workforcePools: readonly SeedWorkforcePool[];
+  readonly iamOperations: readonly SeedIamOperation[];
+  readonly deployments: readonly SeedDeployment[];
+  readonly subscriptions: readonly SubscriptionV1Beta[];
+  readonly partners: readonly SeedPartner[];
+  readonly advertisers: readonly SeedAdvertiser[];
+  readonly inventorySourceGroups: readonly SeedInventorySourceGroup[];
+  readonly creatives: readonly Creative[];
+  readonly serviceAccounts: readonly SeedServiceAccount[];
+  readonly grants: readonly SeedGrant[];
+  readonly oauthClients: readonly SeedOAuthClient[];
+  readonly federation: SeedFederation;
+}
+
+export type AuditKind =
+  | "firewallPolicies.move"
+  | "firewallPolicies.setParent"
+  | "inventorySourceGroups.delete"
+  | "inventorySourceGroups.put"
+  | "iamOperations.create";
+
+/** One effective mutation of the sandbox's state. */
+export interface AuditEntry {
+  /** 1, 2, 3, ... in the order the mutations took effect. */
+  readonly seq: number;
+  /** Sandbox clock time at which the mutation took effect. */
+  readonly timeMs: number;
+  /** "api" for a Google route, "control-plane" for the /_sandbox routes and the handle's methods. */
+  readonly source: "api" | "control-plane";
+  readonly kind: AuditKind;
+  /** The resource, for example "firewallPolicies/1001" or "inventorySourceGroups/5001". */
+  readonly target: string;
+  readonly details: {
+    readonly from?: string;
+    readonly to?: string;
+    readonly requestId?: string;
+    readonly principal?: string;
+    readonly operation?: string;
+  };
+}
+
+/** One request to an API route (everything outside /_sandbox/), in arrival order. */
+export interface RequestLogEntry {
+  readonly method: string;
+  /** The URL path as received (still percent-encoded), without the query. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  /** The HTTP status sent; 0 when the connection was dropped. */
+  readonly status: number;
+  /** The route id, for example "compute.firewallPolicies.move"; absent when no route matched. */
+  readonly route?: string;
+  /** The principal of a valid bearer token, when one was presented. */
+  readonly principal?: string;
+  /** The injected fault, for example "status:503:before", "drop:after" or "latency:200". */
+  readonly fault?: string;
+}
+
+/**
+ * A fault injection rule. A request matches when `route` and `method` match (absent = any); the first matching
+ * rule that fires decides. `rate` is the chance (drawn from the seeded PRNG) that a match fires; `times` caps how
+ * often the rule fires in total.
+ */
+export interface FaultRule {
+  readonly route?: string;
+  readonly method?: string;
+  /** 0..1. @default 1 */
+  readonly rate?: number;
+  /** @default unlimited */
+  readonly times?: number;
+  /** "before": fail instead of handling. "after": handle the request (its effects happen), then fail. @default "before" */
+  readonly phase?: "before" | "after";
+  /** "status": a Google-shaped error; "drop": destroy the socket without a response; "latency": delay, then proceed. */
+  readonly kind: "status" | "drop" | "latency";
+  /** For "status". @default 503 */
+  readonly status?: number;
+  /** Adds a `Retry-After: <seconds>` header. */
+  readonly retryAfterSeconds?: number;
+  /** Adds a google.rpc.RetryInfo detail with this retryDelay, for example "2s". */
+  readonly retryInfoDelay?: string;
+  /** ErrorInfo reason. @default "RATE_LIMIT_EXCEEDED" for 429 */
+  readonly reason?: string;
+  /** For "latency". @default 1000 */
+  readonly latencyMs?: number;
+}
+
+/** How the next firewall policy moves end. */
+export type MoveOutcome =
+  | { readonly kind: "success"; readonly warnings?: readonly WarningItem[] }
+  | { readonly kind: "quotaExceeded" }
+  | { readonly kind: "outOfSpec" };
+
+/** A `service_account` key file whose `token_uri` is the sandbox's oauth2 route. */
+export interface ServiceAccountKeyFile {
+  readonly type: "service_account";
+  readonly project_id: string;
+  readonly private_key_id: string;
+  readonly private_key: string;
+  readonly client_email: string;
+  readonly client_id: string;
+  readonly auth_uri: string;
+  readonly token_uri: string;
+  readonly auth_provider_x509_cert_url: string;
+  readonly client_x509_cert_url: string;
+  readonly universe_domain: string;
+}
+
+export interface MintTokenRequest {
+  readonly principal: string;
+  /** Full scope URIs, or short names ("compute") that get the https://www.googleapis.com/auth/ prefix. */
+  readonly scopes: readonly string[];
+  /** @default 3600 */
+  readonly lifetimeSeconds?: number;
+}
+
+export interface WriteCredentialsFileOptions {
+  /** The service account the external account impersonates; null = use the federated token directly. @default deployer@ */
+  readonly serviceAccount?: string | null;
+  /** The `sub` of the subject token. @default "sandbox-ci" */
+  readonly subject?: string;
+}
+
+export interface CreateIamOperationRequest {
+  /** "folders/<id>/locations/<location>/operations/<id>". */
+  readonly name: string;
+  readonly durationMs: number;
+  readonly outcome: "response" | "error";
+  /** For outcome "error". @default {code: 13, message: "Internal error."} */
+  readonly error?: { readonly code: number; readonly message: string };
+}
+
+/** `{partnerId | advertiserId, id, displayName}`: the owner's id next to the group's fields. */
+export type PutInventorySourceGroupRequest = InventorySourceGroupOwner & {
+  readonly id: string;
+  readonly displayName: string;
+};
+
+/** Service root URLs (no trailing slash); a client appends the API path. */
+export interface GoogleSandboxEndpoints {
+  readonly iam: string;
+  readonly compute: string;
+  readonly deploymentManager: string;
+  readonly workspaceEvents: string;
+  readonly displayVideo: string;
+  readonly sts: string;
+  readonly iamCredentials: string;
+  readonly oauth2: string;
+}
+
+/** A running sandbox. */
+export interface GoogleSandbox {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  readonly endpoints: GoogleSandboxEndpoints;
+  /** Issues an opaque bearer token for a principal. */
+  mintToken(request: MintTokenRequest): string;
+  /** Writes an `external_account` credentials file (and its subject-token file) into `dir`; returns its path. */
+  writeCredentialsFile(dir: string, options?: WriteCredentialsFileOptions): Promise<string>;
+  /** A key file for a seeded service account; its key pair is generated by the sandbox. */
+  serviceAccountKey(email: string): ServiceAccountKeyFile;
+  /** A signed subject token (JWT) of the sandbox's identity provider for `subject`. */
+  issueSubjectToken(subject: string): string;
+  /** Back to the seed: clears logs, faults, tokens and the move outcome; keeps the port and keys. */
+  reset(): void;
+  /** Replaces the state with `seed` (and makes it the seed `reset()` returns to). */
+  seed(seed: SandboxSeed): void;
+  audit(): readonly AuditEntry[];
+  requests(): readonly RequestLogEntry[];
+  setFaults(rules: readonly FaultRule[]): void;
+  clearFaults(): void;
+  setMoveOutcome(outcome: MoveOutcome): void;
+  /** Moves a firewall policy out of band (audit source "control-plane"). */
+  setParent(firewallPolicyId: string, parent: string): void;
+  /** Creates or re-creates an inventory source group (drift tests). */
+  putInventorySourceGroup(group: PutInventorySourceGroupRequest): void;
+  createIamOperation(request: CreateIamOperationRequest): void;
+  close(): Promise<void>;
+}

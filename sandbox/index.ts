@@ -1,0 +1,2 @@
+/** The local sandboxes. Today: the Google sandbox (sandbox/google). */
+export * from "./google";

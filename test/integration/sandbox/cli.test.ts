@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { CliUsageError, parseCliArgs } from "../../../sandbox/cli";
+import { call } from "./helpers";
+
+const CLI = join(__dirname, "../../../sandbox/cli.js");
+
+describe("sandbox CLI", () => {
+  it("takes flags over environment variables over defaults", () => {
+    assert.deepEqual(parseCliArgs([], {}), { port: 0, moveDurationMs: 3000 });
+    assert.deepEqual(parseCliArgs([], { OPSLEDGER_SANDBOX_PORT: "8181", OPSLEDGER_SANDBOX_MOVE_DURATION_MS: "50" }), {
+      port: 8181,
+      moveDurationMs: 50,
+    });
+    assert.deepEqual(parseCliArgs(["--port", "9000", "--move-duration-ms=7"], { OPSLEDGER_SANDBOX_PORT: "8181" }), {
+      port: 9000,
+      moveDurationMs: 7,
+    });
+    assert.equal(parseCliArgs(["--help"], {}), undefined);
+    assert.throws(
+      () => parseCliArgs(["--port", "x"], {}),
+      new CliUsageError("--port must be a non-negative integer, got 'x'"),
+    );
+    assert.throws(() => parseCliArgs(["--verbose"], {}), new CliUsageError("unknown argument '--verbose'"));
+    assert.throws(() => parseCliArgs(["--port"], {}), new CliUsageError("--port needs a value"));
+  });
+
+  it("prints the URLs and export lines, serves requests, and stops cleanly on SIGTERM", async () => {
+    const child = spawn(process.execPath, [CLI, "--move-duration-ms", "10"], {
+      env: { ...process.env, OPSLEDGER_SANDBOX_PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (chunk: string) => {
+        out += chunk;
+        if (out.includes("Press Ctrl+C to stop.")) resolve();
+      });
+      child.once("exit", (code) => {
+        reject(new Error(`the CLI exited early with ${code}: ${out}`));
+      });
+    });
+    const url = /^Google sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out)?.[1] ?? "";
+    const exports = Object.fromEntries(
+      [...out.matchAll(/^export ([A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1] ?? "", m[2] ?? ""]),
+    );
+    assert.deepEqual(exports, {
+      GOOGLE_APPLICATION_CREDENTIALS: exports["GOOGLE_APPLICATION_CREDENTIALS"],
+      GOOGLE_IAM_CUSTOM_ENDPOINT: `${url}/iam`,
+      GOOGLE_COMPUTE_CUSTOM_ENDPOINT: `${url}/compute`,
+      GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT: `${url}/deploymentmanager`,
+      GOOGLE_WORKSPACE_EVENTS_CUSTOM_ENDPOINT: `${url}/workspaceevents`,
+      GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT: `${url}/displayvideo`,
+      GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT: `${url}/iamcredentials`,
+      GOOGLE_OAUTH2_CUSTOM_ENDPOINT: `${url}/oauth2`,
+    });
+    const credentials = exports["GOOGLE_APPLICATION_CREDENTIALS"] ?? "";
+    assert.equal(
+      (JSON.parse(readFileSync(credentials, "utf8")) as { token_url: string }).token_url,
+      `${url}/sts/v1/token`,
+    );
+    const health = await call(`${url}/_sandbox/health`);
+    assert.deepEqual([health.status, health.body.status], [200, "ok"]);
+    child.kill("SIGTERM");
+    const [code] = (await once(child, "exit")) as [number | null];
+    assert.equal(code, 0);
+    assert.equal(existsSync(dirname(credentials)), false, "the temp directory is removed");
+    await assert.rejects(fetch(`${url}/_sandbox/health`), /fetch failed/);
+  });
+});
