@@ -1,0 +1,312 @@
+/**
+ * The offline-signable steps of a transaction, in the official client's shape: Proposal → (endorse, verify)
+ * Transaction → (submit) Commit. Each exposes getBytes()/getDigest() and signs only if no signature was supplied.
+ * Implementation classes are not exported; gateway-client.ts creates them.
+ */
+import type * as grpc from "@grpc/grpc-js";
+import type { TrustedMsp } from "./cert-chain";
+import { codecs } from "./codec";
+import type { Hash } from "./hash";
+import type { Identity } from "./identity";
+import { LedgerError } from "./ledger-error";
+import type { Envelope } from "./messages";
+import type { BuiltProposal } from "./proposal";
+import { unaryCall } from "./grpc-transport";
+import { normalizeLowS } from "./signing";
+import type { Signer } from "./signing";
+import { validationCodeName } from "./validation-codes";
+import { verifyPreparedTransaction } from "./verify";
+import type { VerificationReport } from "./verify";
+
+/** The result of CommitStatus. */
+export interface CommitStatus {
+  readonly transactionId: string;
+  /** The TxValidationCode number. */
+  readonly code: number;
+  /** Its name, or UNKNOWN(n). */
+  readonly codeName: string;
+  readonly successful: boolean;
+  readonly blockNumber: bigint;
+}
+
+export interface Signable {
+  getTransactionId(): string;
+  /** The serialized form to hand to an offline signer or to keep. */
+  getBytes(): Uint8Array;
+  /** hash(the bytes that are signed): what a Signer signs. */
+  getDigest(): Uint8Array;
+}
+
+export interface Proposal extends Signable {
+  /** Evaluates (query, no commit) and returns the chaincode response payload. */
+  evaluate(): Promise<Uint8Array>;
+  /** Endorses, then verifies the prepared transaction before anything signs it (verify-before-sign). */
+  endorse(): Promise<Transaction>;
+}
+
+export interface Transaction extends Signable {
+  /** The chaincode response payload. */
+  getResult(): Uint8Array;
+  /** The verify-before-sign report; absent for a transaction rebuilt from bytes (verified where it was endorsed). */
+  getVerification(): VerificationReport | undefined;
+  submit(): Promise<Commit>;
+}
+
+export interface Commit extends Signable {
+  getStatus(): Promise<CommitStatus>;
+}
+
+/** What the step objects share: the transport seam, the signing identity and the resolved options. */
+export interface GatewayContext {
+  readonly client: grpc.Client;
+  readonly identity: Identity;
+  readonly creator: Uint8Array;
+  readonly signer: Signer | undefined;
+  readonly hash: Hash;
+  readonly hashAlgorithm: string;
+  readonly trustedMsps: readonly TrustedMsp[];
+  readonly now: () => Date;
+  readonly callOptions: (kind: "evaluate" | "endorse" | "submit" | "commitStatus") => grpc.CallOptions;
+}
+
+async function sign(context: GatewayContext, message: Uint8Array, what: string): Promise<Uint8Array> {
+  if (context.signer === undefined) {
+    throw new LedgerError({
+      message: `No signer configured to sign the ${what}: sign getDigest() offline and use the gateway's newSigned...() with the signature`,
+    });
+  }
+  return normalizeLowS(await context.signer(context.hash(message)));
+}
+
+export interface ProposalParts {
+  readonly built: BuiltProposal;
+  readonly endorsingOrganizations: readonly string[];
+  readonly targetOrganizations: readonly string[];
+  readonly signature?: Uint8Array;
+}
+
+class ProposalImpl implements Proposal {
+  // ES private fields: util.inspect/console.log never show them (the payload can hold transient data).
+  readonly #context: GatewayContext;
+  readonly #parts: ProposalParts;
+  #signature: Uint8Array;
+
+  constructor(context: GatewayContext, parts: ProposalParts) {
+    this.#context = context;
+    this.#parts = parts;
+    this.#signature = parts.signature ?? new Uint8Array(0);
+  }
+
+  getTransactionId(): string {
+    return this.#parts.built.txId;
+  }
+
+  getBytes(): Uint8Array {
+    return codecs.ProposedTransaction.encode({
+      transactionId: this.#parts.built.txId,
+      proposal: { proposalBytes: this.#parts.built.proposalBytes, signature: this.#signature },
+      endorsingOrganizations: this.#parts.endorsingOrganizations,
+    });
+  }
+
+  getDigest(): Uint8Array {
+    return this.#context.hash(this.#parts.built.proposalBytes);
+  }
+
+  private async signedProposal() {
+    if (this.#signature.length === 0)
+      this.#signature = await sign(this.#context, this.#parts.built.proposalBytes, "proposal");
+    return { proposalBytes: this.#parts.built.proposalBytes, signature: this.#signature };
+  }
+
+  async evaluate(): Promise<Uint8Array> {
+    const built = this.#parts.built;
+    const response = await unaryCall(
+      this.#context.client,
+      "evaluate",
+      {
+        transactionId: built.txId,
+        channelId: built.channelId,
+        proposedTransaction: await this.signedProposal(),
+        targetOrganizations: this.#parts.targetOrganizations,
+      },
+      codecs.EvaluateRequest,
+      codecs.EvaluateResponse,
+      this.#context.callOptions("evaluate"),
+      built.txId,
+    );
+    return response.result?.payload ?? new Uint8Array(0);
+  }
+
+  async endorse(): Promise<Transaction> {
+    const built = this.#parts.built;
+    const response = await unaryCall(
+      this.#context.client,
+      "endorse",
+      {
+        transactionId: built.txId,
+        channelId: built.channelId,
+        proposedTransaction: await this.signedProposal(),
+        endorsingOrganizations: this.#parts.endorsingOrganizations,
+      },
+      codecs.EndorseRequest,
+      codecs.EndorseResponse,
+      this.#context.callOptions("endorse"),
+      built.txId,
+    );
+    const envelope = response.preparedTransaction ?? { payload: new Uint8Array(0), signature: new Uint8Array(0) };
+    const report = await verifyPreparedTransaction(
+      built,
+      { payload: envelope.payload, signature: new Uint8Array(0) },
+      {
+        trustedMsps: this.#context.trustedMsps,
+        now: this.#context.now,
+        hashAlgorithm: this.#context.hashAlgorithm,
+        requiredOrganizations: this.#parts.endorsingOrganizations,
+      },
+    );
+    return new TransactionImpl(this.#context, {
+      transactionId: built.txId,
+      channelId: built.channelId,
+      payload: envelope.payload,
+      result: report.response.payload,
+      verification: report,
+    });
+  }
+}
+
+export interface TransactionParts {
+  readonly transactionId: string;
+  readonly channelId: string;
+  readonly payload: Uint8Array;
+  readonly result: Uint8Array;
+  readonly verification?: VerificationReport;
+  readonly signature?: Uint8Array;
+}
+
+class TransactionImpl implements Transaction {
+  // ES private fields: util.inspect/console.log never show them (the payload can hold transient data).
+  readonly #context: GatewayContext;
+  readonly #parts: TransactionParts;
+  #signature: Uint8Array;
+
+  constructor(context: GatewayContext, parts: TransactionParts) {
+    this.#context = context;
+    this.#parts = parts;
+    this.#signature = parts.signature ?? new Uint8Array(0);
+  }
+
+  getTransactionId(): string {
+    return this.#parts.transactionId;
+  }
+
+  private envelope(): Envelope {
+    return { payload: this.#parts.payload, signature: this.#signature };
+  }
+
+  getBytes(): Uint8Array {
+    return codecs.PreparedTransaction.encode({ transactionId: this.#parts.transactionId, envelope: this.envelope() });
+  }
+
+  getDigest(): Uint8Array {
+    return this.#context.hash(this.#parts.payload);
+  }
+
+  getResult(): Uint8Array {
+    return this.#parts.result;
+  }
+
+  getVerification(): VerificationReport | undefined {
+    return this.#parts.verification;
+  }
+
+  async submit(): Promise<Commit> {
+    if (this.#signature.length === 0) this.#signature = await sign(this.#context, this.#parts.payload, "transaction");
+    const { transactionId, channelId } = this.#parts;
+    await unaryCall(
+      this.#context.client,
+      "submit",
+      { transactionId, channelId, preparedTransaction: this.envelope() },
+      codecs.SubmitRequest,
+      codecs.SubmitResponse,
+      this.#context.callOptions("submit"),
+      transactionId,
+    );
+    return newCommit(this.#context, { transactionId, channelId });
+  }
+}
+
+export interface CommitParts {
+  readonly transactionId: string;
+  readonly channelId: string;
+  /** A serialized CommitStatusRequest signed elsewhere (offline signing). */
+  readonly request?: Uint8Array;
+  readonly signature?: Uint8Array;
+}
+
+class CommitImpl implements Commit {
+  // ES private fields: util.inspect/console.log never show them (the payload can hold transient data).
+  readonly #context: GatewayContext;
+  readonly #parts: CommitParts;
+  #signature: Uint8Array;
+  readonly #request: Uint8Array;
+
+  constructor(context: GatewayContext, parts: CommitParts) {
+    this.#context = context;
+    this.#parts = parts;
+    this.#signature = parts.signature ?? new Uint8Array(0);
+    this.#request =
+      parts.request ??
+      codecs.CommitStatusRequest.encode({
+        transactionId: parts.transactionId,
+        channelId: parts.channelId,
+        identity: context.creator,
+      });
+  }
+
+  getTransactionId(): string {
+    return this.#parts.transactionId;
+  }
+
+  getBytes(): Uint8Array {
+    return codecs.SignedCommitStatusRequest.encode({ request: this.#request, signature: this.#signature });
+  }
+
+  getDigest(): Uint8Array {
+    return this.#context.hash(this.#request);
+  }
+
+  async getStatus(): Promise<CommitStatus> {
+    if (this.#signature.length === 0)
+      this.#signature = await sign(this.#context, this.#request, "commit status request");
+    const id = this.#parts.transactionId;
+    const response = await unaryCall(
+      this.#context.client,
+      "commitStatus",
+      { request: this.#request, signature: this.#signature },
+      codecs.SignedCommitStatusRequest,
+      codecs.CommitStatusResponse,
+      this.#context.callOptions("commitStatus"),
+      id,
+    );
+    return {
+      transactionId: id,
+      code: response.result,
+      codeName: validationCodeName(response.result),
+      successful: response.result === 0,
+      blockNumber: response.blockNumber,
+    };
+  }
+}
+
+export function newProposal(context: GatewayContext, parts: ProposalParts): Proposal {
+  return new ProposalImpl(context, parts);
+}
+
+export function newTransaction(context: GatewayContext, parts: TransactionParts): Transaction {
+  return new TransactionImpl(context, parts);
+}
+
+export function newCommit(context: GatewayContext, parts: CommitParts): Commit {
+  return new CommitImpl(context, parts);
+}

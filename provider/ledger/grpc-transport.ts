@@ -1,0 +1,104 @@
+/**
+ * The gRPC seam: unary calls to gateway.Gateway over @grpc/grpc-js with our protobufjs codec (byte passthrough
+ * serializers; encoding and decoding happen in codec.ts), per-call options from suppliers, and gRPC errors turned
+ * into GatewayError with the ErrorDetail entries of grpc-status-details-bin.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { codecs } from "./codec";
+import type { MessageCodec, MessageInit } from "./codec";
+import { CommitStatusError } from "./commit-status-error";
+import { EndorseError } from "./endorse-error";
+import { GatewayError } from "./gateway-error";
+import type { ErrorDetail } from "./messages";
+import { SubmitError } from "./submit-error";
+
+export const GATEWAY_METHODS = {
+  endorse: "/gateway.Gateway/Endorse",
+  submit: "/gateway.Gateway/Submit",
+  commitStatus: "/gateway.Gateway/CommitStatus",
+  evaluate: "/gateway.Gateway/Evaluate",
+  chaincodeEvents: "/gateway.Gateway/ChaincodeEvents",
+} as const;
+
+const STATUS_DETAILS_KEY = "grpc-status-details-bin";
+
+/** The ErrorDetail entries in a gRPC error's grpc-status-details-bin trailer (google.rpc.Status.details). */
+export function parseErrorDetails(metadata: grpc.Metadata | undefined): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const value of metadata?.get(STATUS_DETAILS_KEY) ?? []) {
+    if (typeof value === "string") continue;
+    try {
+      for (const any of codecs.RpcStatus.decode(value).details) {
+        // Like the official client, decode Any.value regardless of type_url.
+        details.push(codecs.ErrorDetail.decode(any.value));
+      }
+    } catch {
+      // An unparsable trailer leaves the details it could not decode out; the gRPC message remains.
+    }
+  }
+  return details;
+}
+
+function isServiceError(error: unknown): error is grpc.ServiceError {
+  return typeof error === "object" && error !== null && "code" in error && "metadata" in error;
+}
+
+type CallKind = "endorse" | "submit" | "commitStatus" | "evaluate";
+
+/** The GatewayError subclass for a call, carrying the transaction id (EndorseError, SubmitError, ...). */
+export function toGatewayError(error: unknown, method: string, kind: CallKind, transactionId: string): GatewayError {
+  const code = isServiceError(error) ? error.code : grpc.status.UNKNOWN;
+  const details = isServiceError(error) ? parseErrorDetails(error.metadata) : [];
+  const message = isServiceError(error) ? error.details : error instanceof Error ? error.message : String(error);
+  const properties = { code, details, method, message, transactionId, cause: error };
+  if (kind === "endorse") return new EndorseError(properties);
+  if (kind === "submit") return new SubmitError(properties);
+  if (kind === "commitStatus") return new CommitStatusError(properties);
+  return new GatewayError(properties);
+}
+
+function passthrough(value: Uint8Array): Buffer {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function bytes(value: Buffer): Uint8Array {
+  return new Uint8Array(value);
+}
+
+/** One unary call with typed request and response, or GatewayError. */
+export function unaryCall<Req, Res>(
+  client: grpc.Client,
+  kind: CallKind,
+  request: MessageInit<Req>,
+  requestCodec: MessageCodec<Req>,
+  responseCodec: MessageCodec<Res>,
+  callOptions: grpc.CallOptions,
+  transactionId: string,
+): Promise<Res> {
+  const method = GATEWAY_METHODS[kind];
+  return new Promise<Res>((resolve, reject) => {
+    client.makeUnaryRequest(
+      method,
+      passthrough,
+      bytes,
+      requestCodec.encode(request),
+      new grpc.Metadata(),
+      callOptions,
+      (error: grpc.ServiceError | null, response?: Uint8Array) => {
+        if (error !== null) {
+          reject(toGatewayError(error, method, kind, transactionId));
+          return;
+        }
+        if (response === undefined) {
+          reject(toGatewayError(new Error("No result returned"), method, kind, transactionId));
+          return;
+        }
+        try {
+          resolve(responseCodec.decode(response, { transactionId }));
+        } catch (decodeError) {
+          reject(toGatewayError(decodeError, method, kind, transactionId));
+        }
+      },
+    );
+  });
+}

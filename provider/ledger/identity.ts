@@ -1,0 +1,56 @@
+/**
+ * X.509 identities as plain data, as in the official client: `{ mspId, credentials }` with the PEM certificate
+ * bytes. The serialized form (msp.SerializedIdentity) is the transaction's creator and the endorser field.
+ */
+import * as crypto from "node:crypto";
+import { codecs } from "./codec";
+import { IdentityError } from "./identity-error";
+
+export interface Identity {
+  /** The member services provider id, for example "Org1MSP". */
+  readonly mspId: string;
+  /** The PEM-encoded X.509 certificate, as bytes. */
+  readonly credentials: Uint8Array;
+}
+
+/**
+ * Builds an identity after checking that the certificate is one PEM X.509 certificate with an ECDSA P-256 key.
+ * Throws IdentityError otherwise.
+ */
+export function newIdentity(mspId: string, certificatePem: string | Uint8Array): Identity {
+  if (mspId.trim() === "") throw new IdentityError({ subject: "identity", reason: "mspId must not be empty" });
+  const credentials = typeof certificatePem === "string" ? new TextEncoder().encode(certificatePem) : certificatePem;
+  const certificate = parseCertificate(credentials, `certificate of ${mspId}`);
+  const key = certificate.publicKey;
+  if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+    throw new IdentityError({
+      subject: `certificate of ${mspId}`,
+      reason: "the certificate's key must be ECDSA P-256 (prime256v1)",
+    });
+  }
+  return { mspId, credentials: new Uint8Array(credentials) };
+}
+
+/** Parses one PEM certificate (Fabric's MSP runs pem.Decode on id_bytes and rejects anything else). */
+export function parseCertificate(pem: Uint8Array, subject: string): crypto.X509Certificate {
+  const text = Buffer.from(pem).toString("utf8");
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new IdentityError({ subject, reason: "not a PEM certificate (no BEGIN CERTIFICATE block)" });
+  }
+  try {
+    return new crypto.X509Certificate(text);
+  } catch (error) {
+    throw new IdentityError({ subject, reason: "the PEM certificate does not parse as X.509", cause: error });
+  }
+}
+
+/** msp.SerializedIdentity bytes: the `creator` of headers and the `endorser` of endorsements. */
+export function serializeIdentity(identity: Identity): Uint8Array {
+  return codecs.SerializedIdentity.encode({ mspid: identity.mspId, idBytes: identity.credentials });
+}
+
+/** The identity inside serialized msp.SerializedIdentity bytes (throws LedgerDecodeError when unparsable). */
+export function deserializeIdentity(serialized: Uint8Array): Identity {
+  const decoded = codecs.SerializedIdentity.decode(serialized);
+  return { mspId: decoded.mspid, credentials: decoded.idBytes };
+}

@@ -1,0 +1,99 @@
+/**
+ * TxValidationCode: names, numbers and meanings (spec §2.1, plus INVALID_CHAINCODE = 25 from Fabric ≥ 2.0).
+ * Numbers outside the table are rendered as `UNKNOWN(n)`, never thrown on.
+ */
+
+/** The TxValidationCode numbers by name. */
+export const TxValidationCode = {
+  VALID: 0,
+  NIL_ENVELOPE: 1,
+  BAD_PAYLOAD: 2,
+  BAD_COMMON_HEADER: 3,
+  BAD_CREATOR_SIGNATURE: 4,
+  INVALID_ENDORSER_TRANSACTION: 5,
+  INVALID_CONFIG_TRANSACTION: 6,
+  UNSUPPORTED_TX_PAYLOAD: 7,
+  BAD_PROPOSAL_TXID: 8,
+  DUPLICATE_TXID: 9,
+  ENDORSEMENT_POLICY_FAILURE: 10,
+  MVCC_READ_CONFLICT: 11,
+  PHANTOM_READ_CONFLICT: 12,
+  UNKNOWN_TX_TYPE: 13,
+  TARGET_CHAIN_NOT_FOUND: 14,
+  MARSHAL_TX_ERROR: 15,
+  NIL_TXACTION: 16,
+  EXPIRED_CHAINCODE: 17,
+  CHAINCODE_VERSION_CONFLICT: 18,
+  BAD_HEADER_EXTENSION: 19,
+  BAD_CHANNEL_HEADER: 20,
+  BAD_RESPONSE_PAYLOAD: 21,
+  BAD_RWSET: 22,
+  ILLEGAL_WRITESET: 23,
+  INVALID_WRITESET: 24,
+  INVALID_CHAINCODE: 25,
+  NOT_VALIDATED: 254,
+  INVALID_OTHER_REASON: 255,
+} as const;
+
+export type TxValidationCodeName = keyof typeof TxValidationCode;
+
+const MEANINGS: Readonly<Record<TxValidationCodeName, string>> = {
+  VALID: "the transaction is valid and its writes were committed",
+  NIL_ENVELOPE: "the block held no envelope for the transaction",
+  BAD_PAYLOAD: "the envelope payload is not a parsable common.Payload",
+  BAD_COMMON_HEADER:
+    "the common header is missing or malformed (unparsable channel or signature header, wrong header type, non-zero epoch, or empty nonce or creator)",
+  BAD_CREATOR_SIGNATURE:
+    "the creator identity is not valid for the channel or the envelope signature does not verify (including high-S or non-DER signatures)",
+  INVALID_ENDORSER_TRANSACTION:
+    "the endorser transaction is malformed: not exactly one action, unparsable action or response payload, or the proposal hash does not match the header and chaincode proposal payload",
+  INVALID_CONFIG_TRANSACTION: "the configuration transaction is invalid",
+  UNSUPPORTED_TX_PAYLOAD: "the header type is not supported for a transaction payload",
+  BAD_PROPOSAL_TXID: "the transaction id is not hex(SHA-256(nonce ‖ creator))",
+  DUPLICATE_TXID: "a transaction with the same id is already in the ledger or earlier in the block",
+  ENDORSEMENT_POLICY_FAILURE:
+    "the endorsements do not satisfy the endorsement policy (missing, untrusted or invalid endorsement signatures)",
+  MVCC_READ_CONFLICT: "a key read during simulation was changed by a transaction committed in between",
+  PHANTOM_READ_CONFLICT: "the results of a range query changed between simulation and commit",
+  UNKNOWN_TX_TYPE: "the header type is neither an endorser nor a configuration transaction",
+  TARGET_CHAIN_NOT_FOUND: "the channel is not known to the committing peer",
+  MARSHAL_TX_ERROR: "the envelope could not be re-marshalled",
+  NIL_TXACTION: "the transaction action could not be extracted",
+  EXPIRED_CHAINCODE: "the chaincode has expired (legacy, no longer produced)",
+  CHAINCODE_VERSION_CONFLICT: "the chaincode version conflicts (legacy, no longer produced)",
+  BAD_HEADER_EXTENSION: "the chaincode header extension is not parsable",
+  BAD_CHANNEL_HEADER: "the channel header is not parsable",
+  BAD_RESPONSE_PAYLOAD: "the chaincode action could not be extracted from the proposal response payload",
+  BAD_RWSET: "the read-write set is not a parsable TxReadWriteSet",
+  ILLEGAL_WRITESET: "the read-write set names the same namespace twice",
+  INVALID_WRITESET: "the write set failed validation",
+  INVALID_CHAINCODE:
+    "the chaincode is invalid: empty or mismatched name, empty version, or no definition for a namespace written (Fabric ≥ 2.0)",
+  NOT_VALIDATED: "the transaction has not been validated yet",
+  INVALID_OTHER_REASON: "the transaction is invalid for another reason",
+};
+
+const NAMES_BY_NUMBER: ReadonlyMap<number, TxValidationCodeName> = new Map(
+  (Object.entries(TxValidationCode) as [TxValidationCodeName, number][]).map(([name, n]) => [n, name]),
+);
+
+/** The name of a code, for example `MVCC_READ_CONFLICT`, or `UNKNOWN(n)` for a number outside the table. */
+export function validationCodeName(code: number): string {
+  return NAMES_BY_NUMBER.get(code) ?? `UNKNOWN(${code})`;
+}
+
+/** One sentence explaining the code, or a note that the number is outside the known table. */
+export function validationCodeMeaning(code: number): string {
+  const name = NAMES_BY_NUMBER.get(code);
+  return name === undefined ? `validation code ${code} is not in the known TxValidationCode table` : MEANINGS[name];
+}
+
+/** The number for a code name (case-sensitive, as in the .proto), or `undefined` when the name is not known. */
+export function validationCodeNumber(name: string): number | undefined {
+  return Object.hasOwn(TxValidationCode, name) ? TxValidationCode[name as TxValidationCodeName] : undefined;
+}
+
+/** `NAME (n)`, for error messages. */
+export function describeValidationCode(code: number): string {
+  return `${validationCodeName(code)} (${code})`;
+}
