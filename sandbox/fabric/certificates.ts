@@ -1,0 +1,196 @@
+/**
+ * Certificate issuance for the sandbox's organizations: one self-signed root CA per organization, and leaf
+ * certificates (clients, peers, the TLS server) signed by it. ECDSA P-256 keys, ecdsa-with-SHA256 signatures,
+ * names shaped like Fabric's cryptogen output (`OU=client` / `OU=peer` as Fabric NodeOUs).
+ *
+ * Issuance is synchronous (node:crypto keys, DER written by der.ts) so that `newClientIdentity()` can return at once;
+ * certificates are parsed and chain-checked with @peculiar/x509 in msp.ts.
+ */
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import * as der from "./der";
+
+/** How long issued certificates stay valid. */
+export const DEFAULT_CERTIFICATE_VALIDITY_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+/** How far in the past `notBefore` is set, to absorb clock skew. */
+export const DEFAULT_CERTIFICATE_BACKDATE_MS = 60 * 60 * 1000;
+
+const OID = {
+  ecPublicKey: "1.2.840.10045.2.1",
+  ecdsaWithSha256: "1.2.840.10045.4.3.2",
+  countryName: "2.5.4.6",
+  organizationName: "2.5.4.10",
+  organizationalUnitName: "2.5.4.11",
+  commonName: "2.5.4.3",
+  subjectKeyIdentifier: "2.5.29.14",
+  keyUsage: "2.5.29.15",
+  subjectAltName: "2.5.29.17",
+  basicConstraints: "2.5.29.19",
+  authorityKeyIdentifier: "2.5.29.35",
+  extendedKeyUsage: "2.5.29.37",
+  serverAuth: "1.3.6.1.5.5.7.3.1",
+  clientAuth: "1.3.6.1.5.5.7.3.2",
+} as const;
+
+export interface DistinguishedName {
+  readonly commonName: string;
+  readonly organization: string;
+  readonly organizationalUnit?: string;
+}
+
+/** A key pair and its certificate. */
+export interface KeyedCertificate {
+  readonly certificatePem: string;
+  readonly certificateDer: Buffer;
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+  readonly subject: DistinguishedName;
+  /** SHA-1 of the public key bits (RFC 5280 method 1), the subject key identifier. */
+  readonly keyId: Buffer;
+}
+
+export interface IssueOptions {
+  readonly subject: DistinguishedName;
+  /** Subject alternative names, for a TLS server certificate. */
+  readonly dnsNames?: readonly string[];
+  readonly ipAddresses?: readonly string[];
+  /** The issuing time; default now. */
+  readonly now?: Date;
+}
+
+function encodeName(name: DistinguishedName): Buffer {
+  const rdn = (oid: string, value: Buffer): Buffer => der.set(der.sequence(der.objectIdentifier(oid), value));
+  const parts = [
+    rdn(OID.countryName, der.printableString("US")),
+    rdn(OID.organizationName, der.utf8String(name.organization)),
+  ];
+  if (name.organizationalUnit !== undefined) {
+    parts.push(rdn(OID.organizationalUnitName, der.utf8String(name.organizationalUnit)));
+  }
+  parts.push(rdn(OID.commonName, der.utf8String(name.commonName)));
+  return der.sequence(...parts);
+}
+
+function extension(oid: string, critical: boolean, value: Buffer): Buffer {
+  return critical
+    ? der.sequence(der.objectIdentifier(oid), der.boolean(true), der.octetString(value))
+    : der.sequence(der.objectIdentifier(oid), der.octetString(value));
+}
+
+function keyIdOf(publicKey: KeyObject): Buffer {
+  const spki = publicKey.export({ type: "spki", format: "der" });
+  // For P-256 the subjectPublicKey BIT STRING holds the 65-byte uncompressed point at the end of the SPKI.
+  return createHash("sha1")
+    .update(spki.subarray(spki.length - 65))
+    .digest();
+}
+
+function ipBytes(ip: string): Buffer {
+  return Buffer.from(ip.split(".").map((p) => Number.parseInt(p, 10)));
+}
+
+interface SignParams {
+  readonly subject: DistinguishedName;
+  readonly issuer: DistinguishedName;
+  readonly publicKey: KeyObject;
+  readonly signingKey: KeyObject;
+  readonly extensions: readonly Buffer[];
+  readonly now: Date;
+}
+
+function signCertificate(params: SignParams): Buffer {
+  const algorithm = der.sequence(der.objectIdentifier(OID.ecdsaWithSha256));
+  const serial = randomBytes(16);
+  serial[0] = (serial[0] ?? 0) & 0x7f;
+  const notBefore = new Date(params.now.getTime() - DEFAULT_CERTIFICATE_BACKDATE_MS);
+  const notAfter = new Date(params.now.getTime() + DEFAULT_CERTIFICATE_VALIDITY_MS);
+  const tbs = der.sequence(
+    der.explicit(0, der.integer(2n)),
+    der.integer(serial),
+    algorithm,
+    encodeName(params.issuer),
+    der.sequence(der.time(notBefore), der.time(notAfter)),
+    encodeName(params.subject),
+    params.publicKey.export({ type: "spki", format: "der" }),
+    der.explicit(3, der.sequence(...params.extensions)),
+  );
+  const signature = sign("sha256", tbs, params.signingKey);
+  return der.sequence(tbs, algorithm, der.bitString(signature));
+}
+
+function toPem(certificateDer: Buffer): string {
+  const lines = certificateDer.toString("base64").match(/.{1,64}/g) ?? [];
+  return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
+}
+
+function newKeyPair(): { privateKey: KeyObject; publicKey: KeyObject } {
+  return generateKeyPairSync("ec", { namedCurve: "P-256" });
+}
+
+/** A self-signed root CA certificate and its key. */
+export function createRootCa(subject: DistinguishedName, now: Date = new Date()): KeyedCertificate {
+  const { privateKey, publicKey } = newKeyPair();
+  const keyId = keyIdOf(publicKey);
+  const certificateDer = signCertificate({
+    subject,
+    issuer: subject,
+    publicKey,
+    signingKey: privateKey,
+    now,
+    extensions: [
+      // keyUsage: digitalSignature (bit 0), keyCertSign (bit 5), cRLSign (bit 6).
+      extension(OID.keyUsage, true, der.bitString(Buffer.from([0x86]), 1)),
+      extension(OID.basicConstraints, true, der.sequence(der.boolean(true))),
+      extension(OID.subjectKeyIdentifier, false, der.octetString(keyId)),
+    ],
+  });
+  return { certificatePem: toPem(certificateDer), certificateDer, privateKey, publicKey, subject, keyId };
+}
+
+/** A leaf certificate for a new key pair, signed by `ca`. */
+export function issueCertificate(ca: KeyedCertificate, options: IssueOptions): KeyedCertificate {
+  const { privateKey, publicKey } = newKeyPair();
+  const keyId = keyIdOf(publicKey);
+  const extensions = [
+    extension(OID.keyUsage, true, der.bitString(Buffer.from([0x80]), 7)), // digitalSignature
+    extension(OID.basicConstraints, true, der.sequence()),
+    extension(OID.subjectKeyIdentifier, false, der.octetString(keyId)),
+    extension(OID.authorityKeyIdentifier, false, der.sequence(der.implicit(0, ca.keyId))),
+  ];
+  const dns = options.dnsNames ?? [];
+  const ips = options.ipAddresses ?? [];
+  if (dns.length + ips.length > 0) {
+    const names = [
+      ...dns.map((d) => der.implicit(2, Buffer.from(d, "ascii"))),
+      ...ips.map((ip) => der.implicit(7, ipBytes(ip))),
+    ];
+    extensions.push(extension(OID.subjectAltName, false, der.sequence(...names)));
+    extensions.push(
+      extension(
+        OID.extendedKeyUsage,
+        false,
+        der.sequence(der.objectIdentifier(OID.serverAuth), der.objectIdentifier(OID.clientAuth)),
+      ),
+    );
+  }
+  const certificateDer = signCertificate({
+    subject: options.subject,
+    issuer: ca.subject,
+    publicKey,
+    signingKey: ca.privateKey,
+    now: options.now ?? new Date(),
+    extensions,
+  });
+  return {
+    certificatePem: toPem(certificateDer),
+    certificateDer,
+    privateKey,
+    publicKey,
+    subject: options.subject,
+    keyId,
+  };
+}
+
+/** PKCS#8 PEM of a private key (what `crypto.createPrivateKey(pem)` and the official client's signer accept). */
+export function privateKeyPem(key: KeyObject): string {
+  return key.export({ type: "pkcs8", format: "pem" }).toString();
+}

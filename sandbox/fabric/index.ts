@@ -1,0 +1,26 @@
+/** The Fabric sandbox: a fake Fabric Gateway over gRPC with a committer that validates like a peer. */
+export { startFabricSandbox } from "./fabric-sandbox";
+export { FabricSandboxError } from "./fabric-sandbox-error";
+export {
+  DEFAULT_COMMIT_DELAY_MS,
+  DEFAULT_ENDORSEMENT_POLICY,
+  DEFAULT_FABRIC_CHAINCODE,
+  DEFAULT_FABRIC_CHANNEL,
+  DEFAULT_FABRIC_ORGANIZATIONS,
+  DEFAULT_SUPPORTED_VISIBILITY,
+} from "./types";
+export type {
+  CommitRawResult,
+  EndorsementRule,
+  FabricSandbox,
+  FabricSandboxFaults,
+  FabricSandboxOptions,
+  SandboxBlock,
+  SandboxIdentity,
+  SandboxStateEntry,
+  SandboxTransaction,
+  TamperMode,
+  Visibility,
+} from "./types";
+export { ASSET_FUNCTIONS, DEFAULT_CHAINCODE_VERSION } from "./chaincode";
+export { TxValidationCode, validationCodeName } from "./validation-codes";

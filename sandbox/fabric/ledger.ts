@@ -1,0 +1,128 @@
+/**
+ * The channel ledger: the block chain (block 0 is an empty genesis block; every commit appends one block), the
+ * transaction index (the first transaction stored under a txId, valid or not, as Fabric's block index), the world
+ * state, and notifications for commit-status waiters and chaincode-event streams.
+ */
+import { createHash } from "node:crypto";
+import * as der from "./der";
+import type { ChaincodeEvent } from "./messages";
+import { encode } from "./wire";
+import { WorldState } from "./world-state";
+
+/** Index of the per-transaction validation codes in BlockMetadata.metadata (common.BlockMetadataIndex). */
+export const TRANSACTIONS_FILTER_INDEX = 2;
+const METADATA_ENTRIES = 5;
+
+export interface StoredTransaction {
+  /** The txId from the channel header; empty when the envelope did not get that far in validation. */
+  readonly txId: string;
+  readonly code: number;
+  /** Why the committer did not mark it VALID (empty when valid). */
+  readonly reason: string;
+  /** The envelope bytes exactly as submitted. */
+  readonly envelope: Buffer;
+  readonly blockNumber: bigint;
+  readonly txNum: number;
+  /** The chaincode event of a valid transaction, if it set one. */
+  readonly event?: ChaincodeEvent;
+}
+
+export interface StoredBlock {
+  readonly number: bigint;
+  readonly transactions: readonly StoredTransaction[];
+  /** The serialized common.Block. */
+  readonly bytes: Buffer;
+  /** SHA-256 of the ASN.1 block header, the next block's previous_hash. */
+  readonly headerHash: Buffer;
+}
+
+export interface BlockEntry {
+  readonly txId: string;
+  readonly code: number;
+  readonly reason: string;
+  readonly envelope: Buffer;
+  readonly event?: ChaincodeEvent;
+}
+
+export type BlockListener = (block: StoredBlock) => void;
+
+function headerHash(number: bigint, previousHash: Buffer, dataHash: Buffer): Buffer {
+  const asn1 = der.sequence(der.integer(number), der.octetString(previousHash), der.octetString(dataHash));
+  return createHash("sha256").update(asn1).digest();
+}
+
+export class Ledger {
+  readonly state = new WorldState();
+  private chain: StoredBlock[] = [];
+  private readonly index = new Map<string, StoredTransaction>();
+  private readonly listeners = new Set<BlockListener>();
+  private resets = 0;
+
+  constructor(readonly channel: string) {
+    this.reset();
+  }
+
+  /** Changes on every reset(), so that work started before a reset can tell. */
+  get generation(): number {
+    return this.resets;
+  }
+
+  get height(): bigint {
+    return BigInt(this.chain.length);
+  }
+
+  get blocks(): readonly StoredBlock[] {
+    return this.chain;
+  }
+
+  block(number: bigint): StoredBlock | undefined {
+    return number < 0n ? undefined : this.chain[Number(number)];
+  }
+
+  transaction(txId: string): StoredTransaction | undefined {
+    return this.index.get(txId);
+  }
+
+  /** Appends one block holding `entries` (in order) and notifies listeners. */
+  append(entries: readonly BlockEntry[]): StoredBlock {
+    const number = this.height;
+    const transactions = entries.map((e, txNum): StoredTransaction => ({ ...e, blockNumber: number, txNum }));
+    const block = this.build(number, transactions);
+    this.chain.push(block);
+    for (const tx of transactions) {
+      if (tx.txId !== "" && !this.index.has(tx.txId)) this.index.set(tx.txId, tx);
+    }
+    for (const listener of [...this.listeners]) listener(block);
+    return block;
+  }
+
+  /** Calls `listener` for every block appended from now on; returns the unsubscribe function. */
+  onBlock(listener: BlockListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Back to the genesis block with an empty world state. Listeners stay subscribed. */
+  reset(): void {
+    this.resets++;
+    this.chain = [];
+    this.index.clear();
+    this.state.clear();
+    this.chain.push(this.build(0n, []));
+  }
+
+  private build(number: bigint, transactions: readonly StoredTransaction[]): StoredBlock {
+    const data = transactions.map((t) => t.envelope);
+    const dataHash = createHash("sha256").update(Buffer.concat(data)).digest();
+    const previousHash =
+      number === 0n ? Buffer.alloc(0) : (this.chain[Number(number) - 1]?.headerHash ?? Buffer.alloc(0));
+    const metadata: Buffer[] = Array.from({ length: METADATA_ENTRIES }, () => Buffer.alloc(0));
+    metadata[TRANSACTIONS_FILTER_INDEX] = Buffer.from(transactions.map((t) => t.code));
+    const bytes = encode("common.Block", {
+      header: { number, previousHash, dataHash },
+      data: { data },
+      metadata: { metadata },
+    });
+    return { number, transactions, bytes, headerHash: headerHash(number, previousHash, dataHash) };
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * An endorsing peer of one organization: validates the proposal, simulates the chaincode against the world state,
+ * and signs a ProposalResponse (Fabric core/endorser/endorser.go ProcessProposal). The proposal hash covers
+ * channel header ‖ signature header ‖ f(payload without TransientMap), f being the visibility function; a peer
+ * that does not support the requested visibility ignores it like a real Fabric peer (which only does "full").
+ */
+import type { ChaincodeResponse } from "./chaincode";
+import { sha256, type ChannelConfig } from "./channel-config";
+import type { Ledger } from "./ledger";
+import type { Endorsement } from "./messages";
+import type { Organization } from "./msp";
+import { ProposalError, validateProposal, type UnpackedProposal } from "./proposal";
+import { invokeQscc, QSCC_NAME } from "./qscc";
+import { signLowS } from "./signatures";
+import { TxSimulator } from "./simulator";
+import { encode } from "./wire";
+
+export type Visibility = "full" | "hash" | "nothing";
+export const VISIBILITY_MODES: readonly Visibility[] = ["full", "hash", "nothing"];
+
+/** The mode a peer applies: the requested one when supported, otherwise Fabric's only mode, "full". */
+export function effectiveVisibility(requested: string, supported: readonly Visibility[]): Visibility {
+  const mode = requested === "" ? "full" : requested;
+  return supported.find((m) => m === mode) ?? "full";
+}
+
+/** f(payload): what goes into ChaincodeActionPayload.chaincode_proposal_payload and the proposal hash. */
+export function applyVisibility(mode: Visibility, payloadWithoutTransient: Buffer): Buffer {
+  switch (mode) {
+    case "full":
+      return payloadWithoutTransient;
+    case "hash":
+      return sha256(payloadWithoutTransient);
+    case "nothing":
+      return Buffer.alloc(0);
+  }
+}
+
+export type PeerOutcome =
+  | {
+      readonly kind: "endorsed";
+      readonly response: ChaincodeResponse;
+      /** The serialized ProposalResponsePayload this peer signed. */
+      readonly proposalResponsePayload: Buffer;
+      readonly endorsement: Endorsement;
+    }
+  /** The peer could not be reached (fault injection): the gateway may try another. */
+  | { readonly kind: "unavailable"; readonly message: string }
+  /** The proposal was refused by the endorser's checks. */
+  | { readonly kind: "refused"; readonly message: string }
+  /** The chaincode returned an error status. */
+  | { readonly kind: "chaincode-error"; readonly response: ChaincodeResponse };
+
+export class EndorsingPeer {
+  constructor(
+    readonly organization: Organization,
+    private readonly config: ChannelConfig,
+    private readonly ledger: Ledger,
+  ) {}
+
+  get mspId(): string {
+    return this.organization.mspId;
+  }
+
+  get address(): string {
+    return this.organization.peerAddress;
+  }
+
+  async process(up: UnpackedProposal, supported: readonly Visibility[], unavailable: boolean): Promise<PeerOutcome> {
+    if (unavailable) {
+      return {
+        kind: "unavailable",
+        message: `failed to connect to endorsing peer ${this.address}: connection refused`,
+      };
+    }
+    try {
+      await validateProposal(up, this.config.msp, (txId) => this.ledger.transaction(txId) !== undefined);
+    } catch (err) {
+      if (err instanceof ProposalError) return { kind: "refused", message: err.message };
+      throw err;
+    }
+    if (up.channelHeader.channelId !== this.config.channel) {
+      return { kind: "refused", message: `channel '${up.channelHeader.channelId}' not found` };
+    }
+    const [fnBytes, ...args] = up.input.args;
+    const fn = fnBytes?.toString("utf8") ?? "";
+    const simulator = new TxSimulator(this.ledger.state, up.chaincodeName, up.channelHeader.txId, this.config.channel);
+    let response: ChaincodeResponse;
+    let version: string;
+    if (up.chaincodeName === this.config.chaincode.name) {
+      response = this.config.chaincode.invoke(simulator, fn, args);
+      version = this.config.chaincode.version;
+    } else if (up.chaincodeName === QSCC_NAME) {
+      response = invokeQscc(this.ledger, fn, args);
+      version = "";
+    } else {
+      return {
+        kind: "refused",
+        message: `make sure the chaincode ${up.chaincodeName} has been successfully defined on channel ${this.config.channel} and try again: chaincode definition for '${up.chaincodeName}' not found`,
+      };
+    }
+    if (response.status >= 400) return { kind: "chaincode-error", response };
+
+    const visibility = effectiveVisibility(up.payloadVisibility, supported);
+    const proposalHash = sha256(
+      up.header.channelHeader,
+      up.header.signatureHeader,
+      applyVisibility(visibility, up.payloadWithoutTransient),
+    );
+    const event = simulator.event;
+    const action = encode("protos.ChaincodeAction", {
+      results: simulator.results(),
+      events:
+        event === undefined
+          ? Buffer.alloc(0)
+          : encode("protos.ChaincodeEvent", {
+              chaincodeId: up.chaincodeName,
+              txId: up.channelHeader.txId,
+              eventName: event.name,
+              payload: event.payload,
+            }),
+      response,
+      chaincodeId: { name: up.chaincodeName, version },
+    });
+    const proposalResponsePayload = encode("protos.ProposalResponsePayload", { proposalHash, extension: action });
+    return { kind: "endorsed", response, proposalResponsePayload, endorsement: this.endorse(proposalResponsePayload) };
+  }
+
+  /** This peer's endorsement of `proposalResponsePayload`: a signature over payload ‖ endorser identity. */
+  endorse(proposalResponsePayload: Buffer): Endorsement {
+    const endorser = this.organization.peer.serialized;
+    const signature = signLowS(
+      this.organization.peer.certificate.privateKey,
+      Buffer.concat([proposalResponsePayload, endorser]),
+    );
+    return { endorser, signature };
+  }
+}
+
+/** A chaincode error response for the gateway's error detail ("chaincode response 500, ..."). */
+export function chaincodeErrorMessage(response: ChaincodeResponse): string {
+  return `chaincode response ${response.status}, ${response.message}`;
+}
