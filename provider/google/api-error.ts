@@ -17,8 +17,8 @@ export interface ApiErrorProperties {
   /** ErrorInfo.reason, the legacy errors[].reason, an OAuth error code, or a network error code (ECONNRESET). */
   readonly reason?: string | undefined;
   readonly domain?: string | undefined;
-  readonly metadata?: Readonly<Record<string, string>> | undefined;
-  readonly details?: GoogleErrorDetails | undefined;
+  readonly errorMetadata?: Readonly<Record<string, string>> | undefined;
+  readonly errorDetails?: GoogleErrorDetails | undefined;
   readonly errors?: readonly LegacyErrorItem[] | undefined;
   /** The server's (or transport's) message. Secrets are redacted by the constructor. */
   readonly serverMessage?: string | undefined;
@@ -46,8 +46,10 @@ export class ApiError extends OpsLedgerError {
   readonly rpcStatus: string | undefined;
   readonly reason: string | undefined;
   readonly domain: string | undefined;
-  readonly metadata: Readonly<Record<string, string>>;
-  readonly details: GoogleErrorDetails;
+  // Named errorMetadata / errorDetails, not metadata / details: Pulumi's hosts pass a thrown error to grpc-js as a call
+  // status, and grpc-js treats `metadata` as a grpc Metadata object (it calls .clone()) and `details` as the message.
+  readonly errorMetadata: Readonly<Record<string, string>>;
+  readonly errorDetails: GoogleErrorDetails;
   readonly errors: readonly LegacyErrorItem[];
   readonly serverMessage: string;
   readonly resource: string | undefined;
@@ -65,8 +67,8 @@ export class ApiError extends OpsLedgerError {
     this.rpcStatus = properties.rpcStatus;
     this.reason = properties.reason;
     this.domain = properties.domain;
-    this.metadata = properties.metadata ?? {};
-    this.details = properties.details ?? { other: [] };
+    this.errorMetadata = properties.errorMetadata ?? {};
+    this.errorDetails = properties.errorDetails ?? { other: [] };
     this.errors = properties.errors ?? [];
     this.serverMessage = serverMessage;
     this.resource = properties.resource;

@@ -52,5 +52,18 @@ export function dispatch(method: string, args: unknown[]): Promise<unknown> {
   if (typeof fn !== "function") {
     return Promise.reject(new Error(`pulumi-opsledger: the installed version has no provider ${kind}.${method}; upgrade the package that wrote this state`));
   }
-  return (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args);
+  return Promise.resolve()
+    .then(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args))
+    .catch((e: unknown) => {
+      throw plainError(e);
+    });
+}
+
+/**
+ * The dynamic-provider host hands errors of read and delete straight to grpc-js as a call status, where fields such as
+ * `code`, `details` and `metadata` have grpc meanings (a `metadata` without .clone() crashes the host). So the host
+ * only ever sees a plain Error carrying the message, which already names the resource, the cause and the fix.
+ */
+function plainError(e: unknown): Error {
+  return new Error(e instanceof Error ? e.message : String(e));
 }

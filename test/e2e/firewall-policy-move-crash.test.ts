@@ -77,6 +77,7 @@ describe("FirewallPolicyMove after kill -9 of pulumi up (real engine, sandbox)",
       }
       const target = step === "update" ? B : A;
       const before = moves(sandbox).length;
+      const requestsBefore = sandbox.requests().length;
       const message = await kill(stack);
       assert.notEqual(message, "completed", "the kill interrupted the update");
       const pending = (await stack.exportState()).pending_operations ?? [];
@@ -87,7 +88,10 @@ describe("FirewallPolicyMove after kill -9 of pulumi up (real engine, sandbox)",
       assert.equal(await parentOf(sandbox, POLICY), target);
       const made = moves(sandbox).slice(before);
       assert.deepEqual(made.map((m) => m.details.to), [target], "exactly one move for the interrupted change");
-      const posts = sandbox.requests().filter((r) => r.route === "compute.firewallPolicies.move" && r.status === 200);
+      const posts = sandbox
+        .requests()
+        .slice(requestsBefore)
+        .filter((r) => r.route === "compute.firewallPolicies.move" && r.status === 200);
       assert.ok(posts.every((r) => r.query["requestId"] === made[0]?.details.requestId), "every move POST repeated one requestId");
       // After a refresh of an interrupted update the state's inputs are re-read, so only a create keeps the label.
       if (step === "create") assert.equal(made[0]?.details.requestId, outputs["requestId"]?.value);

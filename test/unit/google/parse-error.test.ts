@@ -340,7 +340,7 @@ describe("ApiError", () => {
       requestId: "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f",
     });
     assert.equal(error.hint, "The caller lacks the IAM permission compute.firewallPolicies.move on firewall policy 7");
-    assert.deepEqual(error.metadata, { permission: "compute.firewallPolicies.move" });
+    assert.deepEqual(error.errorMetadata, { permission: "compute.firewallPolicies.move" });
   });
 
   it("explains the DV360 ownership rule with the ids involved", async () => {

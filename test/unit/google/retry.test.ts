@@ -202,7 +202,7 @@ describe("retries", () => {
       "The service is rate limiting these calls: lower opsledger:maxConcurrentRequests or try again later. The server " +
         "asked to wait 120 s before retrying, longer than retry.maxServerDelayMs",
     );
-    assert.equal(error.details.retryInfo?.retryDelayMs, 120_000);
+    assert.equal(error.errorDetails.retryInfo?.retryDelayMs, 120_000);
   });
 
   it("never retries a mutation whose requestId is missing", () => {

@@ -30,6 +30,22 @@ describe("provider dispatch", () => {
     assert.deepEqual(result.failures?.map((f) => f.property), ["operation"]);
   });
 
+  it("hands the host a plain Error with the message, never an error whose fields grpc-js would misread", async () => {
+    const error = await dispatch("check", [{}, { resourceUrn: urn("compute:FirewallPolicyMove"), firewallPolicy: "1", parentId: "folders/1" }]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.equal(error, undefined, "check of valid input resolves");
+    const failed = await dispatch("read", [
+      "id",
+      { resourceUrn: urn("operations:OperationWait"), operation: "not an operation!" },
+    ]).catch((e: unknown) => e);
+    assert.ok(failed instanceof Error);
+    assert.equal(Object.getPrototypeOf(failed), Error.prototype);
+    assert.deepEqual(Object.keys(failed), []);
+    assert.match(failed.message, /operation/);
+  });
+
   it("refuses state from an unknown provider with the upgrade hint", async () => {
     await assert.rejects(
       dispatch("create", [{ resourceUrn: urn("ledger:Future") }]),
