@@ -1,17 +1,20 @@
 /**
- * `npm run sandbox`: the binary face of the Google sandbox. It starts the sandbox on 127.0.0.1, writes an
- * external_account credentials file into a fresh temp directory, prints the service URLs and the `export` lines a
- * shell needs, and runs until SIGINT/SIGTERM (then it closes the server and deletes the temp directory).
+ * `npm run sandbox`: the binary face of the sandbox. It starts the Google sandbox and the Fabric gateway on 127.0.0.1,
+ * writes an external_account credentials file and a Fabric client identity into a fresh temp directory, prints the
+ * service URLs and the `export` lines a shell needs, and runs until SIGINT/SIGTERM (then it closes both servers and
+ * deletes the temp directory).
  *
  * Flags (each defaults from an environment variable):
  *   --port <n>               OPSLEDGER_SANDBOX_PORT               default 0 (any free port)
  *   --move-duration-ms <n>   OPSLEDGER_SANDBOX_MOVE_DURATION_MS   default 3000
  *   --help
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_MOVE_DURATION_MS, startGoogleSandbox, type GoogleSandboxEndpoints } from "./google";
+import { DEFAULT_MOVE_DURATION_MS, type GoogleSandboxEndpoints } from "./google";
+import type { FabricSandbox } from "./fabric";
+import { startSandbox } from "./start";
 
 export interface CliOptions {
   readonly port: number;
@@ -93,6 +96,30 @@ export function banner(url: string, endpoints: GoogleSandboxEndpoints, credentia
   return lines.join("\n") + "\n";
 }
 
+/** Writes an Org1 client identity and the organizations' root CAs into `dir`, and says where the gateway is. */
+export async function fabricBanner(fabric: FabricSandbox, dir: string): Promise<string> {
+  const mspId = Object.keys(fabric.caCertificates)[0] ?? "Org1MSP";
+  const identity = fabric.newClientIdentity(mspId, "sandbox-user");
+  const certificate = join(dir, "fabric-client-cert.pem");
+  const key = join(dir, "fabric-client-key.pem");
+  await writeFile(certificate, identity.certificatePem);
+  await writeFile(key, identity.privateKeyPem, { mode: 0o600 });
+  const roots: string[] = [];
+  for (const [msp, pem] of Object.entries(fabric.caCertificates)) {
+    const file = join(dir, `fabric-ca-${msp}.pem`);
+    await writeFile(file, pem);
+    roots.push(`  ${msp.padEnd(8)}  ${file}`);
+  }
+  return [
+    "",
+    `Fabric gateway listening on ${fabric.address} (insecure gRPC; channel ${fabric.channel}, chaincode ${fabric.chaincode})`,
+    `  client identity ${mspId}: certificate ${certificate}, private key ${key}`,
+    "  organizations' root CAs (trust these for verify-before-sign):",
+    ...roots,
+    "",
+  ].join("\n");
+}
+
 /** Runs the CLI until a signal arrives; resolves to the exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: CliOptions | undefined;
@@ -107,16 +134,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const sandbox = await startGoogleSandbox({ port: options.port, moveDurationMs: options.moveDurationMs });
+  const both = await startSandbox({ google: { port: options.port, moveDurationMs: options.moveDurationMs } });
+  const sandbox = both.google;
   const dir = await mkdtemp(join(tmpdir(), "opsledger-sandbox-"));
   const credentialsPath = await sandbox.writeCredentialsFile(dir);
   process.stdout.write(banner(sandbox.url, sandbox.endpoints, credentialsPath));
+  if (both.fabric) process.stdout.write(await fabricBanner(both.fabric, dir));
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   process.stdout.write(`Received ${signal}: stopping the sandbox.\n`);
-  await sandbox.close();
+  await both.close();
   await rm(dir, { recursive: true, force: true });
   return 0;
 }
