@@ -6,7 +6,8 @@ import * as compute from "./compute";
 import * as deploymentmanager from "./deploymentmanager";
 import * as displayvideo from "./displayvideo";
 import * as iam from "./iam";
+import * as ledger from "./ledger";
 import * as operations from "./operations";
 import * as workspaceevents from "./workspaceevents";
 
-export { compute, deploymentmanager, displayvideo, iam, operations, workspaceevents };
+export { compute, deploymentmanager, displayvideo, iam, ledger, operations, workspaceevents };

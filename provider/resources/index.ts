@@ -6,6 +6,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { configureProvider } from "./context";
 import { firewallPolicyMoveProvider } from "./firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-deletion";
+import { ledgerTransactionProvider } from "./ledger-transaction";
 import { operationWaitProvider } from "./operation-wait";
 
 export function configure(req: dynamic.ConfigureRequest): Promise<void> {
@@ -16,6 +17,7 @@ export function configure(req: dynamic.ConfigureRequest): Promise<void> {
 export const providers = {
   firewallPolicyMove: firewallPolicyMoveProvider,
   inventorySourceGroupDeletion: inventorySourceGroupDeletionProvider,
+  ledgerTransaction: ledgerTransactionProvider,
   operationWait: operationWaitProvider,
 } as const;
 
@@ -25,15 +27,17 @@ export type ProviderKind = keyof typeof providers;
 const KINDS: Readonly<Record<string, ProviderKind>> = {
   "compute:FirewallPolicyMove": "firewallPolicyMove",
   "displayvideo:InventorySourceGroupDeletion": "inventorySourceGroupDeletion",
+  "ledger:LedgerTransactionSubmission": "ledgerTransaction",
   "operations:OperationWait": "operationWait",
 };
 
 /** The provider of a call, from the type token in the `resourceUrn` input that every resource carries. */
-function kindOf(args: readonly unknown[]): ProviderKind | string {
+function kindOf(args: readonly unknown[]): string {
   for (const arg of args) {
     const urn = (arg as { resourceUrn?: unknown } | null)?.resourceUrn;
     if (typeof urn === "string") {
-      const type = /::pulumi-nodejs:dynamic\/([^:]+:[^:]+)::/.exec(urn)?.[1] ?? "";
+      // A child's type is qualified by its parents' types: `...::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/...`.
+      const type = /(?:::|\$)pulumi-nodejs:dynamic\/([^:$]+:[^:$]+)::/.exec(urn)?.[1] ?? "";
       return KINDS[type] ?? type;
     }
   }

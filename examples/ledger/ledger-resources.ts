@@ -1,0 +1,84 @@
+/**
+ * One asset transaction through ledger.LedgerTransaction, configured from the stack config (every key is optional when
+ * `sandbox` is given, which examples/demo does with the Fabric sandbox it started):
+ *
+ *   pulumi config set ledgerGateway 127.0.0.1:7051              # "host:port" of the gateway peer
+ *   pulumi config set ledgerTlsRootCertPem -- "$(cat tls-ca.pem)"  # optional: TLS (required off loopback)
+ *   pulumi config set ledgerChannel opsledger                   # default "opsledger"
+ *   pulumi config set ledgerChaincode assets                    # default "assets"
+ *   pulumi config set ledgerFunction CreateAsset                # default "CreateAsset"
+ *   pulumi config set ledgerArgs '["asset-1","blue"]'           # JSON list of strings; default ["asset-1","blue"]
+ *   pulumi config set ledgerMspId Org1MSP
+ *   pulumi config set ledgerCertificatePem -- "$(cat cert.pem)"
+ *   pulumi config set --secret ledgerPrivateKeyPem -- "$(cat key.pem)"
+ *   pulumi config set ledgerTrustedRootCertificates '{"Org1MSP":"-----BEGIN CERTIFICATE-----\n..."}'
+ *   pulumi config set --secret ledgerTransientData '{"note":"private"}'   # optional
+ *   pulumi config set ledgerPreviewEndorse true                 # optional: simulate during preview
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as opsledger from "pulumi-opsledger";
+
+/** What a program that started the Fabric sandbox knows about it: the defaults for every setting. */
+export interface LedgerSandboxInfo {
+  readonly address: string;
+  readonly channel: string;
+  readonly chaincode: string;
+  readonly tlsRootCertPem?: string | undefined;
+  /** Root CA certificate (PEM) by MSP id. */
+  readonly caCertificates: Readonly<Record<string, string>>;
+  /** A client identity enrolled with one of the sandbox's CAs. */
+  readonly identity: { readonly mspId: string; readonly certificatePem: string; readonly privateKeyPem: string };
+}
+
+function jsonConfig(config: pulumi.Config, key: string): unknown {
+  const text = config.get(key);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+/** Declares the transaction and returns the outputs worth exporting. */
+export function ledgerResources(
+  config: pulumi.Config = new pulumi.Config(),
+  sandbox?: LedgerSandboxInfo,
+): Record<string, pulumi.Output<unknown>> {
+  const privateKeyPem =
+    sandbox === undefined
+      ? config.requireSecret("ledgerPrivateKeyPem")
+      : (config.getSecret("ledgerPrivateKeyPem") ?? pulumi.secret(sandbox.identity.privateKeyPem));
+  const transient = config.getSecret("ledgerTransientData");
+  const tlsRootCertPem = config.get("ledgerTlsRootCertPem") ?? sandbox?.tlsRootCertPem;
+  const tx = new opsledger.ledger.LedgerTransaction("asset-transaction", {
+    gateway: {
+      address: config.get("ledgerGateway") ?? sandbox?.address ?? config.require("ledgerGateway"),
+      ...(tlsRootCertPem === undefined ? {} : { tlsRootCertPem }),
+    },
+    channel: config.get("ledgerChannel") ?? sandbox?.channel ?? "opsledger",
+    chaincode: config.get("ledgerChaincode") ?? sandbox?.chaincode ?? "assets",
+    function: config.get("ledgerFunction") ?? "CreateAsset",
+    args: (jsonConfig(config, "ledgerArgs") as string[] | undefined) ?? ["asset-1", "blue"],
+    ...(transient === undefined
+      ? {}
+      : { transientData: transient.apply((t) => JSON.parse(t) as Record<string, string>) }),
+    identity: {
+      mspId: config.get("ledgerMspId") ?? sandbox?.identity.mspId ?? config.require("ledgerMspId"),
+      certificatePem:
+        config.get("ledgerCertificatePem") ??
+        sandbox?.identity.certificatePem ??
+        config.require("ledgerCertificatePem"),
+      privateKeyPem,
+    },
+    trustedRootCertificates: (jsonConfig(config, "ledgerTrustedRootCertificates") as
+      Record<string, string> | undefined) ?? { ...(sandbox?.caCertificates ?? {}) },
+    previewEndorse: config.getBoolean("ledgerPreviewEndorse") ?? false,
+    timeouts: { create: "2m", delete: "2m" },
+  });
+  return {
+    ledgerTxId: tx.txId,
+    ledgerValidationCode: tx.validationCode,
+    ledgerValidationCodeNumber: tx.validationCodeNumber,
+    ledgerBlockNumber: tx.blockNumber,
+    ledgerResult: tx.result.apply((r) => r.utf8),
+    ledgerEndorsers: tx.endorsers,
+    ledgerProcessedTransaction: tx.processedTransaction,
+    ledgerPreviewResult: tx.previewResult.apply((r) => r?.utf8),
+  };
+}

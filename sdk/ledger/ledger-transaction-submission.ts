@@ -1,0 +1,74 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../provider-stubs";
+
+/** The type token of the child dynamic resource (module "ledger", type "LedgerTransactionSubmission"). Frozen. */
+export const LEDGER_TRANSACTION_SUBMISSION_TYPE = "pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission";
+
+/** A chaincode argument or transient value: a string (sent as UTF-8), or bytes as `{ base64: "..." }`. */
+export type LedgerBytesInput = string | { base64: string };
+
+/** A chaincode response payload, as UTF-8 text (invalid sequences replaced) and as base64 (exact bytes). */
+export interface LedgerPayload {
+  utf8: string;
+  base64: string;
+}
+
+/** The inputs of the submission, as the component passes them (secrets already wrapped). */
+export interface LedgerTransactionSubmissionArgs {
+  gateway: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
+  channel: pulumi.Input<string>;
+  chaincode: pulumi.Input<string>;
+  function: pulumi.Input<string>;
+  args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
+  transientData?: pulumi.Input<Record<string, pulumi.Input<LedgerBytesInput>>>;
+  identity: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  endorsingOrganizations?: pulumi.Input<pulumi.Input<string>[]>;
+  visibility?: pulumi.Input<string>;
+  trustedRootCertificates: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  onDestroy?: pulumi.Input<{ function: pulumi.Input<string>; args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]> }>;
+  allowInvalid?: pulumi.Input<boolean>;
+  previewEndorse?: pulumi.Input<boolean>;
+  timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
+}
+
+/**
+ * The dynamic resource behind ledger.LedgerTransaction: submits one Fabric transaction exactly once. Use the component;
+ * this class is exported for tests and for programs that need the raw resource.
+ */
+export class LedgerTransactionSubmission extends pulumi.dynamic.Resource {
+  declare readonly txId: pulumi.Output<string>;
+  declare readonly generation: pulumi.Output<number>;
+  declare readonly validationCode: pulumi.Output<string>;
+  declare readonly validationCodeNumber: pulumi.Output<number>;
+  declare readonly blockNumber: pulumi.Output<string>;
+  declare readonly result: pulumi.Output<LedgerPayload>;
+  declare readonly endorsers: pulumi.Output<string[]>;
+  declare readonly processedTransaction: pulumi.Output<string>;
+  declare readonly previewResult: pulumi.Output<LedgerPayload | undefined>;
+
+  constructor(name: string, args: LedgerTransactionSubmissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerStub(),
+      name,
+      {
+        ...args,
+        resourceUrn: pulumi.createUrn(name, LEDGER_TRANSACTION_SUBMISSION_TYPE, opts?.parent),
+        txId: undefined,
+        generation: undefined,
+        transactionDigest: undefined,
+        validationCode: undefined,
+        validationCodeNumber: undefined,
+        blockNumber: undefined,
+        result: undefined,
+        endorsers: undefined,
+        processedTransaction: undefined,
+        previewResult: undefined,
+        credentials: undefined,
+      },
+      // credentials (the signing keys read and delete need) must only ever be stored as a Pulumi secret.
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
+      "ledger",
+      "LedgerTransactionSubmission",
+    );
+  }
+}

@@ -1,0 +1,160 @@
+import * as pulumi from "@pulumi/pulumi";
+import { LedgerTransactionSubmission } from "./ledger-transaction-submission";
+import type { LedgerBytesInput, LedgerPayload } from "./ledger-transaction-submission";
+
+/** The component's type token. Frozen: state names it (and its child's URN is qualified by it). */
+export const LEDGER_TRANSACTION_TYPE = "opsledger:ledger:LedgerTransaction";
+
+/** How much of the chaincode input reaches the ledger. Only "full" exists on real Fabric peers. */
+export type LedgerVisibility = "full" | "hash" | "nothing";
+
+/** Where the Fabric Gateway is and how to reach it. */
+export interface LedgerGatewayArgs {
+  /** "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure). */
+  address: pulumi.Input<string>;
+  /** PEM of the CA that signed the gateway's TLS certificate; enables TLS. */
+  tlsRootCertPem?: pulumi.Input<string>;
+  /** PEM client certificate for mutual TLS (with clientKeyPem). */
+  clientCertPem?: pulumi.Input<string>;
+  /** PEM private key of clientCertPem. Stored only as a Pulumi secret (wrapped here if given in plain). */
+  clientKeyPem?: pulumi.Input<string>;
+  /** The TLS server name to expect instead of the address's host. */
+  serverNameOverride?: pulumi.Input<string>;
+  /** Visibility modes the gateway is declared to support. @default ["full"] */
+  supportsVisibility?: pulumi.Input<pulumi.Input<LedgerVisibility>[]>;
+}
+
+/** The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA. */
+export interface LedgerIdentityArgs {
+  /** The MSP id of the identity's organization, e.g. "Org1MSP". */
+  mspId: pulumi.Input<string>;
+  /** The enrolment certificate (PEM). */
+  certificatePem: pulumi.Input<string>;
+  /** Its private key (PEM, PKCS#8 or SEC1). Stored only as a Pulumi secret (wrapped here if given in plain). */
+  privateKeyPem: pulumi.Input<string>;
+}
+
+/** A compensating transaction submitted (exactly once) when the resource is destroyed or replaced. */
+export interface LedgerOnDestroyArgs {
+  function: pulumi.Input<string>;
+  args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
+}
+
+/** Deadlines of the commit wait, as durations ("2m", "90s"). `customTimeouts` never reaches a dynamic provider. */
+export interface LedgerTimeouts {
+  /** @default "20m" */
+  create?: pulumi.Input<string>;
+  /** The onDestroy transaction. @default "20m" */
+  delete?: pulumi.Input<string>;
+}
+
+export interface LedgerTransactionArgs {
+  /** The gateway to endorse, submit and query through. Changing it does not make a new transaction. */
+  gateway: LedgerGatewayArgs;
+  /** The channel. A change is a new transaction (replace), like every other transaction input below. */
+  channel: pulumi.Input<string>;
+  /** The chaincode name. */
+  chaincode: pulumi.Input<string>;
+  /** The chaincode function, e.g. "CreateAsset". */
+  function: pulumi.Input<string>;
+  /** Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`. @default [] */
+  args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
+  /** Private data for the chaincode: never on the ledger, stored only as a Pulumi secret, never in outputs. */
+  transientData?: pulumi.Input<Record<string, pulumi.Input<LedgerBytesInput>>>;
+  /** Who submits (and signs). */
+  identity: LedgerIdentityArgs;
+  /** MSP ids that must endorse (each must then have a valid endorsement). @default the gateway's choice */
+  endorsingOrganizations?: pulumi.Input<pulumi.Input<string>[]>;
+  /** @default "full"; "hash"/"nothing" only when gateway.supportsVisibility lists them */
+  visibility?: pulumi.Input<LedgerVisibility>;
+  /** MSP id → root CA certificate PEM: every endorsement is verified against these before we sign. */
+  trustedRootCertificates: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** A compensating call on destroy. @default none: destroy leaves the ledger alone (it is append-only) */
+  onDestroy?: pulumi.Input<LedgerOnDestroyArgs>;
+  /** Record a transaction committed with a non-VALID code instead of failing. @default false */
+  allowInvalid?: pulumi.Input<boolean>;
+  /** Endorse (never commit) during preview and show the simulated result as `previewResult`. @default false */
+  previewEndorse?: pulumi.Input<boolean>;
+  /** Our own deadlines. */
+  timeouts?: pulumi.Input<LedgerTimeouts>;
+}
+
+/** Wraps a value as a Pulumi secret unless it is already one. */
+function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
+  const output = pulumi.output(value) as pulumi.Output<T>;
+  return pulumi.secret(output) as pulumi.Output<T>;
+}
+
+/**
+ * One Hyperledger Fabric transaction, declaratively: create submits it once (endorse → verify-before-sign → sign →
+ * submit → commit status); a change of any transaction input submits a new one (replace); destroy leaves the ledger
+ * alone unless `onDestroy` names a compensating call; a non-VALID validation code fails the resource unless
+ * `allowInvalid`. Exactly once: the txId is derived from the identity's key, the URN and a generation, and a committed
+ * transaction with that txId is adopted rather than submitted twice. The preview shows the txId it will submit.
+ */
+export class LedgerTransaction extends pulumi.ComponentResource {
+  /** The transaction id (shown during preview too). */
+  readonly txId: pulumi.Output<string>;
+  /** The validation code's name, e.g. "VALID" or "MVCC_READ_CONFLICT". */
+  readonly validationCode: pulumi.Output<string>;
+  readonly validationCodeNumber: pulumi.Output<number>;
+  /** The block holding the transaction (a decimal string: uint64). */
+  readonly blockNumber: pulumi.Output<string>;
+  /** The chaincode response payload. */
+  readonly result: pulumi.Output<LedgerPayload>;
+  /** MSP ids of the endorsers. */
+  readonly endorsers: pulumi.Output<string[]>;
+  /** The protos.ProcessedTransaction fetched by txId through qscc, base64. */
+  readonly processedTransaction: pulumi.Output<string>;
+  /** With previewEndorse: the simulated result of the transaction about to be submitted. */
+  readonly previewResult: pulumi.Output<LedgerPayload | undefined>;
+  /** The dynamic resource doing the work. */
+  readonly submission: LedgerTransactionSubmission;
+
+  constructor(name: string, args: LedgerTransactionArgs, opts?: pulumi.ComponentResourceOptions) {
+    super(LEDGER_TRANSACTION_TYPE, name, {}, opts);
+    const { clientKeyPem, ...gateway } = args.gateway;
+    this.submission = new LedgerTransactionSubmission(
+      name,
+      {
+        gateway: { ...gateway, ...(clientKeyPem === undefined ? {} : { clientKeyPem: secret(clientKeyPem) }) },
+        channel: args.channel,
+        chaincode: args.chaincode,
+        function: args.function,
+        ...(args.args === undefined ? {} : { args: args.args }),
+        ...(args.transientData === undefined ? {} : { transientData: secret(args.transientData) }),
+        identity: {
+          mspId: args.identity.mspId,
+          certificatePem: args.identity.certificatePem,
+          privateKeyPem: secret(args.identity.privateKeyPem),
+        },
+        ...(args.endorsingOrganizations === undefined ? {} : { endorsingOrganizations: args.endorsingOrganizations }),
+        ...(args.visibility === undefined ? {} : { visibility: args.visibility }),
+        trustedRootCertificates: args.trustedRootCertificates,
+        ...(args.onDestroy === undefined ? {} : { onDestroy: args.onDestroy }),
+        ...(args.allowInvalid === undefined ? {} : { allowInvalid: args.allowInvalid }),
+        ...(args.previewEndorse === undefined ? {} : { previewEndorse: args.previewEndorse }),
+        ...(args.timeouts === undefined ? {} : { timeouts: args.timeouts }),
+      },
+      { parent: this },
+    );
+    this.txId = this.submission.txId;
+    this.validationCode = this.submission.validationCode;
+    this.validationCodeNumber = this.submission.validationCodeNumber;
+    this.blockNumber = this.submission.blockNumber;
+    this.result = this.submission.result;
+    this.endorsers = this.submission.endorsers;
+    this.processedTransaction = this.submission.processedTransaction;
+    this.previewResult = this.submission.previewResult;
+    this.registerOutputs({
+      txId: this.txId,
+      validationCode: this.validationCode,
+      validationCodeNumber: this.validationCodeNumber,
+      blockNumber: this.blockNumber,
+      result: this.result,
+      endorsers: this.endorsers,
+      processedTransaction: this.processedTransaction,
+      previewResult: this.previewResult,
+    });
+  }
+}

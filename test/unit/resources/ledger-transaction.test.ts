@@ -1,0 +1,243 @@
+import { strict as assert } from "node:assert";
+import * as crypto from "node:crypto";
+import { computeTxId, serializeIdentity } from "../../../provider/ledger";
+import { dispatch } from "../../../provider/resources";
+import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
+import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { newMember, newOrg } from "../ledger/fixtures";
+import type { TestMember, TestOrg } from "../ledger/fixtures";
+
+const URN =
+  "urn:pulumi:dev::demo::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const TRANSIENT = "transient-secret-value";
+
+let org: TestOrg;
+let member: TestMember;
+let other: TestMember;
+
+function inputs(extra: Partial<LedgerTransactionInputs> = {}): LedgerTransactionInputs {
+  return {
+    resourceUrn: URN,
+    gateway: { address: "127.0.0.1:7051" },
+    channel: "opsledger",
+    chaincode: "assets",
+    function: "CreateAsset",
+    args: ["asset-1", "blue"],
+    transientData: { note: TRANSIENT },
+    identity: {
+      mspId: "Org1MSP",
+      certificatePem: Buffer.from(member.identity.credentials).toString("utf8"),
+      privateKeyPem: member.privateKeyPem,
+    },
+    trustedRootCertificates: { Org1MSP: org.caPem },
+    ...extra,
+  };
+}
+
+async function checked(
+  olds: Partial<LedgerTransactionInputs>,
+  news: LedgerTransactionInputs,
+): Promise<LedgerTransactionInputs> {
+  const result = await ledgerTransactionProvider.check(olds, news);
+  assert.equal(result.failures, undefined, JSON.stringify(result.failures));
+  return result.inputs as LedgerTransactionInputs;
+}
+
+/** What create would have stored for these checked inputs (no ledger needed). */
+function outputs(i: LedgerTransactionInputs): LedgerTransactionOutputs {
+  const { transientData: _t, previewResult: _p, ...rest } = i;
+  return {
+    ...rest,
+    gateway: { address: i.gateway.address },
+    identity: { mspId: i.identity.mspId, certificatePem: i.identity.certificatePem },
+    credentials: { privateKeyPem: i.identity.privateKeyPem },
+    generation: i.generation ?? 0,
+    transactionDigest: i.transactionDigest ?? "",
+    txId: i.txId ?? "",
+    validationCode: "VALID",
+    validationCodeNumber: 0,
+    blockNumber: "1",
+    result: { utf8: "blue", base64: "Ymx1ZQ==" },
+    endorsers: ["Org1MSP", "Org2MSP"],
+    processedTransaction: "",
+  };
+}
+
+function keyLines(pem: string): string[] {
+  return pem.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
+}
+
+before(async () => {
+  org = await newOrg("Org1MSP");
+  member = await newMember(org, "deployer");
+  other = await newMember(org, "someone-else");
+});
+
+describe("LedgerTransaction check", () => {
+  it("returns a failure for every bad input, each naming the fix, without throwing", async () => {
+    const result = await ledgerTransactionProvider.check(
+      {},
+      inputs({
+        gateway: { address: "peer0" },
+        channel: "",
+        args: ["ok", 7 as unknown as string, { base64: "%%%" }],
+        identity: { mspId: " ", certificatePem: "not a certificate", privateKeyPem: "not a key" },
+        visibility: "hash",
+        trustedRootCertificates: {},
+        allowInvalid: "yes" as unknown as boolean,
+        timeouts: { create: "soon" },
+      }),
+    );
+    assert.equal(result.inputs, undefined);
+    assert.deepEqual(result.failures, [
+      { property: "gateway.address", reason: "must be 'host:port' of the gateway peer, e.g. '127.0.0.1:7051'" },
+      { property: "channel", reason: "is required: the channel name, e.g. 'mychannel'" },
+      { property: "args[1]", reason: "must be a string (sent as UTF-8) or { base64: string } (bytes)" },
+      { property: "args[2]", reason: "{ base64 } must hold standard base64 text (A-Z, a-z, 0-9, +, /, = padding)" },
+      {
+        property: "identity.mspId",
+        reason: "must not be empty: the MSP id of the identity's organization, e.g. 'Org1MSP'",
+      },
+      {
+        property: "identity.certificatePem",
+        reason: "is not a PEM X.509 certificate with an ECDSA P-256 key; pass the enrolment certificate's PEM text",
+      },
+      { property: "identity.privateKeyPem", reason: "is not a parsable ECDSA P-256 private key (PEM, PKCS#8 or SEC1)" },
+      {
+        property: "visibility",
+        reason:
+          "'hash' requires a gateway that supports it: add it to gateway.supportsVisibility (real Fabric peers support only 'full')",
+      },
+      {
+        property: "trustedRootCertificates",
+        reason:
+          "is required: a map of MSP id to root CA certificate PEM, used to verify every endorsement before signing",
+      },
+      { property: "allowInvalid", reason: "must be true or false" },
+      { property: "timeouts.create", reason: `'soon' is not a duration; use a number with ms, s, m or h, e.g. "20m"` },
+    ]);
+  });
+
+  it("rejects a private key that is not the certificate's, without echoing either", async () => {
+    const result = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...inputs().identity, privateKeyPem: other.privateKeyPem } }),
+    );
+    assert.deepEqual(result.failures, [
+      {
+        property: "identity.privateKeyPem",
+        reason: "does not match identity.certificatePem: use the private key of that certificate",
+      },
+    ]);
+    for (const line of keyLines(other.privateKeyPem)) assert.ok(!JSON.stringify(result).includes(line));
+  });
+
+  it("requires tlsRootCertPem for a non-loopback gateway and both halves of a client certificate", async () => {
+    const result = await ledgerTransactionProvider.check(
+      {},
+      inputs({ gateway: { address: "peer0.org1.example.com:7051", clientCertPem: org.caPem } }),
+    );
+    assert.deepEqual(result.failures, [
+      {
+        property: "gateway.tlsRootCertPem",
+        reason:
+          "is required for the non-loopback address 'peer0.org1.example.com:7051': the PEM of the CA that signed the gateway's TLS certificate",
+      },
+      { property: "gateway.clientKeyPem", reason: "must be set together with gateway.clientCertPem (mutual TLS)" },
+    ]);
+  });
+
+  it("derives txId from HMAC-SHA256(SHA-256(key DER), URN ‖ generation), the same for a retried create", async () => {
+    const first = await checked({}, inputs());
+    const retry = await checked({}, inputs());
+    assert.equal(first.generation, 1);
+    assert.equal(retry.txId, first.txId);
+    const keyDigest = crypto
+      .createHash("sha256")
+      .update(crypto.createPrivateKey(member.privateKeyPem).export({ type: "pkcs8", format: "der" }))
+      .digest();
+    const generation = Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]);
+    const nonce = crypto.createHmac("sha256", keyDigest).update(URN).update(generation).digest().subarray(0, 24);
+    assert.equal(first.txId, computeTxId(nonce, serializeIdentity(member.identity)));
+    assert.match(first.txId ?? "", /^[0-9a-f]{64}$/);
+  });
+
+  it("keeps the generation while the transaction is unchanged and bumps it (a new txId) when it changes", async () => {
+    const g1 = await checked({}, inputs());
+    const same = await checked(g1, inputs({ gateway: { address: "localhost:7051" }, allowInvalid: true }));
+    assert.deepEqual([same.generation, same.txId], [1, g1.txId]);
+    const g2 = await checked(g1, inputs({ args: ["asset-1", "red"] }));
+    assert.equal(g2.generation, 2);
+    assert.equal(g2.txId, deriveTxId(g1.identity, URN, 2));
+    assert.notEqual(g2.txId, g1.txId);
+    const transientOnly = await checked(g2, inputs({ args: ["asset-1", "red"], transientData: { note: "other" } }));
+    assert.equal(transientOnly.generation, 3);
+    assert.ok(!(transientOnly.transactionDigest ?? "").includes(TRANSIENT));
+  });
+
+  it("leaves the txId out while a transaction input is unknown (preview)", async () => {
+    const result = await checked({}, inputs({ channel: UNKNOWN }));
+    assert.equal(result.txId, undefined);
+    assert.equal(result.generation, undefined);
+  });
+
+  it("is reached through dispatch with a child URN qualified by the component's type", async () => {
+    const result = (await dispatch("check", [{}, inputs({ channel: "" })])) as { failures?: unknown[] };
+    assert.deepEqual(result.failures, [
+      { property: "channel", reason: "is required: the channel name, e.g. 'mychannel'" },
+    ]);
+  });
+});
+
+describe("LedgerTransaction diff", () => {
+  it("replaces on a changed arg", async () => {
+    const first = await checked({}, inputs());
+    const olds = outputs(first);
+    const news = await checked(first, inputs({ args: ["asset-1", "red"] }));
+    assert.deepEqual(await ledgerTransactionProvider.diff(olds.txId, olds, news), {
+      changes: true,
+      replaces: ["args"],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("replaces on a change of transient data alone, naming transientData", async () => {
+    const first = await checked({}, inputs());
+    const olds = outputs(first);
+    const news = await checked(first, inputs({ transientData: { note: "changed" } }));
+    const diff = await ledgerTransactionProvider.diff(olds.txId, olds, news);
+    assert.deepEqual(diff.replaces, ["transientData"]);
+  });
+
+  it("updates in place for settings and reports no change for the same inputs", async () => {
+    const first = await checked({}, inputs());
+    const olds = outputs(first);
+    const moved = await checked(first, inputs({ gateway: { address: "localhost:7051" } }));
+    assert.deepEqual(await ledgerTransactionProvider.diff(olds.txId, olds, moved), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const same = await checked(first, inputs());
+    assert.equal((await ledgerTransactionProvider.diff(olds.txId, olds, same)).changes, false);
+  });
+});
+
+describe("LedgerTransaction outputs", () => {
+  it("hold no private key outside credentials and never the transient data", async () => {
+    const checkedInputs = await checked({}, inputs({ gateway: { address: "127.0.0.1:7051" } }));
+    const olds = outputs(checkedInputs);
+    const updated = await ledgerTransactionProvider.update(olds.txId, olds, { ...checkedInputs, allowInvalid: true });
+    const result = updated.outs as LedgerTransactionOutputs;
+    assert.equal(result.txId, olds.txId);
+    assert.equal(result.allowInvalid, true);
+    assert.deepEqual(result.credentials, { privateKeyPem: member.privateKeyPem });
+    assert.deepEqual(result.identity, olds.identity);
+    const { credentials: _c, ...rest } = result;
+    const text = JSON.stringify(rest);
+    for (const line of keyLines(member.privateKeyPem)) assert.ok(!text.includes(line));
+    assert.ok(!JSON.stringify(result).includes(TRANSIENT));
+    assert.equal("transientData" in result, false);
+  });
+});
