@@ -3,7 +3,8 @@
  *   1. starts the sandbox (Google endpoints + token service) on 127.0.0.1;
  *   2. creates a throwaway local stack (file backend in a temp dir);
  *   3. `pulumi preview` with a READ-ONLY token (what a pull-request job has);
- *   4. `pulumi up` with the sandbox's Workload Identity Federation credentials file (external_account);
+ *   4. `pulumi up` with the sandbox's Workload Identity Federation credentials file (external_account), including a
+ *      ledger transaction submitted to the Fabric sandbox (verified before signing, exactly once);
  *   5. prints the outputs and the audit log of what changed, destroys the stack, and shows how to point the same
  *      program at real Google.
  */
@@ -41,11 +42,27 @@ async function main(): Promise<void> {
     "opsledger:iamCredentialsCustomEndpoint": { value: endpoints.iamCredentials },
     "opsledger:displayVideoApiVersion": { value: "v4" },
   };
+  const fabric = sandbox.fabric;
+  const ledgerConfig: Record<string, { value: string; secret?: boolean }> = {};
+  if (fabric) {
+    const identity = fabric.newClientIdentity("Org1MSP", "demo-user");
+    Object.assign(ledgerConfig, {
+      "opsledger-demo:ledgerGateway": { value: fabric.address },
+      "opsledger-demo:ledgerChannel": { value: fabric.channel },
+      "opsledger-demo:ledgerChaincode": { value: fabric.chaincode },
+      "opsledger-demo:ledgerMspId": { value: identity.mspId },
+      "opsledger-demo:ledgerCertificatePem": { value: identity.certificatePem },
+      "opsledger-demo:ledgerPrivateKeyPem": { value: identity.privateKeyPem, secret: true },
+      "opsledger-demo:ledgerTrustedRootCertificates": { value: JSON.stringify(fabric.caCertificates) },
+      "opsledger-demo:ledgerArgs": { value: JSON.stringify(["demo-asset", "teal"]) },
+    });
+    process.stdout.write(`Fabric gateway at ${fabric.address} (channel ${fabric.channel}, chaincode ${fabric.chaincode})\n`);
+  }
   const readOnlyToken = sandbox.google.mintToken({ principal: "reader@sandbox-project.iam.gserviceaccount.com", scopes: READ_ONLY_SCOPES });
   const stack = await createThrowawayStack({
     projectName: "opsledger-demo",
     program: demoProgram,
-    config: { ...baseConfig, "opsledger:accessToken": { value: readOnlyToken, secret: true } },
+    config: { ...baseConfig, ...ledgerConfig, "opsledger:accessToken": { value: readOnlyToken, secret: true } },
   });
   try {
     heading("pulumi preview (read-only token, as in a pull request)");
@@ -66,6 +83,12 @@ async function main(): Promise<void> {
     }
     heading("what the sandbox recorded (audit log of effective mutations)");
     for (const entry of sandbox.google.audit()) process.stdout.write(`${JSON.stringify(entry)}\n`);
+    if (fabric) {
+      heading("what the Fabric sandbox committed");
+      for (const block of fabric.blocks()) {
+        for (const tx of block.transactions) process.stdout.write(`block ${String(block.number)}: ${tx.txId} ${tx.codeName}\n`);
+      }
+    }
 
     heading("pulumi destroy");
     process.stdout.write(await stack.destroy());

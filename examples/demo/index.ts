@@ -1,10 +1,12 @@
 /**
- * What `npm run demo` applies: a firewall policy move, an inventory source group deletion, an operation wait and the
- * five data sources. Ids default to the sandbox fixture; set them with `pulumi config set` for real Google.
+ * What `npm run demo` applies: a firewall policy move, an inventory source group deletion, an operation wait, the
+ * five data sources and — when `ledgerGateway` is configured — a Fabric ledger transaction. Ids default to the sandbox
+ * fixture; set them with `pulumi config set` for real Google (see examples/ledger for the ledger settings).
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as opsledger from "pulumi-opsledger";
 import { readAll } from "../read-only/read-all";
+import { ledgerResources } from "../ledger/ledger-resources";
 
 export = async (): Promise<Record<string, unknown>> => {
   const config = new pulumi.Config();
@@ -25,8 +27,11 @@ export = async (): Promise<Record<string, unknown>> => {
     operation: config.get("iamOperation") ?? "folders/200000000001/locations/global/operations/op-binding-created",
   });
 
+  const ledger = config.get("ledgerGateway") === undefined ? {} : ledgerResources(config);
+
   return {
     ...(await readAll(config)),
+    ...ledger,
     firewallPolicyParent: move.parent,
     firewallPolicyPreviousParent: move.previousParent,
     moveOperation: move.operation,
