@@ -20,7 +20,10 @@ export default tseslint.config(
     files: ["test/**/*.ts", "bench/**/*.ts"],
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",
-      "@typescript-eslint/no-floating-promises": ["error", { allowForKnownSafeCalls: [{ from: "package", name: ["describe", "it"], package: "mocha" }] }],
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        { allowForKnownSafeCalls: [{ from: "package", name: ["describe", "it"], package: "mocha" }] },
+      ],
     },
   },
 );

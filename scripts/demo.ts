@@ -13,12 +13,17 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startSandbox } from "../sandbox";
 import { createThrowawayStack } from "./lib/throwaway-stack";
-import demoProgram = require("../examples/demo");
+import demoProgram from "../examples/demo";
 
 /** Read-only scopes where Google has them; IAM and DV360 have none, so the reader principal has no write permission. */
-const READ_ONLY_SCOPES = ["compute.readonly", "iam", "cloud-platform.read-only", "ndev.cloudman.readonly", "chat.spaces.readonly", "display-video"].map(
-  (s) => `https://www.googleapis.com/auth/${s}`,
-);
+const READ_ONLY_SCOPES = [
+  "compute.readonly",
+  "iam",
+  "cloud-platform.read-only",
+  "ndev.cloudman.readonly",
+  "chat.spaces.readonly",
+  "display-video",
+].map((s) => `https://www.googleapis.com/auth/${s}`);
 
 function heading(text: string): void {
   process.stdout.write(`\n=== ${text} ===\n`);
@@ -56,9 +61,14 @@ async function main(): Promise<void> {
       "opsledger-demo:ledgerTrustedRootCertificates": { value: JSON.stringify(fabric.caCertificates) },
       "opsledger-demo:ledgerArgs": { value: JSON.stringify(["demo-asset", "teal"]) },
     });
-    process.stdout.write(`Fabric gateway at ${fabric.address} (channel ${fabric.channel}, chaincode ${fabric.chaincode})\n`);
+    process.stdout.write(
+      `Fabric gateway at ${fabric.address} (channel ${fabric.channel}, chaincode ${fabric.chaincode})\n`,
+    );
   }
-  const readOnlyToken = sandbox.google.mintToken({ principal: "reader@sandbox-project.iam.gserviceaccount.com", scopes: READ_ONLY_SCOPES });
+  const readOnlyToken = sandbox.google.mintToken({
+    principal: "reader@sandbox-project.iam.gserviceaccount.com",
+    scopes: READ_ONLY_SCOPES,
+  });
   const stack = await createThrowawayStack({
     projectName: "opsledger-demo",
     program: demoProgram,
@@ -86,7 +96,8 @@ async function main(): Promise<void> {
     if (fabric) {
       heading("what the Fabric sandbox committed");
       for (const block of fabric.blocks()) {
-        for (const tx of block.transactions) process.stdout.write(`block ${String(block.number)}: ${tx.txId} ${tx.codeName}\n`);
+        for (const tx of block.transactions)
+          process.stdout.write(`block ${String(block.number)}: ${tx.txId} ${tx.codeName}\n`);
       }
     }
 

@@ -9,7 +9,9 @@ export class DeadlineError extends OpsLedgerError {
   /** True when an AbortSignal ended the wait rather than the deadline. */
   readonly aborted: boolean;
 
-  constructor(properties: Readonly<{ target: string; elapsedMs: number; aborted: boolean; message: string; cause?: unknown }>) {
+  constructor(
+    properties: Readonly<{ target: string; elapsedMs: number; aborted: boolean; message: string; cause?: unknown }>,
+  ) {
     super({ message: properties.message, cause: properties.cause });
     this.target = properties.target;
     this.elapsedMs = properties.elapsedMs;

@@ -26,14 +26,19 @@ export function parseDurationMs(text: string): number | undefined {
 export function checkTimeouts(value: unknown): FieldFailure[] {
   if (value === undefined || value === null) return [];
   if (typeof value !== "object" || Array.isArray(value)) {
-    return [{ property: "timeouts", reason: "must be an object such as { create: \"20m\", update: \"20m\", delete: \"20m\" }" }];
+    return [
+      { property: "timeouts", reason: 'must be an object such as { create: "20m", update: "20m", delete: "20m" }' },
+    ];
   }
   const failures: FieldFailure[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (!["create", "update", "delete"].includes(key)) {
       failures.push({ property: `timeouts.${key}`, reason: "is not a known timeout; use create, update or delete" });
     } else if (typeof v !== "string" || parseDurationMs(v) === undefined || (parseDurationMs(v) ?? 0) <= 0) {
-      failures.push({ property: `timeouts.${key}`, reason: `'${String(v)}' is not a duration; use a number with ms, s, m or h, e.g. "20m"` });
+      failures.push({
+        property: `timeouts.${key}`,
+        reason: `'${String(v)}' is not a duration; use a number with ms, s, m or h, e.g. "20m"`,
+      });
     }
   }
   return failures;

@@ -49,7 +49,10 @@ export interface FirewallPolicyMoveOutputs extends FirewallPolicyMoveInputs {
   operation?: OperationSummary;
 }
 
-async function check(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPolicyMoveInputs): Promise<dynamic.CheckResult> {
+async function check(
+  olds: Partial<FirewallPolicyMoveInputs>,
+  news: FirewallPolicyMoveInputs,
+): Promise<dynamic.CheckResult> {
   const failures = [...moveInputFailures(news), ...checkTimeouts(news.timeouts)];
   if (news.restoreOnDelete !== undefined && typeof news.restoreOnDelete !== "boolean") {
     failures.push({ property: "restoreOnDelete", reason: "must be true or false" });
@@ -59,7 +62,12 @@ async function check(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPoli
     olds.parentId === news.parentId &&
     olds.firewallPolicy !== undefined &&
     normalizeFirewallPolicy(olds.firewallPolicy) === normalizeFirewallPolicy(news.firewallPolicy);
-  if (!sameTarget && news.requestId !== undefined && news.requestId === olds.requestId && olds.requestIdSource === "user") {
+  if (
+    !sameTarget &&
+    news.requestId !== undefined &&
+    news.requestId === olds.requestId &&
+    olds.requestIdSource === "user"
+  ) {
     failures.push({
       property: "requestId",
       reason: `'${news.requestId}' was already used for the move to ${String(olds.parentId)}; Google ignores a repeated requestId, so give this move a new one or remove requestId to let the provider derive it`,
@@ -70,7 +78,12 @@ async function check(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPoli
   let generation: number;
   let requestId: string;
   let requestIdSource: "user" | "derived";
-  if (sameTarget && olds.generation !== undefined && olds.requestId !== undefined && (news.requestId ?? olds.requestId) === olds.requestId) {
+  if (
+    sameTarget &&
+    olds.generation !== undefined &&
+    olds.requestId !== undefined &&
+    (news.requestId ?? olds.requestId) === olds.requestId
+  ) {
     generation = olds.generation;
     requestId = olds.requestId;
     requestIdSource = olds.requestIdSource ?? "derived";
@@ -79,14 +92,25 @@ async function check(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPoli
     requestIdSource = news.requestId !== undefined ? "user" : "derived";
     requestId =
       news.requestId ??
-      deterministicUuid("FirewallPolicyMove", news.resourceUrn, normalizeFirewallPolicy(news.firewallPolicy), news.parentId, String(generation));
+      deterministicUuid(
+        "FirewallPolicyMove",
+        news.resourceUrn,
+        normalizeFirewallPolicy(news.firewallPolicy),
+        news.parentId,
+        String(generation),
+      );
   }
   return Promise.resolve({ inputs: { ...news, generation, requestId, requestIdSource } });
 }
 
-async function diff(_id: string, olds: FirewallPolicyMoveOutputs, news: FirewallPolicyMoveInputs): Promise<dynamic.DiffResult> {
+async function diff(
+  _id: string,
+  olds: FirewallPolicyMoveOutputs,
+  news: FirewallPolicyMoveInputs,
+): Promise<dynamic.DiffResult> {
   const replaces: string[] = [];
-  if (normalizeFirewallPolicy(olds.firewallPolicy) !== normalizeFirewallPolicy(news.firewallPolicy)) replaces.push("firewallPolicy");
+  if (normalizeFirewallPolicy(olds.firewallPolicy) !== normalizeFirewallPolicy(news.firewallPolicy))
+    replaces.push("firewallPolicy");
   const changes =
     replaces.length > 0 ||
     olds.parentId !== news.parentId ||
@@ -105,7 +129,11 @@ function summarize(op: ComputeOperation | undefined): OperationSummary | undefin
   if (op.insertTime !== undefined) summary.insertTime = op.insertTime;
   if (op.startTime !== undefined) summary.startTime = op.startTime;
   if (op.endTime !== undefined) summary.endTime = op.endTime;
-  if (op.warnings?.length) summary.warnings = op.warnings.map((w) => ({ ...(w.code ? { code: w.code } : {}), ...(w.message ? { message: w.message } : {}) }));
+  if (op.warnings?.length)
+    summary.warnings = op.warnings.map((w) => ({
+      ...(w.code ? { code: w.code } : {}),
+      ...(w.message ? { message: w.message } : {}),
+    }));
   return summary;
 }
 
@@ -127,21 +155,32 @@ export async function moveAndWait(
   const started = Date.now();
   const signal = AbortSignal.timeout(args.deadlineMs);
   for (let attempt = 0; attempt <= MAX_STALE_OPERATION_SKIPS; attempt++) {
-    const requestId = attempt === 0 ? args.requestId : deterministicUuid(args.requestId, "after-failed-operation", String(attempt));
+    const requestId =
+      attempt === 0 ? args.requestId : deterministicUuid(args.requestId, "after-failed-operation", String(attempt));
     const op = await client.call(
       "compute.firewallPolicies.move",
       { firewallPolicy: args.policyId, parentId: args.parentId, requestId },
       { signal },
     );
     if (failedLongAgo(op, started)) {
-      log("info", `FirewallPolicyMove ${args.urnName}: operation ${op.name ?? "?"} (requestId ${requestId}) failed in an earlier run; retrying the move with a new requestId`);
+      log(
+        "info",
+        `FirewallPolicyMove ${args.urnName}: operation ${op.name ?? "?"} (requestId ${requestId}) failed in an earlier run; retrying the move with a new requestId`,
+      );
       continue;
     }
-    log("info", `FirewallPolicyMove ${args.urnName}: moving firewall policy ${args.policyId} to ${args.parentId} (operation ${op.name ?? "?"}, requestId ${requestId})`);
+    log(
+      "info",
+      `FirewallPolicyMove ${args.urnName}: moving firewall policy ${args.policyId} to ${args.parentId} (operation ${op.name ?? "?"}, requestId ${requestId})`,
+    );
     const operationName = op.name ?? "";
     return waitForComputeOperation(
       async (pollSignal) => ({
-        operation: await client.call("compute.globalOrganizationOperations.get", { operation: operationName, parentId: args.parentId }, { signal: pollSignal }),
+        operation: await client.call(
+          "compute.globalOrganizationOperations.get",
+          { operation: operationName, parentId: args.parentId },
+          { signal: pollSignal },
+        ),
       }),
       {
         initial: op,
@@ -149,7 +188,10 @@ export async function moveAndWait(
         timeoutMs: Math.max(1, args.deadlineMs - (Date.now() - started)),
         signal,
         onProgress: (p) => {
-          log("info", `FirewallPolicyMove ${args.urnName}: ${operationName} ${p.status}${p.progress === undefined ? "" : ` ${p.progress}%`}`);
+          log(
+            "info",
+            `FirewallPolicyMove ${args.urnName}: ${operationName} ${p.status}${p.progress === undefined ? "" : ` ${p.progress}%`}`,
+          );
         },
         onWarning: (m) => {
           log("warning", `FirewallPolicyMove ${args.urnName}: ${m}`);
@@ -157,7 +199,9 @@ export async function moveAndWait(
       },
     );
   }
-  throw new Error(`FirewallPolicyMove ${args.urnName}: ${MAX_STALE_OPERATION_SKIPS} earlier move operations of firewall policy ${args.policyId} all failed; see the previous errors`);
+  throw new Error(
+    `FirewallPolicyMove ${args.urnName}: ${MAX_STALE_OPERATION_SKIPS} earlier move operations of firewall policy ${args.policyId} all failed; see the previous errors`,
+  );
 }
 
 async function observeParent(client: GoogleClient, policyId: string): Promise<string | undefined> {
@@ -169,18 +213,39 @@ async function observeParent(client: GoogleClient, policyId: string): Promise<st
   }
 }
 
-async function apply(inputs: FirewallPolicyMoveInputs, previousParent: string | undefined, step: "create" | "update"): Promise<FirewallPolicyMoveOutputs> {
+async function apply(
+  inputs: FirewallPolicyMoveInputs,
+  previousParent: string | undefined,
+  step: "create" | "update",
+): Promise<FirewallPolicyMoveOutputs> {
   const client = providerClient();
   const policyId = normalizeFirewallPolicy(inputs.firewallPolicy);
   const urnName = nameFromUrn(inputs.resourceUrn);
   const before = await observeParent(client, policyId);
-  if (before === undefined) throw new Error(`FirewallPolicyMove ${urnName}: firewall policy ${policyId} was not found (compute.firewallPolicies.get returned 404); check firewallPolicy`);
-  const outs: FirewallPolicyMoveOutputs = { ...inputs, firewallPolicyId: policyId, parent: before, previousParent: previousParent ?? before };
+  if (before === undefined)
+    throw new Error(
+      `FirewallPolicyMove ${urnName}: firewall policy ${policyId} was not found (compute.firewallPolicies.get returned 404); check firewallPolicy`,
+    );
+  const outs: FirewallPolicyMoveOutputs = {
+    ...inputs,
+    firewallPolicyId: policyId,
+    parent: before,
+    previousParent: previousParent ?? before,
+  };
   if (before === inputs.parentId) {
-    log("info", `FirewallPolicyMove ${urnName}: firewall policy ${policyId} is already under ${before}; adopted without a move`);
+    log(
+      "info",
+      `FirewallPolicyMove ${urnName}: firewall policy ${policyId} is already under ${before}; adopted without a move`,
+    );
     return outs;
   }
-  const op = await moveAndWait(client, { urnName, policyId, parentId: inputs.parentId, requestId: inputs.requestId ?? "", deadlineMs: timeoutMs(inputs.timeouts, step) });
+  const op = await moveAndWait(client, {
+    urnName,
+    policyId,
+    parentId: inputs.parentId,
+    requestId: inputs.requestId ?? "",
+    deadlineMs: timeoutMs(inputs.timeouts, step),
+  });
   const summary = summarize(op);
   if (summary) outs.operation = summary;
   outs.parent = (await observeParent(client, policyId)) ?? inputs.parentId;
@@ -194,7 +259,11 @@ export const firewallPolicyMoveProvider = {
     const outs = await apply(inputs, undefined, "create");
     return { id: `locations/global/firewallPolicies/${outs.firewallPolicyId}`, outs };
   },
-  async update(_id: string, olds: FirewallPolicyMoveOutputs, news: FirewallPolicyMoveInputs): Promise<dynamic.UpdateResult> {
+  async update(
+    _id: string,
+    olds: FirewallPolicyMoveOutputs,
+    news: FirewallPolicyMoveInputs,
+  ): Promise<dynamic.UpdateResult> {
     return { outs: await apply(news, olds.previousParent, "update") };
   },
   async read(id: string, props: FirewallPolicyMoveOutputs): Promise<dynamic.ReadResult> {
@@ -207,7 +276,10 @@ export const firewallPolicyMoveProvider = {
   async delete(_id: string, props: FirewallPolicyMoveOutputs): Promise<void> {
     const urnName = nameFromUrn(props.resourceUrn);
     if (!props.restoreOnDelete) {
-      log("info", `FirewallPolicyMove ${urnName}: firewall policy ${props.firewallPolicyId} stays under ${props.parent} (restoreOnDelete is false)`);
+      log(
+        "info",
+        `FirewallPolicyMove ${urnName}: firewall policy ${props.firewallPolicyId} stays under ${props.parent} (restoreOnDelete is false)`,
+      );
       return;
     }
     const client = providerClient();
@@ -218,11 +290,19 @@ export const firewallPolicyMoveProvider = {
         urnName,
         policyId: props.firewallPolicyId,
         parentId: props.previousParent,
-        requestId: deterministicUuid("FirewallPolicyMove:restore", props.resourceUrn, props.firewallPolicyId, props.previousParent, String(props.generation ?? 0)),
+        requestId: deterministicUuid(
+          "FirewallPolicyMove:restore",
+          props.resourceUrn,
+          props.firewallPolicyId,
+          props.previousParent,
+          String(props.generation ?? 0),
+        ),
         deadlineMs: timeoutMs(props.timeouts, "delete"),
       });
     } catch (e) {
-      throw new Error(`FirewallPolicyMove ${urnName}: could not restore firewall policy ${props.firewallPolicyId} to ${props.previousParent}: ${messageOf(e)}`);
+      throw new Error(
+        `FirewallPolicyMove ${urnName}: could not restore firewall policy ${props.firewallPolicyId} to ${props.previousParent}: ${messageOf(e)}`,
+      );
     }
   },
 };

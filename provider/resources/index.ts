@@ -54,7 +54,11 @@ export function dispatch(method: string, args: unknown[]): Promise<unknown> {
   const provider = (providers as Record<string, Record<string, unknown> | undefined>)[kind];
   const fn = provider?.[method];
   if (typeof fn !== "function") {
-    return Promise.reject(new Error(`pulumi-opsledger: the installed version has no provider ${kind}.${method}; upgrade the package that wrote this state`));
+    return Promise.reject(
+      new Error(
+        `pulumi-opsledger: the installed version has no provider ${kind}.${method}; upgrade the package that wrote this state`,
+      ),
+    );
   }
   return Promise.resolve()
     .then(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args))

@@ -42,8 +42,14 @@ export const inventorySourceGroupDeletionProvider = {
     const failures = inventorySourceGroupInputFailures(news);
     return Promise.resolve(failures.length > 0 ? { failures } : { inputs: news });
   },
-  diff(_id: string, olds: InventorySourceGroupDeletionOutputs, news: InventorySourceGroupDeletionInputs): Promise<dynamic.DiffResult> {
-    const replaces = (["inventorySourceGroupId", "partnerId", "advertiserId"] as const).filter((k) => olds[k] !== news[k]);
+  diff(
+    _id: string,
+    olds: InventorySourceGroupDeletionOutputs,
+    news: InventorySourceGroupDeletionInputs,
+  ): Promise<dynamic.DiffResult> {
+    const replaces = (["inventorySourceGroupId", "partnerId", "advertiserId"] as const).filter(
+      (k) => olds[k] !== news[k],
+    );
     const changes = replaces.length > 0 || olds.apiVersion !== news.apiVersion;
     return Promise.resolve({ changes, replaces, deleteBeforeReplace: true });
   },
@@ -52,16 +58,26 @@ export const inventorySourceGroupDeletionProvider = {
     let outcome: InventorySourceGroupDeletionOutputs["outcome"] = "deleted";
     try {
       await providerClient().call("displayvideo.inventorySourceGroups.delete", params(inputs));
-      log("info", `InventorySourceGroupDeletion ${name}: deleted inventory source group ${inputs.inventorySourceGroupId} (owner ${owner(inputs)})`);
+      log(
+        "info",
+        `InventorySourceGroupDeletion ${name}: deleted inventory source group ${inputs.inventorySourceGroupId} (owner ${owner(inputs)})`,
+      );
     } catch (e) {
       if (!(isApiError(e) && e.httpStatus === 404)) throw e;
       outcome = "alreadyAbsent";
-      log("info", `InventorySourceGroupDeletion ${name}: inventory source group ${inputs.inventorySourceGroupId} was already gone (404); recorded as deleted`);
+      log(
+        "info",
+        `InventorySourceGroupDeletion ${name}: inventory source group ${inputs.inventorySourceGroupId} was already gone (404); recorded as deleted`,
+      );
     }
     const outs: InventorySourceGroupDeletionOutputs = { ...inputs, outcome, owner: owner(inputs) };
     return { id: `inventorySourceGroups/${inputs.inventorySourceGroupId}`, outs };
   },
-  update(_id: string, olds: InventorySourceGroupDeletionOutputs, news: InventorySourceGroupDeletionInputs): Promise<dynamic.UpdateResult> {
+  update(
+    _id: string,
+    olds: InventorySourceGroupDeletionOutputs,
+    news: InventorySourceGroupDeletionInputs,
+  ): Promise<dynamic.UpdateResult> {
     // Only apiVersion can change in place; the group is already deleted.
     return Promise.resolve({ outs: { ...olds, ...news } });
   },
@@ -72,11 +88,17 @@ export const inventorySourceGroupDeletionProvider = {
       if (isApiError(e) && e.httpStatus === 404) return { id, props };
       throw e;
     }
-    log("info", `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: inventory source group ${props.inventorySourceGroupId} exists again; the next update deletes it again`);
+    log(
+      "info",
+      `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: inventory source group ${props.inventorySourceGroupId} exists again; the next update deletes it again`,
+    );
     return { id: "" };
   },
   delete(_id: string, props: InventorySourceGroupDeletionOutputs): Promise<void> {
-    log("info", `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: nothing to undo; inventory source group ${props.inventorySourceGroupId} stays deleted`);
+    log(
+      "info",
+      `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: nothing to undo; inventory source group ${props.inventorySourceGroupId} stays deleted`,
+    );
     return Promise.resolve();
   },
 };

@@ -36,7 +36,10 @@ async function waitFor(inputs: OperationWaitInputs): Promise<OperationWaitOutput
     target: `operation ${ref.name}`,
     timeoutMs: timeoutMs(inputs.timeouts, "create"),
     onProgress: (p: { status?: string; progress?: number }) => {
-      log("info", `OperationWait ${urnName}: ${ref.name} ${p.status ?? ""}${p.progress === undefined ? "" : ` ${p.progress}%`}`);
+      log(
+        "info",
+        `OperationWait ${urnName}: ${ref.name} ${p.status ?? ""}${p.progress === undefined ? "" : ` ${p.progress}%`}`,
+      );
     },
     onWarning: (m: string) => {
       log("warning", `OperationWait ${urnName}: ${m}`);
@@ -44,7 +47,9 @@ async function waitFor(inputs: OperationWaitInputs): Promise<OperationWaitOutput
   };
   if (ref.kind === "compute") {
     const op = await waitForComputeOperation(
-      async (signal) => ({ operation: await client.call("compute.globalOrganizationOperations.get", { operation: ref.name }, { signal }) }),
+      async (signal) => ({
+        operation: await client.call("compute.globalOrganizationOperations.get", { operation: ref.name }, { signal }),
+      }),
       common,
     );
     return {
@@ -97,7 +102,8 @@ export const operationWaitProvider = {
     // nothing about the outcome we recorded, so the recorded state is kept.
     try {
       const ref = operationRef(props.operation);
-      if (ref.kind === "compute") await providerClient().call("compute.globalOrganizationOperations.get", { operation: ref.name });
+      if (ref.kind === "compute")
+        await providerClient().call("compute.globalOrganizationOperations.get", { operation: ref.name });
       else await providerClient().call("iam.operations.get", { name: ref.name });
     } catch (e) {
       if (!(isApiError(e) && e.httpStatus === 404)) throw e;

@@ -4,7 +4,14 @@
  */
 import type { FieldFailure } from "../errors";
 import { ValidationError } from "../errors";
-import { checkEndpointParams, checkFirewallPolicy, checkIamOperationName, checkParentId, checkRequestId, parseComputeOperationRef } from "../google/validation";
+import {
+  checkEndpointParams,
+  checkFirewallPolicy,
+  checkIamOperationName,
+  checkParentId,
+  checkRequestId,
+  parseComputeOperationRef,
+} from "../google/validation";
 import { getEndpoint } from "../google/endpoints";
 import type { CheckResult } from "../google/endpoint-types";
 
@@ -12,10 +19,19 @@ function failure(property: string, result: CheckResult): FieldFailure[] {
   return "reason" in result ? [{ property: result.property ?? property, reason: result.reason }] : [];
 }
 
-export function moveInputFailures(news: { firewallPolicy?: unknown; parentId?: unknown; requestId?: unknown }): FieldFailure[] {
+export function moveInputFailures(news: {
+  firewallPolicy?: unknown;
+  parentId?: unknown;
+  requestId?: unknown;
+}): FieldFailure[] {
   return [
     ...(news.firewallPolicy === undefined
-      ? [{ property: "firewallPolicy", reason: "is required: a numeric firewall policy id or 'locations/global/firewallPolicies/<id>'" }]
+      ? [
+          {
+            property: "firewallPolicy",
+            reason: "is required: a numeric firewall policy id or 'locations/global/firewallPolicies/<id>'",
+          },
+        ]
       : failure("firewallPolicy", checkFirewallPolicy(news.firewallPolicy))),
     ...(news.parentId === undefined
       ? [{ property: "parentId", reason: "is required: 'folders/<digits>' or 'organizations/<digits>'" }]
@@ -37,7 +53,8 @@ export function inventorySourceGroupInputFailures(news: {
   apiVersion?: unknown;
 }): FieldFailure[] {
   const params: Record<string, unknown> = { inventorySourceGroupId: news.inventorySourceGroupId };
-  for (const key of ["partnerId", "advertiserId", "apiVersion"] as const) if (news[key] !== undefined) params[key] = news[key];
+  for (const key of ["partnerId", "advertiserId", "apiVersion"] as const)
+    if (news[key] !== undefined) params[key] = news[key];
   return checkEndpointParams(getEndpoint("displayvideo.inventorySourceGroups.delete"), params).failures;
 }
 
@@ -51,7 +68,13 @@ export function operationRef(operation: string): OperationRef {
 
 export function operationInputFailures(operation: unknown): FieldFailure[] {
   if (typeof operation !== "string" || operation === "") {
-    return [{ property: "operation", reason: "is required: a compute operation selfLink or name, or 'folders/<folder>/locations/<location>/operations/<operation>'" }];
+    return [
+      {
+        property: "operation",
+        reason:
+          "is required: a compute operation selfLink or name, or 'folders/<folder>/locations/<location>/operations/<operation>'",
+      },
+    ];
   }
   if (operation.startsWith("folders/")) return failure("operation", checkIamOperationName(operation));
   try {

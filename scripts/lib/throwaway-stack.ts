@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import type { ConfigMap, EngineEvent, OutputMap, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 
-export const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");  // dist/scripts/lib -> repo
+export const REPO_ROOT = path.resolve(__dirname, "..", "..", ".."); // dist/scripts/lib -> repo
 
 /** The directory holding `pulumi` (set by scripts/run.sh), else a `pulumi` on PATH. */
 export function pulumiBinDir(): string {
@@ -111,10 +111,14 @@ export async function createThrowawayStack(options: ThrowawayStackOptions): Prom
   };
   const run = async (args: readonly string[]) => {
     const { spawnSync } = await import("node:child_process");
-    const r = spawnSync(path.join(binDir, "pulumi"), [...args, "--stack", stackName, "--cwd", workDir, "--non-interactive"], {
-      env: { ...process.env, ...env, PATH: `${binDir}${path.delimiter}${process.env["PATH"] ?? ""}` },
-      encoding: "utf8",
-    });
+    const r = spawnSync(
+      path.join(binDir, "pulumi"),
+      [...args, "--stack", stackName, "--cwd", workDir, "--non-interactive"],
+      {
+        env: { ...process.env, ...env, PATH: `${binDir}${path.delimiter}${process.env["PATH"] ?? ""}` },
+        encoding: "utf8",
+      },
+    );
     return { stdout: r.stdout, stderr: r.stderr, code: r.status ?? -1 };
   };
 
@@ -133,12 +137,21 @@ export async function createThrowawayStack(options: ThrowawayStackOptions): Prom
         onEvent: (event: EngineEvent) => {
           const meta = event.resourcePreEvent?.metadata;
           if (meta) {
-            steps.push({ op: meta.op, urn: meta.urn, type: meta.type, diffs: meta.diffs ?? [], detailedDiff: Object.fromEntries(Object.entries(meta.detailedDiff ?? {}).map(([k, v]) => [k, { kind: String(v.diffKind) }])) });
+            steps.push({
+              op: meta.op,
+              urn: meta.urn,
+              type: meta.type,
+              diffs: meta.diffs ?? [],
+              detailedDiff: Object.fromEntries(
+                Object.entries(meta.detailedDiff ?? {}).map(([k, v]) => [k, { kind: v.diffKind }]),
+              ),
+            });
           }
-          if (event.diagnosticEvent) diagnostics.push({ message: event.diagnosticEvent.message, severity: event.diagnosticEvent.severity });
+          if (event.diagnosticEvent)
+            diagnostics.push({ message: event.diagnosticEvent.message, severity: event.diagnosticEvent.severity });
         },
       });
-      return { changeSummary: result.changeSummary as Record<string, number>, steps, diagnostics, output: last };
+      return { changeSummary: result.changeSummary, steps, diagnostics, output: last };
     },
     async up() {
       last = "";
@@ -147,7 +160,10 @@ export async function createThrowawayStack(options: ThrowawayStackOptions): Prom
     },
     async refresh(opts) {
       last = "";
-      await stack.refresh({ onOutput: capture, ...(opts?.clearPendingCreates ? { clearPendingCreates: true } : {}) } as Parameters<Stack["refresh"]>[0]);
+      await stack.refresh({
+        onOutput: capture,
+        ...(opts?.clearPendingCreates ? { clearPendingCreates: true } : {}),
+      });
       return last;
     },
     async destroy() {

@@ -22,6 +22,9 @@ export function getDeployment(args: GetDeploymentArgs, _opts?: pulumi.InvokeOpti
   return callEndpoint("deploymentmanager.deployments.get", { project: args.project, deployment: args.deployment });
 }
 
-export function getDeploymentOutput(args: GetDeploymentOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetDeploymentResult> {
+export function getDeploymentOutput(
+  args: GetDeploymentOutputArgs,
+  opts?: pulumi.InvokeOptions,
+): pulumi.Output<GetDeploymentResult> {
   return pulumi.output(args).apply((a) => getDeployment(a, opts));
 }

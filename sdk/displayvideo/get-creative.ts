@@ -28,6 +28,9 @@ export function getCreative(args: GetCreativeArgs, _opts?: pulumi.InvokeOptions)
   });
 }
 
-export function getCreativeOutput(args: GetCreativeOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetCreativeResult> {
+export function getCreativeOutput(
+  args: GetCreativeOutputArgs,
+  opts?: pulumi.InvokeOptions,
+): pulumi.Output<GetCreativeResult> {
   return pulumi.output(args).apply((a) => getCreative(a, opts));
 }

@@ -34,6 +34,9 @@ export async function getOperation(args: GetOperationArgs, _opts?: pulumi.Invoke
   };
 }
 
-export function getOperationOutput(args: GetOperationOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetOperationResult> {
+export function getOperationOutput(
+  args: GetOperationOutputArgs,
+  opts?: pulumi.InvokeOptions,
+): pulumi.Output<GetOperationResult> {
   return pulumi.output(args).apply((a) => getOperation(a, opts));
 }

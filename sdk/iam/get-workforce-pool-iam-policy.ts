@@ -29,7 +29,10 @@ export interface GetWorkforcePoolIamPolicyResult {
 }
 
 /** Reads the IAM policy of a workforce pool (iam v1 `workforcePools.getIamPolicy`). */
-export async function getWorkforcePoolIamPolicy(args: GetWorkforcePoolIamPolicyArgs, _opts?: pulumi.InvokeOptions): Promise<GetWorkforcePoolIamPolicyResult> {
+export async function getWorkforcePoolIamPolicy(
+  args: GetWorkforcePoolIamPolicyArgs,
+  _opts?: pulumi.InvokeOptions,
+): Promise<GetWorkforcePoolIamPolicyResult> {
   const resource = `locations/${args.location ?? "global"}/workforcePools/${args.workforcePoolId}`;
   const policy = await callEndpoint("iam.workforcePools.getIamPolicy", {
     resource,
@@ -45,6 +48,9 @@ export async function getWorkforcePoolIamPolicy(args: GetWorkforcePoolIamPolicyA
   };
 }
 
-export function getWorkforcePoolIamPolicyOutput(args: GetWorkforcePoolIamPolicyOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetWorkforcePoolIamPolicyResult> {
+export function getWorkforcePoolIamPolicyOutput(
+  args: GetWorkforcePoolIamPolicyOutputArgs,
+  opts?: pulumi.InvokeOptions,
+): pulumi.Output<GetWorkforcePoolIamPolicyResult> {
   return pulumi.output(args).apply((a) => getWorkforcePoolIamPolicy(a, opts));
 }

@@ -18,10 +18,16 @@ export type GetSubscriptionResult = Readonly<Subscription>;
  * Reads one Workspace Events subscription (v1beta `subscriptions.get`). The token needs a scope matching the
  * subscription's target (chat.*, meetings.* or drive.*); set opsledger:workspaceEventsScopes to change the default.
  */
-export function getSubscription(args: GetSubscriptionArgs, _opts?: pulumi.InvokeOptions): Promise<GetSubscriptionResult> {
+export function getSubscription(
+  args: GetSubscriptionArgs,
+  _opts?: pulumi.InvokeOptions,
+): Promise<GetSubscriptionResult> {
   return callEndpoint("workspaceevents.subscriptions.get", { name: args.name });
 }
 
-export function getSubscriptionOutput(args: GetSubscriptionOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetSubscriptionResult> {
+export function getSubscriptionOutput(
+  args: GetSubscriptionOutputArgs,
+  opts?: pulumi.InvokeOptions,
+): pulumi.Output<GetSubscriptionResult> {
   return pulumi.output(args).apply((a) => getSubscription(a, opts));
 }

@@ -14,7 +14,10 @@ const GROUPS = fixture.FIXTURE_INVENTORY_SOURCE_GROUPS;
 const PARTNER = fixture.FIXTURE_PARTNERS.primary;
 const ADVERTISER = fixture.FIXTURE_ADVERTISERS.a;
 
-function deletionProgram(groupId: string, owner: { partnerId?: string; advertiserId?: string }): () => Promise<Record<string, unknown>> {
+function deletionProgram(
+  groupId: string,
+  owner: { partnerId?: string; advertiserId?: string },
+): () => Promise<Record<string, unknown>> {
   return () => {
     const deletion = new InventorySourceGroupDeletion("group", { inventorySourceGroupId: groupId, ...owner });
     return Promise.resolve({ outcome: deletion.outcome, owner: deletion.owner });
@@ -40,7 +43,11 @@ describe("InventorySourceGroupDeletion (real engine, sandbox)", function () {
   });
 
   it("deletes the group, warns that v1 is deprecated, re-deletes after drift, and destroys as a no-op", async () => {
-    const stack = await createThrowawayStack({ projectName: "isg", program: deletionProgram(GROUPS.spare, { partnerId: PARTNER }), config: deployerConfig(sandbox) });
+    const stack = await createThrowawayStack({
+      projectName: "isg",
+      program: deletionProgram(GROUPS.spare, { partnerId: PARTNER }),
+      config: deployerConfig(sandbox),
+    });
     try {
       const first = await stack.up();
       assert.equal(first.outputs["outcome"]?.value, "deleted");
@@ -65,7 +72,11 @@ describe("InventorySourceGroupDeletion (real engine, sandbox)", function () {
   });
 
   it("records a group that is already gone (404) as deleted, without an error", async () => {
-    const stack = await createThrowawayStack({ projectName: "isg404", program: deletionProgram("5999", { partnerId: PARTNER }), config: deployerConfig(sandbox) });
+    const stack = await createThrowawayStack({
+      projectName: "isg404",
+      program: deletionProgram("5999", { partnerId: PARTNER }),
+      config: deployerConfig(sandbox),
+    });
     try {
       const { outputs, output } = await stack.up();
       assert.equal(outputs["outcome"]?.value, "alreadyAbsent");
@@ -77,7 +88,11 @@ describe("InventorySourceGroupDeletion (real engine, sandbox)", function () {
   });
 
   it("fails with the ownership rule when a parent partner deletes an advertiser-owned group", async () => {
-    const stack = await createThrowawayStack({ projectName: "isg403", program: deletionProgram(GROUPS.advertiserOwned, { partnerId: PARTNER }), config: deployerConfig(sandbox) });
+    const stack = await createThrowawayStack({
+      projectName: "isg403",
+      program: deletionProgram(GROUPS.advertiserOwned, { partnerId: PARTNER }),
+      config: deployerConfig(sandbox),
+    });
     try {
       await assert.rejects(stack.up(), (e: Error) => {
         assert.match(e.message, /403 PERMISSION_DENIED/);
@@ -98,7 +113,10 @@ describe("InventorySourceGroupDeletion (real engine, sandbox)", function () {
       config: deployerConfig(sandbox),
     });
     try {
-      await assert.rejects(stack.preview(), /property partnerId value \{1001\} has a problem: exactly one of partnerId or advertiserId must be set \(the owner of the group\), got both/);
+      await assert.rejects(
+        stack.preview(),
+        /property partnerId value \{1001\} has a problem: exactly one of partnerId or advertiserId must be set \(the owner of the group\), got both/,
+      );
       assert.deepEqual(sandbox.requests(), []);
     } finally {
       await stack.dispose();
@@ -121,7 +139,12 @@ describe("OperationWait (real engine, sandbox)", function () {
     return () => {
       const config = new pulumi.Config();
       const wait = new OperationWait("wait", { operation, timeouts: { create: config.get("timeout") ?? "2m" } });
-      return Promise.resolve({ kind: wait.kind, status: wait.status, result: wait.result, operationName: wait.operationName });
+      return Promise.resolve({
+        kind: wait.kind,
+        status: wait.status,
+        result: wait.result,
+        operationName: wait.operationName,
+      });
     };
   }
 
@@ -129,7 +152,11 @@ describe("OperationWait (real engine, sandbox)", function () {
     const name = `folders/${fixture.FIXTURE_FOLDER_IDS.security}/locations/global/operations/op-e2e-running`;
     // Long enough to outlast the engine start-up (a few seconds), so the resource really waits.
     sandbox.createIamOperation({ name, durationMs: 12_000, outcome: "response" });
-    const stack = await createThrowawayStack({ projectName: "wait", program: waitProgram(name), config: deployerConfig(sandbox) });
+    const stack = await createThrowawayStack({
+      projectName: "wait",
+      program: waitProgram(name),
+      config: deployerConfig(sandbox),
+    });
     try {
       const { outputs } = await stack.up();
       assert.equal(outputs["kind"]?.value, "longrunning");
@@ -144,7 +171,11 @@ describe("OperationWait (real engine, sandbox)", function () {
   });
 
   it("fails with the operation's error", async () => {
-    const stack = await createThrowawayStack({ projectName: "waitfail", program: waitProgram(fixture.FIXTURE_IAM_OPERATIONS.failed), config: deployerConfig(sandbox) });
+    const stack = await createThrowawayStack({
+      projectName: "waitfail",
+      program: waitProgram(fixture.FIXTURE_IAM_OPERATIONS.failed),
+      config: deployerConfig(sandbox),
+    });
     try {
       await assert.rejects(stack.up(), (e: Error) => {
         assert.match(e.message, /op-binding-failed/);

@@ -31,11 +31,19 @@ function moves(sandbox: GoogleSandbox) {
 /** A condition that holds once a move POST made after now has been accepted (its operation is then running). */
 function moveAccepted(sandbox: GoogleSandbox): () => boolean {
   const from = sandbox.requests().length;
-  return () => sandbox.requests().slice(from).some((r) => r.route === "compute.firewallPolicies.move" && r.status === 200);
+  return () =>
+    sandbox
+      .requests()
+      .slice(from)
+      .some((r) => r.route === "compute.firewallPolicies.move" && r.status === 200);
 }
 
 /** Starts `pulumi up`, kills it when `when` holds, and returns the rejected run's message. */
-async function upAndKill(stack: ThrowawayStack, when: () => boolean | Promise<boolean>, mode: "tree" | "cliOnly"): Promise<string> {
+async function upAndKill(
+  stack: ThrowawayStack,
+  when: () => boolean | Promise<boolean>,
+  mode: "tree" | "cliOnly",
+): Promise<string> {
   const run = stack.up().then(
     () => "completed",
     (e: unknown) => (e instanceof Error ? e.message : String(e)),
@@ -68,8 +76,16 @@ describe("FirewallPolicyMove after kill -9 of pulumi up (real engine, sandbox)",
     await sandbox.close();
   });
 
-  async function scenario(name: string, step: "create" | "update", kill: (stack: ThrowawayStack) => Promise<string>): Promise<void> {
-    const stack = await createThrowawayStack({ projectName: name, program, config: { ...deployerConfig(sandbox), [`${name}:parentId`]: { value: A } } });
+  async function scenario(
+    name: string,
+    step: "create" | "update",
+    kill: (stack: ThrowawayStack) => Promise<string>,
+  ): Promise<void> {
+    const stack = await createThrowawayStack({
+      projectName: name,
+      program,
+      config: { ...deployerConfig(sandbox), [`${name}:parentId`]: { value: A } },
+    });
     try {
       if (step === "update") {
         await stack.up();
@@ -87,12 +103,19 @@ describe("FirewallPolicyMove after kill -9 of pulumi up (real engine, sandbox)",
       assert.equal(outputs["parent"]?.value, target);
       assert.equal(await parentOf(sandbox, POLICY), target);
       const made = moves(sandbox).slice(before);
-      assert.deepEqual(made.map((m) => m.details.to), [target], "exactly one move for the interrupted change");
+      assert.deepEqual(
+        made.map((m) => m.details.to),
+        [target],
+        "exactly one move for the interrupted change",
+      );
       const posts = sandbox
         .requests()
         .slice(requestsBefore)
         .filter((r) => r.route === "compute.firewallPolicies.move" && r.status === 200);
-      assert.ok(posts.every((r) => r.query["requestId"] === made[0]?.details.requestId), "every move POST repeated one requestId");
+      assert.ok(
+        posts.every((r) => r.query["requestId"] === made[0]?.details.requestId),
+        "every move POST repeated one requestId",
+      );
       // After a refresh of an interrupted update the state's inputs are re-read, so only a create keeps the label.
       if (step === "create") assert.equal(made[0]?.details.requestId, outputs["requestId"]?.value);
       assert.equal(dynamicResources(await stack.exportState()).length, 1);
@@ -118,7 +141,11 @@ describe("FirewallPolicyMove after kill -9 of pulumi up (real engine, sandbox)",
       await waitFor(() => moves(sandbox).length > start, 60_000, "the operation to finish");
       const afterDone = sandbox.requests().length;
       await waitFor(
-        () => sandbox.requests().slice(afterDone - 1).some((r) => r.route === "compute.globalOrganizationOperations.get"),
+        () =>
+          sandbox
+            .requests()
+            .slice(afterDone - 1)
+            .some((r) => r.route === "compute.globalOrganizationOperations.get"),
         60_000,
         "the provider to see DONE",
       );

@@ -10,7 +10,14 @@ import type { GoogleSandbox } from "../../sandbox/google";
 import { FirewallPolicyMove } from "../../sdk/compute";
 import { createThrowawayStack, dynamicResources } from "../helpers/pulumi-harness";
 import type { ThrowawayStack } from "../helpers/pulumi-harness";
-import { READER, READ_ONLY_SCOPES, deployerConfig, parentOf, plainStrings, tokenConfig } from "../helpers/sandbox-config";
+import {
+  READER,
+  READ_ONLY_SCOPES,
+  deployerConfig,
+  parentOf,
+  plainStrings,
+  tokenConfig,
+} from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
 
 const { policy: POLICY, originalParent: ORIGINAL, folderA: A, folderB: B, folderC: C } = FIXTURE.firewallPolicyMove;
@@ -109,7 +116,10 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
       assert.equal(outputs["previousParent"]?.value, ORIGINAL);
     }
     const made = moves(sandbox).slice(start);
-    assert.deepEqual(made.map((m) => m.details.to), [B, A, B]);
+    assert.deepEqual(
+      made.map((m) => m.details.to),
+      [B, A, B],
+    );
     assert.equal(new Set(made.map((m) => m.details.requestId)).size, 3);
   });
 
@@ -133,7 +143,10 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
     const state = await stack.exportState();
     const plain = plainStrings(state).join("\n");
     assert.ok(!plain.includes(token), "the access token is in state outside a Pulumi secret");
-    assert.ok(JSON.stringify(state).includes("4dabf18193072939515e22adb298388d"), "the token is kept as a Pulumi secret");
+    assert.ok(
+      JSON.stringify(state).includes("4dabf18193072939515e22adb298388d"),
+      "the token is kept as a Pulumi secret",
+    );
     assert.ok(!output.includes(token), "the access token is in the engine or provider output");
     const provider = dynamicResources(state)[0]?.inputs?.["__provider"];
     assert.equal(typeof provider, "string");
@@ -164,14 +177,21 @@ describe("FirewallPolicyMove failures and faults (real engine, sandbox)", functi
     const stack = await createThrowawayStack({
       projectName: "fpm-restore",
       program,
-      config: { ...deployerConfig(sandbox), "fpm-restore:parentId": { value: B }, "fpm-restore:restoreOnDelete": { value: "true" } },
+      config: {
+        ...deployerConfig(sandbox),
+        "fpm-restore:parentId": { value: B },
+        "fpm-restore:restoreOnDelete": { value: "true" },
+      },
     });
     try {
       await stack.up();
       assert.equal(await parentOf(sandbox, POLICY), B);
       await stack.destroy();
       assert.equal(await parentOf(sandbox, POLICY), ORIGINAL);
-      assert.deepEqual(moves(sandbox).map((m) => m.details.to), [B, ORIGINAL]);
+      assert.deepEqual(
+        moves(sandbox).map((m) => m.details.to),
+        [B, ORIGINAL],
+      );
     } finally {
       await stack.dispose();
     }
@@ -179,7 +199,11 @@ describe("FirewallPolicyMove failures and faults (real engine, sandbox)", functi
 
   it("fails readably on QUOTA_EXCEEDED, keeps the old parent in state, and succeeds once the fault clears", async () => {
     sandbox.reset();
-    const stack = await createThrowawayStack({ projectName: "fpm-quota", program, config: { ...deployerConfig(sandbox), "fpm-quota:parentId": { value: A } } });
+    const stack = await createThrowawayStack({
+      projectName: "fpm-quota",
+      program,
+      config: { ...deployerConfig(sandbox), "fpm-quota:parentId": { value: A } },
+    });
     try {
       await stack.up();
       sandbox.setMoveOutcome({ kind: "quotaExceeded" });
@@ -204,7 +228,11 @@ describe("FirewallPolicyMove failures and faults (real engine, sandbox)", functi
 
   it("survives 20% faults (503, 429 with Retry-After, dropped connections) with exactly one move per change", async () => {
     sandbox.reset();
-    const stack = await createThrowawayStack({ projectName: "fpm-faults", program, config: { ...deployerConfig(sandbox), "fpm-faults:parentId": { value: A } } });
+    const stack = await createThrowawayStack({
+      projectName: "fpm-faults",
+      program,
+      config: { ...deployerConfig(sandbox), "fpm-faults:parentId": { value: A } },
+    });
     try {
       sandbox.setFaults([
         { kind: "status", status: 503, rate: 0.2 },
@@ -218,7 +246,10 @@ describe("FirewallPolicyMove failures and faults (real engine, sandbox)", functi
         assert.equal(outputs["parent"]?.value, target);
       }
       assert.ok(sandbox.requests().filter((r) => r.fault !== undefined).length > 0, "faults were injected");
-      assert.deepEqual(moves(sandbox).map((m) => m.details.to), [A, B, C]);
+      assert.deepEqual(
+        moves(sandbox).map((m) => m.details.to),
+        [A, B, C],
+      );
     } finally {
       sandbox.clearFaults();
       await stack.dispose();

@@ -10,7 +10,7 @@ import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { createThrowawayStack } from "../helpers/pulumi-harness";
 import { READER, READ_ONLY_SCOPES, endpointConfig, tokenConfig } from "../helpers/sandbox-config";
-import readOnlyProgram = require("../../examples/read-only");
+import readOnlyProgram from "../../examples/read-only";
 
 describe("examples/read-only (real engine, sandbox)", function () {
   this.timeout(300_000);
@@ -45,7 +45,13 @@ describe("examples/read-only (real engine, sandbox)", function () {
       ]) {
         assert.ok(routes.has(route), `${route} was called during preview`);
       }
-      assert.deepEqual(sandbox.requests().filter((r) => r.status >= 400).map((r) => `${r.route ?? r.path} ${r.status}`), []);
+      assert.deepEqual(
+        sandbox
+          .requests()
+          .filter((r) => r.status >= 400)
+          .map((r) => `${r.route ?? r.path} ${r.status}`),
+        [],
+      );
       assert.equal(sandbox.audit().length, 0);
     } finally {
       await stack.dispose();
@@ -65,11 +71,22 @@ describe("examples/read-only (real engine, sandbox)", function () {
       assert.equal(outputs["iamOperationResponseType"]?.value, "type.googleapis.com/google.iam.v3beta.PolicyBinding");
       assert.equal(outputs["deploymentOperationStatus"]?.value, "DONE");
       assert.equal(outputs["subscriptionState"]?.value, "ACTIVE");
-      assert.ok(Array.isArray(outputs["workforcePoolRoles"]?.value) && (outputs["workforcePoolRoles"]?.value as unknown[]).length > 0);
+      assert.ok(
+        Array.isArray(outputs["workforcePoolRoles"]?.value) &&
+          (outputs["workforcePoolRoles"].value as unknown[]).length > 0,
+      );
       assert.equal(typeof outputs["workforcePoolEtag"]?.value, "string");
       assert.match(String(outputs["creativeType"]?.value), /^CREATIVE_TYPE_/);
-      const principals = new Set(sandbox.requests().filter((r) => r.route?.includes(".")).map((r) => r.principal));
-      assert.ok(principals.has("deployer@sandbox-project.iam.gserviceaccount.com"), `principals: ${[...principals].join(", ")}`);
+      const principals = new Set(
+        sandbox
+          .requests()
+          .filter((r) => r.route?.includes("."))
+          .map((r) => r.principal),
+      );
+      assert.ok(
+        principals.has("deployer@sandbox-project.iam.gserviceaccount.com"),
+        `principals: ${[...principals].join(", ")}`,
+      );
     } finally {
       await stack.dispose();
     }

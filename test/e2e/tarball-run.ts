@@ -20,11 +20,17 @@ async function main(): Promise<void> {
   const args = JSON.parse(process.argv[2] ?? "{}") as RunArgs;
   const program = (): Promise<Record<string, unknown>> => {
     const config = new pulumi.Config();
-    const move = new opsledger.compute.FirewallPolicyMove("packaged", { firewallPolicy: config.require("policy"), parentId: config.require("parentId") });
+    const move = new opsledger.compute.FirewallPolicyMove("packaged", {
+      firewallPolicy: config.require("policy"),
+      parentId: config.require("parentId"),
+    });
     return Promise.resolve({ parent: move.parent });
   };
   // PulumiCommand wants the directory above bin/pulumi.
-  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(args.pulumiBin)), skipVersionCheck: true });
+  const pulumiCommand = await PulumiCommand.get({
+    root: path.dirname(path.dirname(args.pulumiBin)),
+    skipVersionCheck: true,
+  });
   const env = {
     PULUMI_BACKEND_URL: `file://${args.backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: "opsledger-tarball",
@@ -40,14 +46,16 @@ async function main(): Promise<void> {
   const up = await stack.up();
   const refresh = await stack.refresh();
   const exported = await stack.exportStack();
-  const resources = (exported.deployment as { resources?: { type: string; inputs?: Record<string, unknown> }[] }).resources ?? [];
-  const provider = String(resources.find((r) => r.type.endsWith("FirewallPolicyMove"))?.inputs?.["__provider"] ?? "");
+  const resources =
+    (exported.deployment as { resources?: { type: string; inputs?: Record<string, unknown> }[] }).resources ?? [];
+  const stub = resources.find((r) => r.type.endsWith("FirewallPolicyMove"))?.inputs?.["__provider"];
+  const provider = typeof stub === "string" ? stub : "";
   const destroy = await stack.destroy();
   await stack.workspace.removeStack("packaged");
   process.stdout.write(
     "\n" +
       JSON.stringify({
-        parent: up.outputs["parent"]?.value,
+        parent: up.outputs["parent"]?.value as unknown,
         upResult: up.summary.result,
         refreshResult: refresh.summary.result,
         destroyResult: destroy.summary.result,

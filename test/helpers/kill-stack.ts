@@ -22,7 +22,9 @@ function processes(): Proc[] {
  */
 export function killPulumiUp(stackName: string, mode: "tree" | "cliOnly"): number[] {
   const all = processes();
-  const cli = all.find((p) => / up /.test(p.args) && p.args.includes(`--stack ${stackName}`) && !p.args.includes("ps -eo"));
+  const cli = all.find(
+    (p) => / up /.test(p.args) && p.args.includes(`--stack ${stackName}`) && !p.args.includes("ps -eo"),
+  );
   if (!cli) throw new Error(`no running 'pulumi up' for stack ${stackName}`);
   const victims = [cli.pid];
   if (mode === "tree") {
@@ -40,7 +42,11 @@ export function killPulumiUp(stackName: string, mode: "tree" | "cliOnly"): numbe
   return victims;
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

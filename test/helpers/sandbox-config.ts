@@ -36,7 +36,10 @@ export function endpointConfig(sandbox: GoogleSandbox): ConfigMap {
 
 /** Endpoints plus a minted access token (as a secret) for the principal and scopes given. */
 export function tokenConfig(sandbox: GoogleSandbox, principal: string, scopes: readonly string[]): ConfigMap {
-  return { ...endpointConfig(sandbox), "opsledger:accessToken": { value: sandbox.mintToken({ principal, scopes }), secret: true } };
+  return {
+    ...endpointConfig(sandbox),
+    "opsledger:accessToken": { value: sandbox.mintToken({ principal, scopes }), secret: true },
+  };
 }
 
 /** A deployer token with the scopes every endpoint of the package needs. */

@@ -18,7 +18,9 @@ function imports(file: string): { spec: string; typeOnly: boolean; line: string 
   const text = fs.readFileSync(path.join(ROOT, file), "utf8");
   const found: { spec: string; typeOnly: boolean; line: string }[] = [];
   for (const line of text.split("\n")) {
-    const m = /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/.exec(line) ?? /^\s*import\s+(type\s+)?"([^"]+)"/.exec(line);
+    const m =
+      /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/.exec(line) ??
+      /^\s*import\s+(type\s+)?"([^"]+)"/.exec(line);
     if (m) {
       const spec = m.length === 4 ? m[3] : m[2];
       found.push({ spec: spec ?? "", typeOnly: Boolean(m.length === 4 ? m[2] : m[1]), line: line.trim() });
@@ -37,9 +39,11 @@ function resolvesInto(file: string, spec: string, dir: string): boolean {
 
 describe("layer boundaries (STYLE.md)", () => {
   it("keeps provider/google, provider/operations and provider/ledger free of @pulumi/pulumi", () => {
-    const offenders = ["provider/google", "provider/operations", "provider/ledger"]
-      .flatMap(sources)
-      .flatMap((f) => imports(f).filter((i) => i.spec.startsWith("@pulumi/")).map((i) => `${f}: ${i.line}`));
+    const offenders = ["provider/google", "provider/operations", "provider/ledger"].flatMap(sources).flatMap((f) =>
+      imports(f)
+        .filter((i) => i.spec.startsWith("@pulumi/"))
+        .map((i) => `${f}: ${i.line}`),
+    );
     assert.deepEqual(offenders, []);
   });
 

@@ -1,6 +1,9 @@
 import { strict as assert } from "node:assert";
 import { firewallPolicyMoveProvider } from "../../../provider/resources/firewall-policy-move";
-import type { FirewallPolicyMoveInputs, FirewallPolicyMoveOutputs } from "../../../provider/resources/firewall-policy-move";
+import type {
+  FirewallPolicyMoveInputs,
+  FirewallPolicyMoveOutputs,
+} from "../../../provider/resources/firewall-policy-move";
 
 const URN = "urn:pulumi:dev::demo::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
 
@@ -8,7 +11,10 @@ function inputs(parentId: string, extra: Partial<FirewallPolicyMoveInputs> = {})
   return { resourceUrn: URN, firewallPolicy: "300000000002", parentId, ...extra };
 }
 
-async function checked(olds: Partial<FirewallPolicyMoveInputs>, news: FirewallPolicyMoveInputs): Promise<FirewallPolicyMoveInputs> {
+async function checked(
+  olds: Partial<FirewallPolicyMoveInputs>,
+  news: FirewallPolicyMoveInputs,
+): Promise<FirewallPolicyMoveInputs> {
   const result = await firewallPolicyMoveProvider.check(olds, news);
   assert.equal(result.failures, undefined, JSON.stringify(result.failures));
   return result.inputs as FirewallPolicyMoveInputs;
@@ -50,12 +56,22 @@ describe("FirewallPolicyMove check", () => {
   });
 
   it("returns failures naming every bad field, without throwing", async () => {
-    const result = await firewallPolicyMoveProvider.check({}, inputs("folder/9", { firewallPolicy: "policy-x", requestId: "00000000-0000-0000-0000-000000000000", timeouts: { create: "soon" } }));
+    const result = await firewallPolicyMoveProvider.check(
+      {},
+      inputs("folder/9", {
+        firewallPolicy: "policy-x",
+        requestId: "00000000-0000-0000-0000-000000000000",
+        timeouts: { create: "soon" },
+      }),
+    );
     assert.deepEqual(
       result.failures?.map((f) => f.property),
       ["firewallPolicy", "parentId", "requestId", "timeouts.create"],
     );
-    assert.match(result.failures?.[1]?.reason ?? "", /'folder\/9' must be 'folders\/<digits>' or 'organizations\/<digits>'/);
+    assert.match(
+      result.failures[1]?.reason ?? "",
+      /'folder\/9' must be 'folders\/<digits>' or 'organizations\/<digits>'/,
+    );
   });
 
   it("refuses a user requestId reused for a different parent (Google would ignore the second move)", async () => {
@@ -63,7 +79,7 @@ describe("FirewallPolicyMove check", () => {
     const a = await checked({}, inputs("folders/200000000001", { requestId: rid }));
     const result = await firewallPolicyMoveProvider.check(a, inputs("folders/200000000002", { requestId: rid }));
     assert.equal(result.failures?.[0]?.property, "requestId");
-    assert.match(result.failures?.[0]?.reason ?? "", /already used for the move to folders\/200000000001/);
+    assert.match(result.failures[0].reason, /already used for the move to folders\/200000000001/);
   });
 });
 
@@ -77,9 +93,15 @@ describe("FirewallPolicyMove diff", () => {
 
   it("replaces when the firewall policy changes, comparing normalized ids", async () => {
     const a = await checked({}, inputs("folders/200000000001"));
-    const same = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), { ...a, firewallPolicy: "locations/global/firewallPolicies/300000000002" });
+    const same = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), {
+      ...a,
+      firewallPolicy: "locations/global/firewallPolicies/300000000002",
+    });
     assert.equal(same.changes, false);
-    const other = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), { ...a, firewallPolicy: "300000000003" });
+    const other = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000001"), {
+      ...a,
+      firewallPolicy: "300000000003",
+    });
     assert.deepEqual(other.replaces, ["firewallPolicy"]);
   });
 

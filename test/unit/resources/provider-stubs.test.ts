@@ -24,14 +24,23 @@ describe("provider dispatch", () => {
   const urn = (type: string): string => `urn:pulumi:dev::p::pulumi-nodejs:dynamic/${type}::name`;
 
   it("routes a call by the type token in the resourceUrn input", async () => {
-    const result = (await dispatch("check", [{}, { resourceUrn: urn("operations:OperationWait"), operation: "not a name!" }])) as {
+    const result = (await dispatch("check", [
+      {},
+      { resourceUrn: urn("operations:OperationWait"), operation: "not a name!" },
+    ])) as {
       failures?: { property: string }[];
     };
-    assert.deepEqual(result.failures?.map((f) => f.property), ["operation"]);
+    assert.deepEqual(
+      result.failures?.map((f) => f.property),
+      ["operation"],
+    );
   });
 
   it("hands the host a plain Error with the message, never an error whose fields grpc-js would misread", async () => {
-    const error = await dispatch("check", [{}, { resourceUrn: urn("compute:FirewallPolicyMove"), firewallPolicy: "1", parentId: "folders/1" }]).then(
+    const error = await dispatch("check", [
+      {},
+      { resourceUrn: urn("compute:FirewallPolicyMove"), firewallPolicy: "1", parentId: "folders/1" },
+    ]).then(
       () => undefined,
       (e: unknown) => e,
     );

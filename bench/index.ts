@@ -1,0 +1,134 @@
+/**
+ * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
+ * target. Never part of `npm test`. A section that fails prints its error and the others still run.
+ * `npm run bench -- <name> ...` runs only the named sections (client, waiter, moves, codec, signing, submit).
+ */
+import * as os from "node:os";
+import { benchClientOverhead } from "./client-overhead";
+import { benchLedgerCodec } from "./ledger-codec";
+import { benchLedgerSigning } from "./ledger-signing";
+import { benchLedgerSubmit } from "./ledger-submit";
+import { benchPulumiMoves } from "./pulumi-moves";
+import { printTable } from "./table";
+import { benchWaiterSchedule } from "./waiter-schedule";
+
+type Section = readonly [name: string, run: () => Promise<void>];
+
+const sections: readonly Section[] = [
+  [
+    "client",
+    async () => {
+      const r = await benchClientOverhead({ requests: 2000, concurrency: 16 });
+      printTable(
+        "Google client overhead: 2,000 firewallPolicies.get at concurrency 16 (target <= 1.15x)",
+        ["path", "ms", "ratio vs bare axios"],
+        [
+          ["bare axios (baseline)", r.axiosMs, "1.00x"],
+          ["GoogleClient", r.clientMs, `${r.ratio.toFixed(2)}x`],
+        ],
+      );
+    },
+  ],
+  [
+    "waiter",
+    () => {
+      const rows = benchWaiterSchedule();
+      printTable(
+        "Operation waiter vs Terraform's schedule (simulated clock, 50 seeds; target: delay <= 10% of duration, polls <= 1.5x)",
+        ["operation", "polls ours", "polls Terraform", "poll ratio", "delay ours", "delay Terraform", "delay % ours"],
+        rows.map((r) => [
+          `${r.durationS} s`,
+          r.ours.polls,
+          r.terraform.polls,
+          `${r.pollRatio.toFixed(2)}x`,
+          `${Math.round(r.ours.delayMs)} ms`,
+          `${Math.round(r.terraform.delayMs)} ms`,
+          `${r.delayPct.toFixed(1)}%`,
+        ]),
+      );
+      return Promise.resolve();
+    },
+  ],
+  [
+    "moves",
+    async () => {
+      const r = await benchPulumiMoves({ count: 100, parallel: 16, moveDurationMs: 2000 });
+      printTable(
+        `pulumi up of ${r.count} FirewallPolicyMoves vs a plain script, parallelism ${r.parallel}, 2 s operations (target <= 1.5x)`,
+        ["run", "ms", "ratio"],
+        [
+          ["plain script: same calls, client and waiter (baseline)", r.scriptMs, "1.00x"],
+          ["pulumi up (real engine)", r.pulumiUpMs, `${r.ratio.toFixed(2)}x`],
+          ["pulumi preview of the same stack", r.previewMs, ""],
+          ["__provider bytes per resource in state (target <= 2048)", r.providerBytesPerResource, ""],
+        ],
+      );
+    },
+  ],
+  [
+    "codec",
+    async () => {
+      const rows = await benchLedgerCodec();
+      printTable(
+        "Ledger codec encode+decode vs @hyperledger/fabric-protos (target >= 2x)",
+        ["message", "ours ops/s", "fabric-protos ops/s (baseline)", "ratio"],
+        rows.map((r) => [
+          r.message,
+          Math.round(r.oursOpsPerSec),
+          Math.round(r.fabricProtosOpsPerSec),
+          `${r.ratio.toFixed(2)}x`,
+        ]),
+      );
+    },
+  ],
+  [
+    "signing",
+    async () => {
+      const rows = await benchLedgerSigning();
+      printTable(
+        "ECDSA P-256 low-S signing and verification",
+        ["operation", "ours ops/s", "baseline ops/s", "baseline", "ratio"],
+        rows.map((r) => [
+          r.operation,
+          Math.round(r.opsPerSec),
+          Math.round(r.baselineOpsPerSec),
+          r.baseline,
+          `${(r.opsPerSec / r.baselineOpsPerSec).toFixed(2)}x`,
+        ]),
+      );
+    },
+  ],
+  [
+    "submit",
+    async () => {
+      const rows = await benchLedgerSubmit();
+      printTable(
+        "End-to-end submissions through the Fabric sandbox (target >= 1x the official client)",
+        ["client", "submissions/s", "ratio vs official"],
+        rows.map((r) => [r.client, r.submissionsPerSec, `${r.ratioVsOfficial.toFixed(2)}x`]),
+      );
+    },
+  ],
+];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  process.stdout.write(
+    `pulumi-opsledger benchmarks — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
+  );
+  let failed = 0;
+  for (const [name, run] of sections) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    const start = Date.now();
+    try {
+      await run();
+      process.stdout.write(`(${name}: ${((Date.now() - start) / 1000).toFixed(1)} s)\n`);
+    } catch (e) {
+      failed++;
+      process.stdout.write(`\n${name}: FAILED: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+  }
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+void main();
