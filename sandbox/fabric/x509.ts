@@ -1,5 +1,5 @@
 /**
  * @peculiar/x509, loaded after the Reflect shim it needs. Import X.509 classes from here, never directly.
  */
-import "./reflect-shim";
+import "reflect-metadata";
 export { X509Certificate } from "@peculiar/x509";
