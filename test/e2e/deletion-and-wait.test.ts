@@ -170,6 +170,34 @@ describe("OperationWait (real engine, sandbox)", function () {
     }
   });
 
+  it("waits for a compute operation given by its selfLink, polling only the sandbox's host", async () => {
+    const token = sandbox.mintToken({
+      principal: "deployer@sandbox-project.iam.gserviceaccount.com",
+      scopes: ["https://www.googleapis.com/auth/compute"],
+    });
+    const policy = fixture.FIXTURE_FIREWALL_POLICY_IDS.platformDefault;
+    const res = await fetch(
+      `${sandbox.endpoints.compute}/compute/v1/locations/global/firewallPolicies/${policy}/move?parentId=folders/${fixture.FIXTURE_FOLDER_IDS.security}&requestId=6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b`,
+      { method: "POST", headers: { authorization: `Bearer ${token}` } },
+    );
+    const op = (await res.json()) as { selfLink: string; name: string; targetLink: string };
+    assert.match(op.selfLink, /\/compute\/v1\/locations\/global\/operations\//);
+    const stack = await createThrowawayStack({
+      projectName: "waitcompute",
+      program: waitProgram(op.selfLink),
+      config: deployerConfig(sandbox),
+    });
+    try {
+      const { outputs } = await stack.up();
+      assert.equal(outputs["kind"]?.value, "compute");
+      assert.equal(outputs["status"]?.value, "DONE");
+      assert.equal(outputs["operationName"]?.value, op.name);
+      assert.equal(outputs["result"]?.value, op.targetLink);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
   it("fails with the operation's error", async () => {
     const stack = await createThrowawayStack({
       projectName: "waitfail",
