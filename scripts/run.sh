@@ -43,7 +43,17 @@ case "$task" in
     lint
     pulumi_env
     log "mocha"
-    mocha "$@"
+    # CI reads the plain closing line "N passed, N failed"; mocha's own summary says "N passing" / "N failing".
+    out=$(mktemp)
+    set +e
+    mocha "$@" 2>&1 | tee "$out"
+    rc=${PIPESTATUS[0]}
+    set -e
+    passed=$(grep -E '^ +[0-9]+ passing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1)
+    failed=$(grep -E '^ +[0-9]+ failing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1)
+    rm -f "$out"
+    echo "mocha: ${passed:-0} passed, ${failed:-0} failed"
+    exit "$rc"
     ;;
   demo) build; pulumi_env; node dist/scripts/demo.js "$@" ;;
   bench) build; pulumi_env; node dist/bench/index.js "$@" ;;
