@@ -134,16 +134,24 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  // Signal handlers first: a SIGTERM that arrives while the banner is being written must still stop cleanly.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
   const both = await startSandbox({ google: { port: options.port, moveDurationMs: options.moveDurationMs } });
   const sandbox = both.google;
   const dir = await mkdtemp(join(tmpdir(), "opsledger-sandbox-"));
   const credentialsPath = await sandbox.writeCredentialsFile(dir);
-  process.stdout.write(banner(sandbox.url, sandbox.endpoints, credentialsPath));
-  if (both.fabric) process.stdout.write(await fabricBanner(both.fabric, dir));
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  const fabricText = both.fabric ? await fabricBanner(both.fabric, dir) : "";
+  // One write, with "Press Ctrl+C to stop." last: readers may act as soon as they see it.
+  process.stdout.write(
+    banner(sandbox.url, sandbox.endpoints, credentialsPath).replace(
+      "Press Ctrl+C to stop.\n",
+      `${fabricText}Press Ctrl+C to stop.\n`,
+    ),
+  );
+  const signal = await stopped;
   process.stdout.write(`Received ${signal}: stopping the sandbox.\n`);
   await both.close();
   await rm(dir, { recursive: true, force: true });

@@ -58,6 +58,14 @@ describe("sandbox CLI", () => {
       GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT: `${url}/iamcredentials`,
       GOOGLE_OAUTH2_CUSTOM_ENDPOINT: `${url}/oauth2`,
     });
+    assert.match(
+      out,
+      /^Fabric gateway listening on 127\.0\.0\.1:\d+ \(insecure gRPC; channel opsledger, chaincode assets\)$/m,
+    );
+    assert.match(
+      out,
+      /client identity Org1MSP: certificate \S+fabric-client-cert\.pem, private key \S+fabric-client-key\.pem/,
+    );
     const credentials = exports["GOOGLE_APPLICATION_CREDENTIALS"] ?? "";
     assert.equal(
       (JSON.parse(readFileSync(credentials, "utf8")) as { token_url: string }).token_url,
