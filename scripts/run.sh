@@ -49,8 +49,9 @@ case "$task" in
     mocha "$@" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     set -e
-    passed=$(grep -E '^ +[0-9]+ passing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1)
-    failed=$(grep -E '^ +[0-9]+ failing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1)
+    # (|| true: a run without failures has no "failing" line, and grep's exit 1 must not end the script.)
+    passed=$(grep -E '^ +[0-9]+ passing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1 || true)
+    failed=$(grep -E '^ +[0-9]+ failing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1 || true)
     rm -f "$out"
     echo "mocha: ${passed:-0} passed, ${failed:-0} failed"
     exit "$rc"
