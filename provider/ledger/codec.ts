@@ -10,7 +10,7 @@
 import type * as protobuf from "protobufjs";
 import { LedgerDecodeError } from "./ledger-decode-error";
 import type * as m from "./messages";
-import { fromPbMessage, toPbMessage } from "./proto-convert";
+import { encodeMessage, fromPbMessage } from "./proto-convert";
 import { protoType } from "./proto-root";
 import { TxValidationCode } from "./validation-codes";
 
@@ -56,10 +56,8 @@ class ProtoCodec<T> implements MessageCodec<T> {
   }
 
   encode(message: MessageInit<T>): Uint8Array {
-    const type = this.type;
-    const bytes = type.encode(toPbMessage(type, message)).finish();
-    // A plain Uint8Array view (protobufjs returns a Buffer under Node), so results compare equal to decoded bytes.
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // A plain Uint8Array (not a Buffer), so results compare equal to decoded bytes.
+    return encodeMessage(this.type, message);
   }
 
   decode(bytes: Uint8Array, context?: DecodeContext): T {

@@ -15,13 +15,14 @@ import { CommitError } from "./commit-error";
 import { GatewayError } from "./gateway-error";
 import { newCommit, newProposal, newTransaction } from "./gateway-objects";
 import type { Commit, CommitStatus, GatewayContext, Proposal, Transaction } from "./gateway-objects";
-import { DEFAULT_HASH } from "./hash";
+import { DEFAULT_HASH, sha256, sha384, sha3_256, sha3_384 } from "./hash";
 import type { Hash } from "./hash";
 import type { Identity } from "./identity";
 import { serializeIdentity } from "./identity";
 import type { ProcessedTransaction } from "./messages";
 import { buildProposal, DEFAULT_VISIBILITY, parseProposal } from "./proposal";
 import type { Visibility } from "./proposal";
+import { messageSignerOf } from "./signing";
 import type { Signer } from "./signing";
 import { unwrap } from "./unwrap";
 import type { VerificationReport } from "./verify";
@@ -178,6 +179,14 @@ function createClient(options: ConnectOptions): grpc.Client {
   return new grpc.Client(address, credentials, channelOptions);
 }
 
+/** Node names of our Hash functions: with one of them, a newPrivateKeySigner signs the message in node:crypto. */
+const NODE_HASH_NAMES = new Map<Hash, string>([
+  [sha256, "sha256"],
+  [sha384, "sha384"],
+  [sha3_256, "sha3-256"],
+  [sha3_384, "sha3-384"],
+]);
+
 const DEFAULT_TIMEOUTS_MS = {
   evaluate: DEFAULT_EVALUATE_TIMEOUT_MS,
   endorse: DEFAULT_ENDORSE_TIMEOUT_MS,
@@ -200,12 +209,20 @@ class GatewayImpl implements Gateway {
       commitStatus: options.commitStatusOptions,
     };
     this.#supportedVisibility = options.supportedVisibility ?? [DEFAULT_VISIBILITY];
+    const hash = options.hash ?? DEFAULT_HASH;
+    const messageHashAlgorithm = NODE_HASH_NAMES.get(hash);
     this.#context = {
       client,
       identity: options.identity,
       creator: serializeIdentity(options.identity),
       signer: options.signer,
-      hash: options.hash ?? DEFAULT_HASH,
+      // The fast path only for our own signers and a hash whose Node name we know; any other Signer gets the digest.
+      messageSigner:
+        options.signer === undefined || messageHashAlgorithm === undefined
+          ? undefined
+          : messageSignerOf(options.signer),
+      messageHashAlgorithm: messageHashAlgorithm ?? "",
+      hash,
       hashAlgorithm: options.hashAlgorithm ?? "sha256",
       trustedMsps: options.trustedMsps,
       now: options.now ?? (() => new Date()),

@@ -13,7 +13,7 @@ import type { Envelope } from "./messages";
 import type { BuiltProposal } from "./proposal";
 import { unaryCall } from "./grpc-transport";
 import { normalizeLowS } from "./signing";
-import type { Signer } from "./signing";
+import type { MessageSigner, Signer } from "./signing";
 import { validationCodeName } from "./validation-codes";
 import { verifyPreparedTransaction } from "./verify";
 import type { VerificationReport } from "./verify";
@@ -62,6 +62,13 @@ export interface GatewayContext {
   readonly identity: Identity;
   readonly creator: Uint8Array;
   readonly signer: Signer | undefined;
+  /**
+   * The signer's message fast path (newPrivateKeySigner) when `hash` is a known Node hash (`messageHashAlgorithm`);
+   * undefined otherwise, and then the Signer gets hash(message).
+   */
+  readonly messageSigner: MessageSigner | undefined;
+  /** The Node name of `hash` for `messageSigner`. */
+  readonly messageHashAlgorithm: string;
   readonly hash: Hash;
   readonly hashAlgorithm: string;
   readonly trustedMsps: readonly TrustedMsp[];
@@ -75,6 +82,7 @@ async function sign(context: GatewayContext, message: Uint8Array, what: string):
       message: `No signer configured to sign the ${what}: sign getDigest() offline and use the gateway's newSigned...() with the signature`,
     });
   }
+  if (context.messageSigner !== undefined) return context.messageSigner(message, context.messageHashAlgorithm);
   return normalizeLowS(await context.signer(context.hash(message)));
 }
 

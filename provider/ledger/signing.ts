@@ -11,6 +11,25 @@ import { parseCertificate } from "./identity";
 /** Signs a digest (never the message) and returns a DER-encoded signature. */
 export type Signer = (digest: Uint8Array) => Promise<Uint8Array>;
 
+/**
+ * Internal fast path of the Signers made by newPrivateKeySigner: signs the MESSAGE with node:crypto, hashing it with
+ * `hashAlgorithm` (a Node hash name), and returns a low-S DER signature. Node's crypto cannot sign a precomputed
+ * digest (`crypto.sign(null, digest, key)` hashes it again), but when the caller holds the message it can, at
+ * ~20x the speed of the BigInt signer. The nonce is OpenSSL's (random), not RFC 6979.
+ */
+export type MessageSigner = (message: Uint8Array, hashAlgorithm: string) => Uint8Array;
+
+/** Signer → its message fast path. A WeakMap, so the key never hangs off the public function (util.inspect). */
+const messageSigners = new WeakMap<Signer, MessageSigner>();
+
+/**
+ * The message fast path of a Signer made by newPrivateKeySigner, or undefined for any other Signer (HSM, KMS,
+ * lowSSigner wrappers), which must then be given the digest. Internal: not exported from index.ts.
+ */
+export function messageSignerOf(signer: Signer): MessageSigner | undefined {
+  return messageSigners.get(signer);
+}
+
 function base64UrlToBigInt(value: string | undefined): bigint {
   return BigInt(`0x${Buffer.from(value ?? "", "base64url").toString("hex") || "0"}`);
 }
@@ -39,10 +58,14 @@ export function newPrivateKeySigner(privateKey: string | Uint8Array | crypto.Key
     throw new IdentityError({ subject: "private key", reason: "must be an ECDSA P-256 (prime256v1) private key" });
   }
   const d = base64UrlToBigInt(key.export({ format: "jwk" }).d);
-  return (digest: Uint8Array) => {
+  const signer: Signer = (digest: Uint8Array) => {
     const { r, s } = signDigest(d, digest);
     return Promise.resolve(encodeDerSignature(r, s));
   };
+  messageSigners.set(signer, (message, hashAlgorithm) =>
+    normalizeLowS(new Uint8Array(crypto.sign(hashAlgorithm, message, { key, dsaEncoding: "der" }))),
+  );
+  return signer;
 }
 
 /** Whether a DER ECDSA P-256 signature is canonical DER and low-S (s ≤ n/2). */

@@ -84,6 +84,34 @@ describe("Gateway client (against a scripted gateway on 127.0.0.1)", () => {
     );
   });
 
+  it("gives any other Signer (HSM, KMS) the digests, and signs with our own signer's fast path otherwise", async () => {
+    const digests: Uint8Array[] = [];
+    const external = connect({
+      address: fake.address,
+      identity: client.identity,
+      signer: (digest) => {
+        digests.push(digest);
+        return client.signer(digest);
+      },
+      trustedMsps,
+      now: NOW,
+    });
+    try {
+      await external.submitTransaction(request);
+    } finally {
+      external.close();
+    }
+    assert.equal(digests.length, 3);
+    assert.ok(digests.every((d) => d.length === 32));
+    assert.ok(fake.calls.every((c) => c.signatureValid));
+    const fast = await gateway.submitTransaction(request);
+    assert.deepEqual(
+      fake.calls.slice(3).map((c) => [c.method, c.transactionId, c.signatureValid]),
+      ["Endorse", "Submit", "CommitStatus"].map((method) => [method, fast.transactionId, true]),
+    );
+    assert.equal(digests.length, 3);
+  });
+
   it("refuses to sign a tampered prepared transaction and never submits it", async () => {
     fake.options.tamper = (built) => ({
       actionHeader: built.signatureHeader.subarray(0, built.signatureHeader.length - 1),

@@ -6,11 +6,13 @@ import {
   encodeDerSignature,
   P256_HALF_ORDER,
   P256_ORDER,
+  verifyDigest,
 } from "../../../provider/ledger/ecdsa-p256";
 import { sha384 } from "../../../provider/ledger/hash";
 import {
   isLowS,
   lowSSigner,
+  messageSignerOf,
   newPrivateKeySigner,
   normalizeLowS,
   verifySignature,
@@ -54,6 +56,44 @@ describe("signing", () => {
     const signature = await signer(sha384(message));
     assert.equal(crypto.verify("sha384", message, publicKey, signature), true);
     assert.equal(verifySignature({ publicKey, message, signature, hashAlgorithm: "sha384" }), true);
+  });
+
+  it("has a node:crypto message fast path: low-S DER signatures that verify over the digest, 300 of 300", () => {
+    const signer = newPrivateKeySigner(pem);
+    const fast = messageSignerOf(signer);
+    assert.notEqual(fast, undefined);
+    const jwk = publicKey.export({ format: "jwk" });
+    const coordinate = (v: string | undefined): bigint =>
+      BigInt(`0x${Buffer.from(v ?? "", "base64url").toString("hex")}`);
+    const [x, y] = [coordinate(jwk.x), coordinate(jwk.y)];
+    let der = 0;
+    let low = 0;
+    let overDigest = 0;
+    let asMsp = 0;
+    for (let i = 0; i < 300; i++) {
+      const message = crypto.randomBytes(40);
+      const signature = fast!(message, "sha256");
+      const parsed = decodeDerSignature(signature); // undefined unless canonical DER
+      if (parsed === undefined) continue;
+      der++;
+      if (parsed.s <= P256_HALF_ORDER) low++;
+      // The Signer contract: a signature over the digest, exactly what signer(digest) would have produced.
+      if (verifyDigest(x, y, digestOf(message), parsed.r, parsed.s)) overDigest++;
+      if (verifySignature({ publicKey, message, signature })) asMsp++;
+    }
+    assert.deepEqual([der, low, overDigest, asMsp], [300, 300, 300, 300]);
+    // Another hash: signs sha384(message), as the digest signer signs a SHA-384 digest.
+    const message = new TextEncoder().encode("sha384");
+    const signature = fast!(message, "sha384");
+    const { r, s } = decodeDerSignature(signature)!;
+    assert.equal(verifyDigest(x, y, sha384(message), r, s), true);
+    assert.equal(verifySignature({ publicKey, message, signature, hashAlgorithm: "sha384" }), true);
+    // Only our own signers have it: an HSM/KMS Signer or a lowSSigner wrapper is given the digest.
+    assert.equal(messageSignerOf(lowSSigner(signer)), undefined);
+    assert.equal(
+      messageSignerOf(() => Promise.resolve(new Uint8Array(0))),
+      undefined,
+    );
   });
 
   it("accepts SEC1 PEM keys", async () => {
