@@ -1,6 +1,7 @@
 /** Small helpers shared by the dynamic providers. */
 import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";
+import { parseDurationMs } from "../google";
 
 /** Default per-operation deadline, as Terraform's google provider uses for firewall policies. */
 export const DEFAULT_RESOURCE_TIMEOUT_MS = 20 * 60 * 1000;
@@ -10,16 +11,6 @@ export interface Timeouts {
   create?: string;
   update?: string;
   delete?: string;
-}
-
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses "90s", "20m", "1h", "500ms" into milliseconds; undefined when the text is not a duration. */
-export function parseDurationMs(text: string): number | undefined {
-  const m = DURATION.exec(text.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * (UNIT_MS[m[2] ?? "s"] ?? 1000);
 }
 
 /** Validates a `timeouts` input; failures name the property (`timeouts.create`) and the expected form. */

