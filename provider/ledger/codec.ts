@@ -1,5 +1,6 @@
 /**
- * Typed encode/decode for every Fabric message we use, over protobufjs 8 and our own .proto files.
+ * Typed encode/decode for every Fabric message we use, over our own .proto files: protobufjs 8 parses them, and
+ * wire-encode.ts / wire-decode.ts read and write the bytes straight from and into our shapes.
  *
  *     const bytes = codecs.Envelope.encode({ payload, signature });
  *     const envelope = codecs.Envelope.decode(bytes); // Envelope, or throws LedgerDecodeError
@@ -7,12 +8,13 @@
  * `decode(encode(x))` deep-equals `x` for every complete message `x`. Decoding never throws anything but
  * LedgerDecodeError.
  */
-import type * as protobuf from "protobufjs";
 import { LedgerDecodeError } from "./ledger-decode-error";
 import type * as m from "./messages";
-import { encodeMessage, fromPbMessage } from "./proto-convert";
 import { protoType } from "./proto-root";
 import { TxValidationCode } from "./validation-codes";
+import { wireDecoder } from "./wire-decode";
+import { wireEncoder } from "./wire-encode";
+import { wireMessageOf } from "./wire-schema";
 
 type Scalar = string | number | bigint | boolean | Uint8Array;
 
@@ -46,25 +48,20 @@ export interface MessageCodec<T> {
 }
 
 class ProtoCodec<T> implements MessageCodec<T> {
-  private resolved: protobuf.Type | undefined;
+  private encoder: ((value: Record<string, unknown>) => Uint8Array) | undefined;
+  private decoder: ((bytes: Uint8Array) => Record<string, unknown>) | undefined;
 
   constructor(readonly typeName: string) {}
 
-  private get type(): protobuf.Type {
-    this.resolved ??= protoType(this.typeName);
-    return this.resolved;
-  }
-
   encode(message: MessageInit<T>): Uint8Array {
-    // A plain Uint8Array (not a Buffer), so results compare equal to decoded bytes.
-    return encodeMessage(this.type, message);
+    this.encoder ??= wireEncoder(wireMessageOf(protoType(this.typeName)));
+    return this.encoder(message);
   }
 
   decode(bytes: Uint8Array, context?: DecodeContext): T {
-    const type = this.type;
+    this.decoder ??= wireDecoder(wireMessageOf(protoType(this.typeName)));
     try {
-      const decoded = type.decode(bytes) as unknown as Record<string, unknown>;
-      return fromPbMessage(type, decoded) as T;
+      return this.decoder(bytes) as T;
     } catch (error) {
       throw new LedgerDecodeError({
         messageType: this.typeName,
