@@ -4,9 +4,10 @@
  * state, and notifications for commit-status waiters and chaincode-event streams.
  */
 import { createHash } from "node:crypto";
+import { computeTxId } from "./channel-config";
 import * as der from "./der";
 import type { ChaincodeEvent } from "./messages";
-import { encode } from "./wire";
+import { encode, tryDecode } from "./wire";
 import { WorldState } from "./world-state";
 
 /** Index of the per-transaction validation codes in BlockMetadata.metadata (common.BlockMetadataIndex). */
@@ -45,6 +46,23 @@ export interface BlockEntry {
 }
 
 export type BlockListener = (block: StoredBlock) => void;
+
+/**
+ * The txId Fabric's block store indexes a transaction under (protoutil.GetOrComputeTxIDFromEnvelope, called by
+ * blkstorage for every envelope whatever its validation code): the channel header's tx_id, or SHA-256(nonce ‖
+ * creator) when that is empty; "" (not indexed) when the envelope, payload, header or channel header do not parse.
+ * So a transaction the committer refused for a bad common header is still found by its txId, and its txId is taken.
+ */
+export function indexedTxId(envelopeBytes: Uint8Array): string {
+  const envelope = tryDecode("common.Envelope", envelopeBytes);
+  const payload = envelope === undefined ? undefined : tryDecode("common.Payload", envelope.payload);
+  if (payload === undefined || payload.header === null) return "";
+  const channelHeader = tryDecode("common.ChannelHeader", payload.header.channelHeader);
+  if (channelHeader === undefined) return "";
+  if (channelHeader.txId !== "") return channelHeader.txId;
+  const signatureHeader = tryDecode("common.SignatureHeader", payload.header.signatureHeader);
+  return signatureHeader === undefined ? "" : computeTxId(signatureHeader.nonce, signatureHeader.creator);
+}
 
 function headerHash(number: bigint, previousHash: Buffer, dataHash: Buffer): Buffer {
   const asn1 = der.sequence(der.integer(number), der.octetString(previousHash), der.octetString(dataHash));
@@ -90,7 +108,8 @@ export class Ledger {
     const block = this.build(number, transactions);
     this.chain.push(block);
     for (const tx of transactions) {
-      if (tx.txId !== "" && !this.index.has(tx.txId)) this.index.set(tx.txId, tx);
+      const txId = tx.txId !== "" ? tx.txId : indexedTxId(tx.envelope);
+      if (txId !== "" && !this.index.has(txId)) this.index.set(txId, tx);
     }
     for (const listener of [...this.listeners]) listener(block);
     return block;

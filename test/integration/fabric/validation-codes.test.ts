@@ -91,6 +91,22 @@ describe("Fabric sandbox committer", () => {
     assert.deepEqual([result.code, result.reason], [3, "header is nil"]);
   });
 
+  it("indexes a transaction refused for its common header under its txId, as Fabric's block store does", async () => {
+    // blkstorage indexes every envelope by GetOrComputeTxIDFromEnvelope, whatever its code: qscc finds it, and the
+    // txId is taken (the validator's duplicate check asks the same index).
+    const nonce = Buffer.alloc(24, 3);
+    const refused = await craft(spec({ nonce, epoch: 1 }));
+    assert.deepEqual(verdict(await sandbox.commitRaw(refused.envelope)), [3, "BAD_COMMON_HEADER"]);
+    const qscc = connection.gateway.getNetwork(sandbox.channel).getContract("qscc");
+    const found = peer.ProcessedTransaction.deserializeBinary(
+      await qscc.evaluateTransaction("GetTransactionByID", sandbox.channel, refused.txId),
+    );
+    assert.equal(found.getValidationcode(), 3);
+    const retry = await craft(spec({ nonce }));
+    assert.equal(retry.txId, refused.txId);
+    assert.deepEqual(verdict(await sandbox.commitRaw(retry.envelope)), [9, "DUPLICATE_TXID"]);
+  });
+
   it("marks a tampered envelope signature BAD_CREATOR_SIGNATURE", async () => {
     const crafted = await craft(spec());
     const signature = Buffer.from(crafted.signature);
