@@ -1,0 +1,302 @@
+/**
+ * ledger.LedgerTransactionSubmission inputs and outputs, and their checks: every bad input is a failure naming the
+ * field and the fix, found before anything is sent (see ledger-transaction.ts).
+ */
+import * as crypto from "node:crypto";
+import type { FieldFailure } from "../errors";
+import { newIdentity, VISIBILITY_MODES } from "../ledger";
+import type { Visibility } from "../ledger";
+import { checkTimeouts } from "./common";
+import type { Timeouts } from "./common";
+
+/** The value Pulumi puts in place of an input that is not known yet (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** A chaincode argument or transient value: a UTF-8 string, or bytes as `{ base64 }`. */
+export type LedgerBytes = string | { base64: string };
+
+export interface LedgerGatewayInputs {
+  address: string;
+  tlsRootCertPem?: string;
+  clientCertPem?: string;
+  clientKeyPem?: string;
+  serverNameOverride?: string;
+  supportsVisibility?: Visibility[];
+}
+
+export interface LedgerIdentityInputs {
+  mspId: string;
+  certificatePem: string;
+  privateKeyPem: string;
+}
+
+export interface LedgerPayload {
+  utf8: string;
+  base64: string;
+}
+
+export interface LedgerTransactionInputs {
+  resourceUrn: string;
+  gateway: LedgerGatewayInputs;
+  channel: string;
+  chaincode: string;
+  function: string;
+  args?: LedgerBytes[];
+  transientData?: Record<string, LedgerBytes>;
+  identity: LedgerIdentityInputs;
+  endorsingOrganizations?: string[];
+  visibility?: Visibility;
+  trustedRootCertificates: Record<string, string>;
+  onDestroy?: { function: string; args?: LedgerBytes[] };
+  allowInvalid?: boolean;
+  previewEndorse?: boolean;
+  timeouts?: Timeouts;
+  /** Set by check: the generation of the transaction (bumped when a transaction input changes). */
+  generation?: number;
+  /** Set by check: the keyed digest of the transaction inputs. */
+  transactionDigest?: string;
+  /** Set by check: the txId the next submission uses. */
+  txId?: string;
+  /** Set by check when previewEndorse: the simulated chaincode response. */
+  previewResult?: LedgerPayload;
+}
+
+export interface LedgerTransactionOutputs extends Omit<
+  LedgerTransactionInputs,
+  "gateway" | "identity" | "transientData"
+> {
+  gateway: Omit<LedgerGatewayInputs, "clientKeyPem">;
+  identity: { mspId: string; certificatePem: string };
+  /** Marked secret by the SDK; needed by read (qscc) and delete (onDestroy). */
+  credentials: { privateKeyPem: string; clientKeyPem?: string };
+  generation: number;
+  transactionDigest: string;
+  txId: string;
+  validationCode: string;
+  validationCodeNumber: number;
+  blockNumber: string;
+  result: LedgerPayload;
+  endorsers: string[];
+  processedTransaction: string;
+}
+
+// ---- input checks ----
+
+export const hasUnknown = (value: unknown): boolean => value !== undefined && JSON.stringify(value).includes(UNKNOWN);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+function parsesAsCertificate(pem: unknown): boolean {
+  if (typeof pem !== "string" || !pem.includes("-----BEGIN CERTIFICATE-----")) return false;
+  try {
+    new crypto.X509Certificate(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function privateKeyOf(pem: unknown): crypto.KeyObject | undefined {
+  if (typeof pem !== "string") return undefined;
+  try {
+    return crypto.createPrivateKey(pem);
+  } catch {
+    return undefined; // the cause could echo key material
+  }
+}
+
+function bytesFailures(property: string, value: unknown): FieldFailure[] {
+  if (typeof value === "string") return [];
+  if (isRecord(value) && typeof value["base64"] === "string") {
+    const b64 = value["base64"];
+    if (/^[A-Za-z0-9+/]*={0,2}$/.test(b64) && b64.length % 4 === 0) return [];
+    return [{ property, reason: "{ base64 } must hold standard base64 text (A-Z, a-z, 0-9, +, /, = padding)" }];
+  }
+  return [{ property, reason: "must be a string (sent as UTF-8) or { base64: string } (bytes)" }];
+}
+
+function argsFailures(property: string, args: unknown): FieldFailure[] {
+  if (args === undefined || hasUnknown(args)) return [];
+  if (!Array.isArray(args)) return [{ property, reason: "must be a list of strings or { base64: string } objects" }];
+  return args.flatMap((a, i) => bytesFailures(`${property}[${String(i)}]`, a));
+}
+
+function nonEmpty(property: string, value: unknown, what: string): FieldFailure[] {
+  if (hasUnknown(value)) return [];
+  return typeof value === "string" && value.trim() !== "" ? [] : [{ property, reason: `is required: ${what}` }];
+}
+
+function booleanFailures(news: Record<string, unknown>, keys: readonly string[]): FieldFailure[] {
+  return keys
+    .filter((k) => news[k] !== undefined && typeof news[k] !== "boolean" && !hasUnknown(news[k]))
+    .map((k) => ({ property: k, reason: "must be true or false" }));
+}
+
+function gatewayFailures(gateway: unknown): FieldFailure[] {
+  if (!isRecord(gateway)) {
+    return [{ property: "gateway", reason: "is required: { address: 'host:port', tlsRootCertPem?: PEM, ... }" }];
+  }
+  const failures: FieldFailure[] = [];
+  const address = gateway["address"];
+  const match = typeof address === "string" ? /^(\[[^\]]+\]|[^:\s[\]]+):(\d{1,5})$/.exec(address) : null;
+  if (!hasUnknown(address) && match === null) {
+    failures.push({
+      property: "gateway.address",
+      reason: "must be 'host:port' of the gateway peer, e.g. '127.0.0.1:7051'",
+    });
+  }
+  const tls = gateway["tlsRootCertPem"];
+  if (tls === undefined) {
+    if (match?.[1] !== undefined && !LOOPBACK.test(match[1])) {
+      failures.push({
+        property: "gateway.tlsRootCertPem",
+        reason: `is required for the non-loopback address '${String(address)}': the PEM of the CA that signed the gateway's TLS certificate`,
+      });
+    }
+  } else if (!hasUnknown(tls) && !parsesAsCertificate(tls)) {
+    failures.push({
+      property: "gateway.tlsRootCertPem",
+      reason: "is not a PEM X.509 certificate; pass the CA certificate's PEM text",
+    });
+  }
+  const cert = gateway["clientCertPem"];
+  const key = gateway["clientKeyPem"];
+  if ((cert === undefined) !== (key === undefined)) {
+    failures.push({
+      property: "gateway.clientKeyPem",
+      reason: "must be set together with gateway.clientCertPem (mutual TLS)",
+    });
+  }
+  if (cert !== undefined && !hasUnknown(cert) && !parsesAsCertificate(cert)) {
+    failures.push({ property: "gateway.clientCertPem", reason: "is not a PEM X.509 certificate" });
+  }
+  if (key !== undefined && !hasUnknown(key) && privateKeyOf(key) === undefined) {
+    failures.push({ property: "gateway.clientKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" });
+  }
+  const modes = gateway["supportsVisibility"];
+  if (modes !== undefined && !hasUnknown(modes)) {
+    if (!Array.isArray(modes) || modes.some((m) => !VISIBILITY_MODES.includes(m as Visibility))) {
+      failures.push({
+        property: "gateway.supportsVisibility",
+        reason: "must be a list of 'full', 'hash' or 'nothing'",
+      });
+    }
+  }
+  return failures;
+}
+
+function identityFailures(identity: unknown): FieldFailure[] {
+  if (!isRecord(identity)) {
+    return [{ property: "identity", reason: "is required: { mspId, certificatePem, privateKeyPem }" }];
+  }
+  const failures: FieldFailure[] = [];
+  const mspId = identity["mspId"];
+  if (!hasUnknown(mspId) && (typeof mspId !== "string" || mspId.trim() === "")) {
+    failures.push({
+      property: "identity.mspId",
+      reason: "must not be empty: the MSP id of the identity's organization, e.g. 'Org1MSP'",
+    });
+  }
+  const certPem = identity["certificatePem"];
+  let certificate: crypto.X509Certificate | undefined;
+  if (!hasUnknown(certPem)) {
+    try {
+      newIdentity("msp", typeof certPem === "string" ? certPem : "");
+      certificate = new crypto.X509Certificate(certPem as string);
+    } catch {
+      failures.push({
+        property: "identity.certificatePem",
+        reason: "is not a PEM X.509 certificate with an ECDSA P-256 key; pass the enrolment certificate's PEM text",
+      });
+    }
+  }
+  const keyPem = identity["privateKeyPem"];
+  if (!hasUnknown(keyPem)) {
+    const key = privateKeyOf(keyPem);
+    if (key?.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+      failures.push({
+        property: "identity.privateKeyPem",
+        reason: "is not a parsable ECDSA P-256 private key (PEM, PKCS#8 or SEC1)",
+      });
+    } else if (certificate !== undefined) {
+      const spki = (k: crypto.KeyObject): Buffer => k.export({ type: "spki", format: "der" });
+      if (!spki(crypto.createPublicKey(key)).equals(spki(certificate.publicKey))) {
+        failures.push({
+          property: "identity.privateKeyPem",
+          reason: "does not match identity.certificatePem: use the private key of that certificate",
+        });
+      }
+    }
+  }
+  return failures;
+}
+
+/** Every problem with the inputs, as check failures (property + reason naming the fix). Never throws. */
+export function ledgerTransactionInputFailures(news: Partial<LedgerTransactionInputs>): FieldFailure[] {
+  const n = news as Record<string, unknown>;
+  const failures: FieldFailure[] = [
+    ...gatewayFailures(n["gateway"]),
+    ...nonEmpty("channel", n["channel"], "the channel name, e.g. 'mychannel'"),
+    ...nonEmpty("chaincode", n["chaincode"], "the chaincode name, e.g. 'basic'"),
+    ...nonEmpty("function", n["function"], "the chaincode function to invoke, e.g. 'CreateAsset'"),
+    ...argsFailures("args", n["args"]),
+  ];
+  const transient = n["transientData"];
+  if (transient !== undefined && !hasUnknown(transient)) {
+    if (!isRecord(transient))
+      failures.push({ property: "transientData", reason: "must be a map of key to string or { base64 }" });
+    else for (const [k, v] of Object.entries(transient)) failures.push(...bytesFailures(`transientData.${k}`, v));
+  }
+  failures.push(...identityFailures(n["identity"]));
+  const orgs = n["endorsingOrganizations"];
+  if (orgs !== undefined && !hasUnknown(orgs)) {
+    if (!Array.isArray(orgs) || orgs.some((o) => typeof o !== "string" || o.trim() === "")) {
+      failures.push({
+        property: "endorsingOrganizations",
+        reason: "must be a list of non-empty MSP ids, e.g. ['Org1MSP', 'Org2MSP']",
+      });
+    }
+  }
+  const visibility = n["visibility"];
+  if (visibility !== undefined && !hasUnknown(visibility)) {
+    const shown = typeof visibility === "string" ? visibility : JSON.stringify(visibility);
+    const supported = (news.gateway?.supportsVisibility ?? ["full"]) as readonly unknown[];
+    if (!VISIBILITY_MODES.includes(visibility as Visibility)) {
+      failures.push({
+        property: "visibility",
+        reason: `'${shown}' is not a visibility mode; use 'full', 'hash' or 'nothing'`,
+      });
+    } else if (!supported.includes(visibility)) {
+      failures.push({
+        property: "visibility",
+        reason: `'${shown}' requires a gateway that supports it: add it to gateway.supportsVisibility (real Fabric peers support only 'full')`,
+      });
+    }
+  }
+  const roots = n["trustedRootCertificates"];
+  if (!hasUnknown(roots)) {
+    if (!isRecord(roots) || Object.keys(roots).length === 0) {
+      failures.push({
+        property: "trustedRootCertificates",
+        reason:
+          "is required: a map of MSP id to root CA certificate PEM, used to verify every endorsement before signing",
+      });
+    } else {
+      for (const [msp, pem] of Object.entries(roots)) {
+        if (!parsesAsCertificate(pem))
+          failures.push({ property: `trustedRootCertificates.${msp}`, reason: "is not a PEM X.509 certificate" });
+      }
+    }
+  }
+  const onDestroy = n["onDestroy"];
+  if (onDestroy !== undefined && !hasUnknown(onDestroy)) {
+    if (!isRecord(onDestroy)) failures.push({ property: "onDestroy", reason: "must be { function, args? }" });
+    else {
+      failures.push(...nonEmpty("onDestroy.function", onDestroy["function"], "the compensating chaincode function"));
+      failures.push(...argsFailures("onDestroy.args", onDestroy["args"]));
+    }
+  }
+  failures.push(...booleanFailures(n, ["allowInvalid", "previewEndorse"]), ...checkTimeouts(n["timeouts"]));
+  return failures;
+}

@@ -1,0 +1,213 @@
+/**
+ * Submitting a ledger.LedgerTransactionSubmission exactly once: the gateway connection, the qscc lookup that adopts a
+ * committed transaction instead of submitting it again, and the outcome reported in the outputs (see
+ * ledger-transaction.ts).
+ */
+import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../ledger";
+import { LedgerError, newIdentity, newPrivateKeySigner, serializeIdentity, unwrap } from "../ledger";
+import { buildProposal, validationCodeMeaning, validationCodeName } from "../ledger";
+import type { Gateway, ProcessedTransaction, ProposalRequest, Visibility } from "../ledger";
+import { nameFromUrn, timeoutMs } from "./common";
+import type { Timeouts } from "./common";
+import { log } from "./context";
+import type { LedgerBytes, LedgerGatewayInputs, LedgerPayload } from "./ledger-transaction-inputs";
+import { deriveNonce } from "./ledger-transaction-txid";
+
+/** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */
+export const MAX_GENERATION_SKIPS = 20;
+
+export const toBytes = (v: LedgerBytes): string | Uint8Array =>
+  typeof v === "string" ? v : Buffer.from(v.base64, "base64");
+export const payloadOf = (bytes: Uint8Array): LedgerPayload => ({
+  utf8: Buffer.from(bytes).toString("utf8"),
+  base64: Buffer.from(bytes).toString("base64"),
+});
+
+export interface Connection {
+  gateway: LedgerGatewayInputs;
+  identity: { mspId: string; certificatePem: string };
+  privateKeyPem: string;
+  trustedRootCertificates: Record<string, string>;
+  timeouts?: Timeouts | undefined;
+}
+
+export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
+  const g = c.gateway;
+  const deadlineMs = timeoutMs(c.timeouts, step);
+  return connect({
+    address: g.address,
+    ...(g.tlsRootCertPem === undefined
+      ? {}
+      : {
+          tls: {
+            rootCertificates: g.tlsRootCertPem,
+            ...(g.clientCertPem === undefined ? {} : { clientCertificate: g.clientCertPem }),
+            ...(g.clientKeyPem === undefined ? {} : { clientPrivateKey: g.clientKeyPem }),
+            ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
+          },
+        }),
+    identity: newIdentity(c.identity.mspId, c.identity.certificatePem),
+    signer: newPrivateKeySigner(c.privateKeyPem),
+    trustedMsps: Object.entries(c.trustedRootCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
+    supportedVisibility: g.supportsVisibility ?? ["full"],
+    commitStatusOptions: () => ({ deadline: Date.now() + deadlineMs }),
+  });
+}
+
+/** qscc GetTransactionByID, or undefined when the txId is not on the ledger. */
+export async function lookup(
+  gateway: Gateway,
+  channel: string,
+  txId: string,
+): Promise<ProcessedTransaction | undefined> {
+  try {
+    return await gateway.getTransactionById(channel, txId);
+  } catch (e) {
+    if (isTransactionNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+export interface Outcome {
+  generation: number;
+  txId: string;
+  validationCode: string;
+  validationCodeNumber: number;
+  blockNumber: string;
+  result: LedgerPayload;
+  endorsers: string[];
+  processedTransaction: string;
+}
+
+export async function outcomeOf(
+  gateway: Gateway,
+  channel: string,
+  generation: number,
+  txId: string,
+  processed: ProcessedTransaction,
+): Promise<Outcome> {
+  const status = await gateway.getCommitStatus(channel, txId); // committed: answers at once, with the block number
+  let result: Uint8Array = new Uint8Array(0);
+  let endorsers: string[] = [];
+  try {
+    const tx = unwrap(
+      codecs.Envelope.encode(
+        processed.transactionEnvelope ?? { payload: new Uint8Array(0), signature: new Uint8Array(0) },
+      ),
+    );
+    result = tx.chaincodeAction.response?.payload ?? result;
+    endorsers = tx.endorsedAction.endorsements.map((e) => deserializeIdentity(e.endorser).mspId);
+  } catch {
+    // A malformed (invalid) transaction has no result to report.
+  }
+  return {
+    generation,
+    txId,
+    validationCode: validationCodeName(processed.validationCode),
+    validationCodeNumber: processed.validationCode,
+    blockNumber: status.blockNumber.toString(),
+    result: payloadOf(result),
+    endorsers,
+    processedTransaction: Buffer.from(codecs.ProcessedTransaction.encode(processed)).toString("base64"),
+  };
+}
+
+/** Whether a committed transaction carries our channel and chaincode proposal payload (not another run's inputs). */
+function carries(processed: ProcessedTransaction, request: ProposalRequest, identity: Connection["identity"]): boolean {
+  try {
+    const built = buildProposal({ identity: newIdentity(identity.mspId, identity.certificatePem), ...request });
+    const tx = unwrap(
+      codecs.Envelope.encode(
+        processed.transactionEnvelope ?? { payload: new Uint8Array(0), signature: new Uint8Array(0) },
+      ),
+    );
+    return (
+      tx.channelHeader.channelId === request.channelId &&
+      bytesEqual(tx.actionPayload.chaincodeProposalPayload, built.transactionPayload)
+    );
+  } catch {
+    return false;
+  }
+}
+
+export interface SubmitOnceRequest {
+  urn: string;
+  channel: string;
+  chaincode: string;
+  function: string;
+  args: LedgerBytes[];
+  transientData: Record<string, LedgerBytes>;
+  endorsingOrganizations: string[];
+  visibility: Visibility;
+  allowInvalid: boolean;
+  generation: number;
+}
+
+function invalidMessage(name: string, txId: string, block: string, code: number): string {
+  return (
+    `LedgerTransaction ${name}: transaction ${txId} was committed in block ${block} with validation code ` +
+    `${validationCodeName(code)} (${String(code)}): ${validationCodeMeaning(code)}. An invalid transaction changes nothing on ` +
+    `the ledger; run the update again to submit a new transaction, or set allowInvalid: true to record it`
+  );
+}
+
+/** Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones. */
+export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceRequest): Promise<Outcome> {
+  const name = nameFromUrn(r.urn);
+  for (let generation = r.generation; generation < r.generation + MAX_GENERATION_SKIPS; generation++) {
+    const nonce = deriveNonce(c.privateKeyPem, r.urn, generation);
+    const request: ProposalRequest = {
+      channelId: r.channel,
+      chaincodeName: r.chaincode,
+      functionName: r.function,
+      args: r.args.map(toBytes),
+      transientData: Object.fromEntries(Object.entries(r.transientData).map(([k, v]) => [k, toBytes(v)])),
+      endorsingOrganizations: r.endorsingOrganizations,
+      visibility: r.visibility,
+      nonce,
+    };
+    const txId = computeTxId(nonce, serializeIdentity(newIdentity(c.identity.mspId, c.identity.certificatePem)));
+    const committed = await lookup(gateway, r.channel, txId);
+    if (committed !== undefined) {
+      const ours = carries(committed, request, c.identity);
+      if (ours && (committed.validationCode === 0 || r.allowInvalid)) {
+        const outcome = await outcomeOf(gateway, r.channel, generation, txId, committed);
+        log(
+          "info",
+          `LedgerTransaction ${name}: adopted transaction ${txId}, already committed in block ${outcome.blockNumber} (${outcome.validationCode})`,
+        );
+        return outcome;
+      }
+      const why = ours
+        ? `as ${validationCodeName(committed.validationCode)}`
+        : "with other inputs by an interrupted run";
+      log(
+        "info",
+        `LedgerTransaction ${name}: transaction ${txId} was committed earlier ${why}; submitting a new transaction`,
+      );
+      continue;
+    }
+    log(
+      "info",
+      `LedgerTransaction ${name}: submitting transaction ${txId} (${r.chaincode}.${r.function} on channel ${r.channel})`,
+    );
+    const transaction = await gateway.newProposal(request).endorse(); // verify-before-sign happens in endorse()
+    const status = await (await transaction.submit()).getStatus();
+    const processed = await gateway.getTransactionById(r.channel, txId);
+    const outcome = await outcomeOf(gateway, r.channel, generation, txId, processed);
+    if (status.code !== 0 && !r.allowInvalid) {
+      throw new LedgerError({
+        message: invalidMessage(name, txId, status.blockNumber.toString(), status.code),
+        transactionId: txId,
+      });
+    }
+    log(
+      "info",
+      `LedgerTransaction ${name}: transaction ${txId} committed in block ${outcome.blockNumber}: ${outcome.validationCode}`,
+    );
+    return { ...outcome, result: status.code === 0 ? payloadOf(transaction.getResult()) : outcome.result };
+  }
+  throw new LedgerError({
+    message: `LedgerTransaction ${name}: ${String(MAX_GENERATION_SKIPS)} transactions of this resource are already on the ledger as invalid; see the earlier errors`,
+  });
+}
