@@ -14,7 +14,7 @@
  * - truncated input, over-long varints, field number 0, stray end-group tags, wire types 6 and 7 and nesting deeper
  *   than MAX_DEPTH throw WireFormatError.
  */
-import { compileGenerated, Kind, MAX_DEPTH, Mode, type WireField, type WireMessage } from "./wire-schema";
+import { compileGenerated, Kind, MAX_DEPTH, Mode, NestedSlots, type WireField, type WireMessage } from "./wire-schema";
 
 type Plain = Record<string, unknown>;
 
@@ -332,15 +332,12 @@ const decoders = new WeakMap<WireMessage, DecodeFn>();
 function decoderOf(layout: WireMessage): DecodeFn {
   const known = decoders.get(layout);
   if (known !== undefined) return known;
-  const nestedLayouts: WireMessage[] = [];
-  const source = decoderSource(layout, (f) => {
-    const at = nestedLayouts.indexOf(f.message as WireMessage);
-    return at >= 0 ? at : nestedLayouts.push(f.message as WireMessage) - 1;
-  });
+  const slots = new NestedSlots();
+  const source = decoderSource(layout, (f) => slots.slotOf(f));
   const nested: DecodeFn[] = [];
   const decode = compileGenerated(["rt", "N"], source, [runtime, nested]) as DecodeFn;
   decoders.set(layout, decode); // before the nested ones, so recursive types find it
-  for (const n of nestedLayouts) nested.push(decoderOf(n));
+  for (const n of slots.layouts) nested.push(decoderOf(n));
   return decode;
 }
 

@@ -12,7 +12,16 @@
  * covering exactly its own bytes; like any pooled Buffer, its `.buffer` is the shared slab (zero-filled when made, so
  * it holds only other encoded messages, never stale memory).
  */
-import { compileGenerated, Kind, MAX_DEPTH, Mode, type WireField, type WireMessage, varintLength } from "./wire-schema";
+import {
+  compileGenerated,
+  Kind,
+  MAX_DEPTH,
+  Mode,
+  NestedSlots,
+  type WireField,
+  type WireMessage,
+  varintLength,
+} from "./wire-schema";
 
 type Plain = Record<string, unknown>;
 
@@ -358,11 +367,8 @@ const encoders = new WeakMap<WireMessage, Encoder>();
 function encoderOf(layout: WireMessage): Encoder {
   const known = encoders.get(layout);
   if (known !== undefined) return known;
-  const nestedLayouts: WireMessage[] = [];
-  const sources = encoderSources(layout, (f) => {
-    const at = nestedLayouts.indexOf(f.message as WireMessage);
-    return at >= 0 ? at : nestedLayouts.push(f.message as WireMessage) - 1;
-  });
+  const slots = new NestedSlots();
+  const sources = encoderSources(layout, (f) => slots.slotOf(f));
   const S: SizeFn[] = [];
   const W: WriteFn[] = [];
   const encoder: Encoder = {
@@ -370,7 +376,7 @@ function encoderOf(layout: WireMessage): Encoder {
     write: compileGenerated(["rt", "W"], sources.write, [runtime, W]) as WriteFn,
   };
   encoders.set(layout, encoder); // before the nested ones, so recursive types find it
-  for (const n of nestedLayouts) {
+  for (const n of slots.layouts) {
     const e = encoderOf(n);
     S.push(e.size);
     W.push(e.write);

@@ -162,6 +162,18 @@ function compileField(type: protobuf.Type, field: protobuf.Field): WireField {
   return wireField;
 }
 
+/** The nested message layouts a generated function calls (its N[i], S[i] or W[i]), each numbered once. */
+export class NestedSlots {
+  readonly layouts: WireMessage[] = [];
+
+  /** The slot of field `f`'s message layout (a Kind.Message field). */
+  slotOf(f: WireField): number {
+    const layout = f.message as WireMessage;
+    const at = this.layouts.indexOf(layout);
+    return at >= 0 ? at : this.layouts.push(layout) - 1;
+  }
+}
+
 /**
  * Compiles generated code: `source` is the body of a factory taking `names` and returning the generated function,
  * called with `values`. Sources are built by wire-decode.ts and wire-encode.ts from compiled layouts (field numbers

@@ -61,16 +61,20 @@ export interface LedgerTransactionInputs {
   previewResult?: LedgerPayload;
 }
 
-export interface LedgerTransactionOutputs extends Omit<
-  LedgerTransactionInputs,
-  "gateway" | "identity" | "transientData"
-> {
+export interface LedgerTransactionOutputs
+  extends
+    Omit<LedgerTransactionInputs, "gateway" | "identity" | "transientData" | "generation" | "txId">,
+    LedgerOutcome {
   gateway: Omit<LedgerGatewayInputs, "clientKeyPem">;
   identity: { mspId: string; certificatePem: string };
   /** Marked secret by the SDK; needed by read (qscc) and delete (onDestroy). */
   credentials: { privateKeyPem: string; clientKeyPem?: string };
-  generation: number;
   transactionDigest: string;
+}
+
+/** The committed transaction a submission reports (or adopts). */
+export interface LedgerOutcome {
+  generation: number;
   txId: string;
   validationCode: string;
   validationCodeNumber: number;

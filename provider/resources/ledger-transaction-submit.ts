@@ -10,7 +10,7 @@ import type { Gateway, ProcessedTransaction, ProposalRequest, Visibility } from 
 import { nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { log } from "./context";
-import type { LedgerBytes, LedgerGatewayInputs, LedgerPayload } from "./ledger-transaction-inputs";
+import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
 import { deriveNonce } from "./ledger-transaction-txid";
 
 /** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */
@@ -68,16 +68,8 @@ export async function lookup(
   }
 }
 
-export interface Outcome {
-  generation: number;
-  txId: string;
-  validationCode: string;
-  validationCodeNumber: number;
-  blockNumber: string;
-  result: LedgerPayload;
-  endorsers: string[];
-  processedTransaction: string;
-}
+/** What a submission (or an adoption) reports: the outcome part of the outputs. */
+export type Outcome = LedgerOutcome;
 
 export async function outcomeOf(
   gateway: Gateway,
@@ -143,6 +135,23 @@ export interface SubmitOnceRequest {
   generation: number;
 }
 
+/** The gateway's proposal request for the transaction of `r` with `nonce`. */
+export function proposalRequestOf(
+  r: Omit<SubmitOnceRequest, "urn" | "allowInvalid" | "generation">,
+  nonce: Uint8Array,
+): ProposalRequest {
+  return {
+    channelId: r.channel,
+    chaincodeName: r.chaincode,
+    functionName: r.function,
+    args: r.args.map(toBytes),
+    transientData: Object.fromEntries(Object.entries(r.transientData).map(([k, v]) => [k, toBytes(v)])),
+    endorsingOrganizations: r.endorsingOrganizations,
+    visibility: r.visibility,
+    nonce,
+  };
+}
+
 function invalidMessage(name: string, txId: string, block: string, code: number): string {
   return (
     `LedgerTransaction ${name}: transaction ${txId} was committed in block ${block} with validation code ` +
@@ -156,16 +165,7 @@ export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceR
   const name = nameFromUrn(r.urn);
   for (let generation = r.generation; generation < r.generation + MAX_GENERATION_SKIPS; generation++) {
     const nonce = deriveNonce(c.privateKeyPem, r.urn, generation);
-    const request: ProposalRequest = {
-      channelId: r.channel,
-      chaincodeName: r.chaincode,
-      functionName: r.function,
-      args: r.args.map(toBytes),
-      transientData: Object.fromEntries(Object.entries(r.transientData).map(([k, v]) => [k, toBytes(v)])),
-      endorsingOrganizations: r.endorsingOrganizations,
-      visibility: r.visibility,
-      nonce,
-    };
+    const request = proposalRequestOf(r, nonce);
     const txId = computeTxId(nonce, serializeIdentity(newIdentity(c.identity.mspId, c.identity.certificatePem)));
     const committed = await lookup(gateway, r.channel, txId);
     if (committed !== undefined) {

@@ -19,7 +19,7 @@ import { messageOf, nameFromUrn } from "./common";
 import { log } from "./context";
 import { hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type { LedgerPayload, LedgerTransactionInputs, LedgerTransactionOutputs } from "./ledger-transaction-inputs";
-import { lookup, openGateway, outcomeOf, payloadOf, submitOnce, toBytes } from "./ledger-transaction-submit";
+import { lookup, openGateway, outcomeOf, payloadOf, proposalRequestOf, submitOnce } from "./ledger-transaction-submit";
 import type { Connection, Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
 import {
   canonical,
@@ -102,16 +102,7 @@ async function previewEndorse(i: LedgerTransactionInputs, generation: number): P
     const txId = deriveTxId(i.identity, i.resourceUrn, generation);
     const committed = await lookup(gateway, i.channel, txId);
     if (committed !== undefined) return (await outcomeOf(gateway, i.channel, generation, txId, committed)).result;
-    const proposal = gateway.newProposal({
-      channelId: r.channel,
-      chaincodeName: r.chaincode,
-      functionName: r.function,
-      args: r.args.map(toBytes),
-      transientData: Object.fromEntries(Object.entries(r.transientData).map(([k, v]) => [k, toBytes(v)])),
-      endorsingOrganizations: r.endorsingOrganizations,
-      visibility: r.visibility,
-      nonce,
-    });
+    const proposal = gateway.newProposal(proposalRequestOf(r, nonce));
     return payloadOf((await proposal.endorse()).getResult());
   } finally {
     gateway.close();

@@ -18,6 +18,7 @@ import {
   proposalResponsePayload,
   signEnvelope,
 } from "./fixtures";
+import { mutate } from "./mutate";
 
 const bytes = fc.uint8Array({ maxLength: 40 });
 const text = fc.string({ unit: "grapheme", maxLength: 12 });
@@ -97,20 +98,6 @@ function roundTrips<T>(codec: MessageCodec<T>, arbitrary: fc.Arbitrary<T>): void
     }),
     { numRuns: 300 },
   );
-}
-
-/** A random edit of valid bytes: flip a byte, drop a range, insert bytes, or truncate. */
-function mutate(valid: Uint8Array): fc.Arbitrary<Uint8Array> {
-  return fc
-    .tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 1, max: 255 }), fc.nat({ max: 3 }), bytes)
-    .map(([i, x, kind, extra]) => {
-      const copy = new Uint8Array(valid);
-      if (kind === 0) copy[i] = (copy[i] ?? 0) ^ x;
-      if (kind === 1) return Uint8Array.from([...copy.subarray(0, i), ...copy.subarray(Math.min(copy.length, i + x))]);
-      if (kind === 2) return Uint8Array.from([...copy.subarray(0, i), ...extra, ...copy.subarray(i)]);
-      if (kind === 3) return copy.subarray(0, i);
-      return copy;
-    });
 }
 
 describe("codec properties (fast-check)", () => {

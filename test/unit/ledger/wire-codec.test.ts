@@ -15,6 +15,7 @@ import { decodeWireMessage, WireFormatError } from "../../../provider/ledger/wir
 import { encodeWireMessage, SLAB_MAX_MESSAGE } from "../../../provider/ledger/wire-encode";
 import { MAX_DEPTH, wireMessageOf } from "../../../provider/ledger/wire-schema";
 import { chaincodeAction, endorse, newMember, newOrg, NOW, prepare, proposalResponsePayload } from "./fixtures";
+import { mutate } from "./mutate";
 
 type Plain = Record<string, unknown>;
 
@@ -51,20 +52,6 @@ function reference(type: protobuf.Type, message: Plain): Plain {
 function referenceDecode(typeName: string, bytes: Uint8Array): Plain {
   const type = protoType(typeName);
   return reference(type, type.decode(bytes));
-}
-
-/** The same byte sequence, possibly with one byte flipped, a range cut or inserted, or truncated. */
-function mutate(valid: Uint8Array): fc.Arbitrary<Uint8Array> {
-  return fc
-    .tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 1, max: 255 }), fc.nat({ max: 4 }), fc.uint8Array())
-    .map(([i, x, kind, extra]) => {
-      const copy = new Uint8Array(valid);
-      if (kind === 0) copy[i] = (copy[i] ?? 0) ^ x;
-      if (kind === 1) return Uint8Array.from([...copy.subarray(0, i), ...copy.subarray(Math.min(copy.length, i + x))]);
-      if (kind === 2) return Uint8Array.from([...copy.subarray(0, i), ...extra, ...copy.subarray(i)]);
-      if (kind === 3) return copy.subarray(0, i);
-      return copy;
-    });
 }
 
 /** A one-byte field key (fields 1 to 15). */
