@@ -8,6 +8,7 @@ import { firewallPolicyMoveProvider } from "./firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-deletion";
 import { ledgerTransactionProvider } from "./ledger-transaction";
 import { operationWaitProvider } from "./operation-wait";
+import { exitWhenOutputIsGone } from "./orphan-guard";
 
 export function configure(req: dynamic.ConfigureRequest): Promise<void> {
   configureProvider(req);
@@ -49,6 +50,7 @@ function kindOf(args: readonly unknown[]): string {
  * An unknown kind or method (state written by a newer version) is a clear error rather than a crash.
  */
 export function dispatch(method: string, args: unknown[]): Promise<unknown> {
+  exitWhenOutputIsGone(); // only this entry runs inside the dynamic-provider process
   if (method === "configure") return configure(args[0] as dynamic.ConfigureRequest);
   const kind = kindOf(args);
   const provider = (providers as Record<string, Record<string, unknown> | undefined>)[kind];

@@ -12,7 +12,7 @@ import { createThrowawayStack, dynamicResources } from "../helpers/pulumi-harnes
 import type { ThrowawayStack } from "../helpers/pulumi-harness";
 import { deployerConfig, parentOf } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
-import { killPulumiUp, waitFor } from "../helpers/kill-stack";
+import { isRunning, killPulumiUp, waitFor } from "../helpers/kill-stack";
 
 const { policy: POLICY, folderA: A, folderB: B } = FIXTURE.firewallPolicyMove;
 const MOVE_MS = 4000;
@@ -49,8 +49,16 @@ async function upAndKill(
     (e: unknown) => (e instanceof Error ? e.message : String(e)),
   );
   await waitFor(when, 60_000, "the kill point");
-  killPulumiUp(stack.stack.name, mode);
-  return run;
+  const { orphaned } = killPulumiUp(stack.stack.name, mode);
+  const message = await run;
+  // The orphaned provider processes must not outlive their CLI for long (dispatch's orphan guard): an orphan of
+  // @pulumi/pulumi's dynamic provider would otherwise spin at 100% CPU on its closed stderr, growing without bound.
+  await waitFor(
+    () => !orphaned.some(isRunning),
+    60_000,
+    `the orphaned provider processes ${orphaned.join(", ")} to exit`,
+  );
+  return message;
 }
 
 /** What the CLI tells a user after an interrupted update, done non-interactively. */
