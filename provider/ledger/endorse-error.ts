@@ -1,23 +1,6 @@
-import { GatewayError } from "./gateway-error";
-import type { ErrorDetail } from "./messages";
+import { TransactionCallError } from "./transaction-call-error";
 
 /** Endorsing a transaction proposal failed (Endorse). */
-export class EndorseError extends GatewayError {
+export class EndorseError extends TransactionCallError {
   static override readonly kind: string = "EndorseError";
-  declare readonly transactionId: string;
-
-  constructor(
-    properties: Readonly<{
-      code: number;
-      details: readonly ErrorDetail[];
-      method: string;
-      message: string;
-      transactionId: string;
-      cause?: unknown;
-    }>,
-  ) {
-    super(properties);
-    // Narrows LedgerError's optional transactionId: these calls always concern one transaction.
-    this.transactionId = properties.transactionId;
-  }
 }

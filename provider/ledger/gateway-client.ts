@@ -21,7 +21,7 @@ import type { Identity } from "./identity";
 import { serializeIdentity } from "./identity";
 import type { ProcessedTransaction } from "./messages";
 import { buildProposal, DEFAULT_VISIBILITY, parseProposal } from "./proposal";
-import type { Visibility } from "./proposal";
+import type { ProposalOptions, Visibility } from "./proposal";
 import { messageSignerOf } from "./signing";
 import type { Signer } from "./signing";
 import { unwrap } from "./unwrap";
@@ -83,22 +83,12 @@ export interface ConnectOptions {
   readonly commitStatusOptions?: CallOptionsSupplier;
 }
 
-export interface ProposalRequest {
-  readonly channelId: string;
-  readonly chaincodeName: string;
-  readonly contractName?: string;
-  readonly functionName: string;
-  readonly args?: readonly (string | Uint8Array)[];
-  /** Never reaches the ledger, never logged. */
-  readonly transientData?: ReadonlyMap<string, string | Uint8Array> | Readonly<Record<string, string | Uint8Array>>;
+/** A proposal as buildProposal takes it (the gateway supplies the identity and the clock), and where to send it. */
+export interface ProposalRequest extends Omit<ProposalOptions, "identity" | "now" | "chaincodeType"> {
   /** MSP ids that must endorse (each must then have a valid endorsement). */
   readonly endorsingOrganizations?: readonly string[];
   /** MSP ids to evaluate on. */
   readonly targetOrganizations?: readonly string[];
-  /** A deterministic nonce for exactly-once re-runs. @default 24 random bytes */
-  readonly nonce?: Uint8Array;
-  /** @default "full" */
-  readonly visibility?: Visibility;
 }
 
 export interface SubmitResult {

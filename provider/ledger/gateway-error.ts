@@ -1,6 +1,15 @@
 import { LedgerError } from "./ledger-error";
 import type { ErrorDetail } from "./messages";
 
+export interface GatewayErrorProperties {
+  code: number;
+  details: readonly ErrorDetail[];
+  method: string;
+  message: string;
+  transactionId?: string | undefined;
+  cause?: unknown;
+}
+
 /**
  * A gRPC call to the gateway failed. `details` are the per-endorser/orderer ErrorDetail entries from the
  * grpc-status-details-bin trailer (google.rpc.Status); `code` is the gRPC status code.
@@ -12,16 +21,7 @@ export class GatewayError extends LedgerError {
   /** The gRPC method, for example "/gateway.Gateway/Endorse". */
   readonly method: string;
 
-  constructor(
-    properties: Readonly<{
-      code: number;
-      details: readonly ErrorDetail[];
-      method: string;
-      message: string;
-      transactionId?: string | undefined;
-      cause?: unknown;
-    }>,
-  ) {
+  constructor(properties: Readonly<GatewayErrorProperties>) {
     const details = properties.details.map((d) => `${d.mspId}@${d.address}: ${d.message}`).join("; ");
     super({
       message: `${properties.method} failed (gRPC ${properties.code}): ${properties.message}${details === "" ? "" : ` [${details}]`}`,

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { OperationSummary } from "../../provider/resources/firewall-policy-move";
 import { providerStub } from "../provider-stubs";
 
 export const FIREWALL_POLICY_MOVE_TYPE = "pulumi-nodejs:dynamic/compute:FirewallPolicyMove";
@@ -26,15 +27,8 @@ export interface FirewallPolicyMoveArgs {
   timeouts?: pulumi.Input<MoveTimeouts>;
 }
 
-export interface MoveOperation {
-  name?: string;
-  status?: string;
-  progress?: number;
-  insertTime?: string;
-  startTime?: string;
-  endTime?: string;
-  warnings?: { code?: string; message?: string }[];
-}
+/** The move's long-running operation, as the provider summarizes it. */
+export type MoveOperation = OperationSummary;
 
 /**
  * Keeps an organization firewall policy under a chosen folder or organization, moving it with

@@ -76,17 +76,8 @@ export function recordingSleep(): { sleep: (ms: number, signal?: AbortSignal) =>
   };
 }
 
-/** mulberry32: a small deterministic PRNG in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the benchmark's deterministic PRNG in [0, 1). */
+export { seededRandom } from "../../../bench/waiter-schedule";
 
 /** A token source handing out numbered tokens; `refresh` with a rejectedToken moves to the next number. */
 export function countingTokens(refreshable = true): TokenSource & { calls: { scopes: string[]; rejected?: string }[] } {
