@@ -15,7 +15,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { codecs, connect, newIdentity, newPrivateKeySigner } from "../provider/ledger";
+import { codecs } from "../provider/ledger";
+import { connectToSandbox } from "./sandbox-client";
 import { startFabricSandbox } from "../sandbox/fabric";
 import { CODEC_SAMPLES, type CodecSide } from "./ledger-codec-worker";
 
@@ -45,12 +46,7 @@ export const DEFAULT_BENCH_CODEC_PROCESSES = 3;
 async function realisticBytes(): Promise<Record<string, Uint8Array>> {
   const sandbox = await startFabricSandbox({ port: 0 });
   const client = sandbox.newClientIdentity("Org1MSP");
-  const gateway = connect({
-    address: sandbox.address,
-    identity: newIdentity(client.mspId, client.certificatePem),
-    signer: newPrivateKeySigner(client.privateKeyPem),
-    trustedMsps: Object.entries(sandbox.caCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
-  });
+  const gateway = connectToSandbox(sandbox, client);
   try {
     const { transactionId } = await gateway.submitTransaction({
       channelId: sandbox.channel,

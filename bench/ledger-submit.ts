@@ -8,7 +8,7 @@
 import { createPrivateKey } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import * as official from "@hyperledger/fabric-gateway";
-import { connect, newIdentity, newPrivateKeySigner } from "../provider/ledger";
+import { connectToSandbox } from "./sandbox-client";
 import { startFabricSandbox } from "../sandbox/fabric";
 
 export interface LedgerSubmitBenchOptions {
@@ -54,12 +54,7 @@ export async function benchLedgerSubmit(options: LedgerSubmitBenchOptions = {}):
   const concurrency = options.concurrency ?? DEFAULT_BENCH_SUBMIT_CONCURRENCY;
   const sandbox = await startFabricSandbox({ port: 0 });
   const identity = sandbox.newClientIdentity("Org1MSP");
-  const ours = connect({
-    address: sandbox.address,
-    identity: newIdentity(identity.mspId, identity.certificatePem),
-    signer: newPrivateKeySigner(identity.privateKeyPem),
-    trustedMsps: Object.entries(sandbox.caCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
-  });
+  const ours = connectToSandbox(sandbox, identity);
   const grpcClient = new grpc.Client(sandbox.address, grpc.credentials.createInsecure());
   const theirs = official.connect({
     client: grpcClient,
