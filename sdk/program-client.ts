@@ -4,7 +4,7 @@
  * at every call so that each stack (and each configuration change) gets its own credentials.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveGoogleSettings } from "../provider/google";
+import { isApiError, resolveGoogleSettings } from "../provider/google";
 import type { EndpointId, EndpointParams, EndpointResult } from "../provider/google";
 import { cachedGoogleClient } from "../provider/resources/client-cache";
 
@@ -15,5 +15,9 @@ export function callEndpoint<E extends EndpointId>(id: E, params: EndpointParams
   const client = cachedGoogleClient(settings, (message) => {
     void pulumi.log.warn(message);
   });
-  return client.call(id, params);
+  return client.call(id, params).catch((e: unknown) => {
+    // The CLI prints the one-paragraph message; the whole structure (already free of secrets) goes to the debug log.
+    if (isApiError(e)) void pulumi.log.debug(`${id} failed: ${JSON.stringify(e)}`);
+    throw e;
+  });
 }

@@ -6,6 +6,8 @@
  * chain, and `Symbol.hasInstance` checks that list instead of the prototype chain.
  */
 const KINDS = Symbol.for("pulumi-opsledger.error-kinds");
+/** Node's util.inspect hook (`util.inspect.custom`), spelled so this module needs no Node import. */
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 export interface OpsLedgerErrorProperties {
   readonly message: string;
@@ -27,6 +29,15 @@ export class OpsLedgerError extends Error {
     }
     Object.defineProperty(this, KINDS, { value: kinds, enumerable: false });
     this.name = kinds[0] ?? "OpsLedgerError";
+  }
+
+  /**
+   * What util.inspect prints, and so what a CLI shows for an unhandled error (Pulumi's language host prints unhandled
+   * errors with util.inspect): the one-paragraph message, not a dump of every property with its stack. The
+   * properties stay on the object for programs; `cause` is left out too (it is on the object).
+   */
+  [INSPECT](): string {
+    return `${this.name}: ${this.message}`;
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {

@@ -94,7 +94,14 @@ export function formatApiErrorMessage(properties: ApiErrorProperties): string {
     .join(" ");
   const message = sentence(redactText(properties.serverMessage ?? ""));
   const hint = properties.hint === undefined ? "" : sentence(redactText(properties.hint));
-  return [`${subject}: ${status}${message === "" ? "." : `: ${message}`}`, hint].filter((s) => s !== "").join(" ");
+  const requestId = properties.errorDetails?.requestInfo?.requestId;
+  return [
+    `${subject}: ${status}${message === "" ? "." : `: ${message}`}`,
+    hint,
+    requestId === undefined ? "" : `(Request id ${requestId}.)`,
+  ]
+    .filter((s) => s !== "")
+    .join(" ");
 }
 
 /** True for an ApiError from any copy of this package. */

@@ -6,6 +6,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { resolveGoogleSettings } from "../google";
 import { cachedGoogleClient } from "./client-cache";
+import { sendToEngine } from "./engine-log";
 import type { GoogleClient, GoogleSettings } from "../google";
 
 /** The stack configuration keys this package reads (without the `opsledger:` namespace). */
@@ -77,10 +78,31 @@ export function providerClient(): GoogleClient {
 }
 
 /**
- * Writes a line to the provider's stdout/stderr; the engine shows dynamic-provider output as diagnostics in
- * `pulumi up` (stdout as info, stderr as info-to-stderr). Callers never pass secrets here.
+ * Reports a message about a resource. With its URN, the message goes to the engine attached to that resource (it
+ * appears under the resource in the CLI's diagnostics); without one, or when the engine cannot be reached, it is a
+ * line on the provider's stdout/stderr, which the engine shows as a loose diagnostic. Callers never pass secrets here.
  */
-export function log(level: "info" | "warning", message: string): void {
+export function log(level: "info" | "warning", message: string, urn?: string): void {
+  if (urn === undefined) {
+    printLine(level, message);
+    return;
+  }
+  void sendToEngine({ severity: level, message, urn, ephemeral: false }).then((sent) => {
+    if (!sent) printLine(level, message);
+  });
+}
+
+/**
+ * The current state of a long wait, shown on the resource's own row while it updates (an ephemeral status, replaced
+ * by the next one). Falls back to a plain line when the engine cannot be reached.
+ */
+export function status(urn: string, message: string): void {
+  void sendToEngine({ severity: "info", message, urn, ephemeral: true }).then((sent) => {
+    if (!sent) printLine("info", message);
+  });
+}
+
+function printLine(level: "info" | "warning", message: string): void {
   if (level === "warning") process.stderr.write(`warning: [opsledger] ${message}\n`);
   else process.stdout.write(`[opsledger] ${message}\n`);
 }

@@ -11,7 +11,7 @@ import type { ComputeOperation } from "../operations/types";
 import { waitForComputeOperation } from "../operations";
 import { isApiError } from "../google";
 import type { GoogleClient } from "../google";
-import { log, providerClient } from "./context";
+import { log, providerClient, status } from "./context";
 import { checkTimeouts, deterministicUuid, messageOf, nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { moveInputFailures, normalizeFirewallPolicy } from "./validate";
@@ -20,16 +20,18 @@ import { moveInputFailures, normalizeFirewallPolicy } from "./validate";
 export const MAX_STALE_OPERATION_SKIPS = 20;
 
 export interface FirewallPolicyMoveInputs {
-  resourceUrn: string;
+  /** The resource's URN (dynamic providers are not told it): set by the SDK. Keys starting `__` stay out of previews. */
+  __urn: string;
   firewallPolicy: string;
   parentId: string;
+  /** The user's own idempotency key of the move, when given. */
   requestId?: string;
   restoreOnDelete?: boolean;
   timeouts?: Timeouts;
   /** Set by check: how many distinct target parents this resource has been given. */
-  generation?: number;
-  /** Set by check: "user" when requestId came from the program, else "derived". */
-  requestIdSource?: "user" | "derived";
+  __generation?: number;
+  /** Set by check: the requestId of the current target parent (the user's, or derived). */
+  __requestId?: string;
 }
 
 export interface OperationSummary {
@@ -49,25 +51,40 @@ export interface FirewallPolicyMoveOutputs extends FirewallPolicyMoveInputs {
   operation?: OperationSummary;
 }
 
+/**
+ * Inputs and state written before the plumbing moved to `__` keys (`resourceUrn`, `generation`, and `requestId` with
+ * `requestIdSource`), read as today's shape so an existing stack keeps its requestId and generation.
+ */
+export function fromLegacyState<T extends Partial<FirewallPolicyMoveInputs>>(props: T): T {
+  const legacy = props as T & {
+    resourceUrn?: string;
+    generation?: number;
+    requestIdSource?: "user" | "derived";
+  };
+  if (legacy.__urn !== undefined || legacy.resourceUrn === undefined) return props;
+  const { resourceUrn, generation, requestIdSource, ...rest } = legacy;
+  const upgraded = { ...rest, __urn: resourceUrn } as Partial<FirewallPolicyMoveInputs>;
+  if (generation !== undefined) upgraded.__generation = generation;
+  if (legacy.requestId !== undefined) upgraded.__requestId = legacy.requestId;
+  if (requestIdSource !== "user") delete upgraded.requestId;
+  return upgraded as T;
+}
+
 async function check(
-  olds: Partial<FirewallPolicyMoveInputs>,
+  rawOlds: Partial<FirewallPolicyMoveInputs>,
   news: FirewallPolicyMoveInputs,
 ): Promise<dynamic.CheckResult> {
+  const olds = fromLegacyState(rawOlds);
   const failures = [...moveInputFailures(news), ...checkTimeouts(news.timeouts)];
   if (news.restoreOnDelete !== undefined && typeof news.restoreOnDelete !== "boolean") {
     failures.push({ property: "restoreOnDelete", reason: "must be true or false" });
   }
   const sameTarget =
-    olds.generation !== undefined &&
+    olds.__generation !== undefined &&
     olds.parentId === news.parentId &&
     olds.firewallPolicy !== undefined &&
     normalizeFirewallPolicy(olds.firewallPolicy) === normalizeFirewallPolicy(news.firewallPolicy);
-  if (
-    !sameTarget &&
-    news.requestId !== undefined &&
-    news.requestId === olds.requestId &&
-    olds.requestIdSource === "user"
-  ) {
+  if (!sameTarget && news.requestId !== undefined && news.requestId === olds.requestId) {
     failures.push({
       property: "requestId",
       reason: `'${news.requestId}' was already used for the move to ${String(olds.parentId)}; Google ignores a repeated requestId, so give this move a new one or remove requestId to let the provider derive it`,
@@ -77,37 +94,35 @@ async function check(
 
   let generation: number;
   let requestId: string;
-  let requestIdSource: "user" | "derived";
   if (
     sameTarget &&
-    olds.generation !== undefined &&
-    olds.requestId !== undefined &&
+    olds.__generation !== undefined &&
+    olds.__requestId !== undefined &&
     (news.requestId ?? olds.requestId) === olds.requestId
   ) {
-    generation = olds.generation;
-    requestId = olds.requestId;
-    requestIdSource = olds.requestIdSource ?? "derived";
+    generation = olds.__generation;
+    requestId = olds.__requestId;
   } else {
-    generation = sameTarget && olds.generation !== undefined ? olds.generation : (olds.generation ?? 0) + 1;
-    requestIdSource = news.requestId !== undefined ? "user" : "derived";
+    generation = sameTarget && olds.__generation !== undefined ? olds.__generation : (olds.__generation ?? 0) + 1;
     requestId =
       news.requestId ??
       deterministicUuid(
         "FirewallPolicyMove",
-        news.resourceUrn,
+        news.__urn,
         normalizeFirewallPolicy(news.firewallPolicy),
         news.parentId,
         String(generation),
       );
   }
-  return Promise.resolve({ inputs: { ...news, generation, requestId, requestIdSource } });
+  return Promise.resolve({ inputs: { ...news, __generation: generation, __requestId: requestId } });
 }
 
 async function diff(
   _id: string,
-  olds: FirewallPolicyMoveOutputs,
+  rawOlds: FirewallPolicyMoveOutputs,
   news: FirewallPolicyMoveInputs,
 ): Promise<dynamic.DiffResult> {
+  const olds = fromLegacyState(rawOlds);
   const replaces: string[] = [];
   if (normalizeFirewallPolicy(olds.firewallPolicy) !== normalizeFirewallPolicy(news.firewallPolicy))
     replaces.push("firewallPolicy");
@@ -146,13 +161,15 @@ function failedLongAgo(op: ComputeOperation, startedMs: number): boolean {
 /**
  * Moves the policy and waits. A requestId whose operation already failed in an earlier run is replayed by the server
  * as that failed operation; such a stale failure is skipped with the next derived requestId, so a retry after a cleared
- * fault really moves, and a re-run after a crash still finds the operation it started.
+ * fault really moves, and a re-run after a crash still finds the operation it started. The operation's status and
+ * progress are shown on the resource's own row while it runs.
  */
 export async function moveAndWait(
   client: GoogleClient,
-  args: { urnName: string; policyId: string; parentId: string; requestId: string; deadlineMs: number },
+  args: { urn: string; policyId: string; parentId: string; requestId: string; deadlineMs: number },
 ): Promise<ComputeOperation> {
   const started = Date.now();
+  const urnName = nameFromUrn(args.urn);
   const signal = AbortSignal.timeout(args.deadlineMs);
   for (let attempt = 0; attempt <= MAX_STALE_OPERATION_SKIPS; attempt++) {
     const requestId =
@@ -165,13 +182,15 @@ export async function moveAndWait(
     if (failedLongAgo(op, started)) {
       log(
         "info",
-        `FirewallPolicyMove ${args.urnName}: operation ${op.name ?? "?"} (requestId ${requestId}) failed in an earlier run; retrying the move with a new requestId`,
+        `FirewallPolicyMove ${urnName}: operation ${op.name ?? "?"} (requestId ${requestId}) failed in an earlier run; retrying the move with a new requestId`,
+        args.urn,
       );
       continue;
     }
     log(
       "info",
-      `FirewallPolicyMove ${args.urnName}: moving firewall policy ${args.policyId} to ${args.parentId} (operation ${op.name ?? "?"}, requestId ${requestId})`,
+      `FirewallPolicyMove ${urnName}: moving firewall policy ${args.policyId} to ${args.parentId} (operation ${op.name ?? "?"}, requestId ${requestId})`,
+      args.urn,
     );
     const operationName = op.name ?? "";
     return waitForComputeOperation(
@@ -188,19 +207,19 @@ export async function moveAndWait(
         timeoutMs: Math.max(1, args.deadlineMs - (Date.now() - started)),
         signal,
         onProgress: (p) => {
-          log(
-            "info",
-            `FirewallPolicyMove ${args.urnName}: ${operationName} ${p.status}${p.progress === undefined ? "" : ` ${p.progress}%`}`,
+          status(
+            args.urn,
+            `moving to ${args.parentId}: ${operationName} ${p.status}${p.progress === undefined ? "" : ` ${p.progress}%`}`,
           );
         },
         onWarning: (m) => {
-          log("warning", `FirewallPolicyMove ${args.urnName}: ${m}`);
+          log("warning", `FirewallPolicyMove ${urnName}: ${m}`, args.urn);
         },
       },
     );
   }
   throw new Error(
-    `FirewallPolicyMove ${args.urnName}: ${MAX_STALE_OPERATION_SKIPS} earlier move operations of firewall policy ${args.policyId} all failed; see the previous errors`,
+    `FirewallPolicyMove ${urnName}: ${MAX_STALE_OPERATION_SKIPS} earlier move operations of firewall policy ${args.policyId} all failed; see the previous errors`,
   );
 }
 
@@ -220,7 +239,7 @@ async function apply(
 ): Promise<FirewallPolicyMoveOutputs> {
   const client = providerClient();
   const policyId = normalizeFirewallPolicy(inputs.firewallPolicy);
-  const urnName = nameFromUrn(inputs.resourceUrn);
+  const urnName = nameFromUrn(inputs.__urn);
   const before = await observeParent(client, policyId);
   if (before === undefined)
     throw new Error(
@@ -236,14 +255,15 @@ async function apply(
     log(
       "info",
       `FirewallPolicyMove ${urnName}: firewall policy ${policyId} is already under ${before}; adopted without a move`,
+      inputs.__urn,
     );
     return outs;
   }
   const op = await moveAndWait(client, {
-    urnName,
+    urn: inputs.__urn,
     policyId,
     parentId: inputs.parentId,
-    requestId: inputs.requestId ?? "",
+    requestId: inputs.__requestId ?? "",
     deadlineMs: timeoutMs(inputs.timeouts, step),
   });
   const summary = summarize(op);
@@ -266,19 +286,21 @@ export const firewallPolicyMoveProvider = {
   ): Promise<dynamic.UpdateResult> {
     return { outs: await apply(news, olds.previousParent, "update") };
   },
-  async read(id: string, props: FirewallPolicyMoveOutputs): Promise<dynamic.ReadResult> {
+  async read(id: string, rawProps: FirewallPolicyMoveOutputs): Promise<dynamic.ReadResult> {
+    const props = fromLegacyState(rawProps);
     const observed = await observeParent(providerClient(), props.firewallPolicyId);
     if (observed === undefined) return { id: "" };
-    const outs = { ...props, parent: observed };
-    const { firewallPolicyId: _a, parent: _b, previousParent: _c, operation: _d, ...inputs } = outs;
-    return { id, props: outs, inputs: { ...inputs, parentId: observed } };
+    const { firewallPolicyId: _a, parent: _b, previousParent: _c, operation: _d, ...inputs } = props;
+    return { id, props: { ...props, parent: observed }, inputs: { ...inputs, parentId: observed } };
   },
-  async delete(_id: string, props: FirewallPolicyMoveOutputs): Promise<void> {
-    const urnName = nameFromUrn(props.resourceUrn);
+  async delete(_id: string, rawProps: FirewallPolicyMoveOutputs): Promise<void> {
+    const props = fromLegacyState(rawProps);
+    const urnName = nameFromUrn(props.__urn);
     if (!props.restoreOnDelete) {
       log(
         "info",
         `FirewallPolicyMove ${urnName}: firewall policy ${props.firewallPolicyId} stays under ${props.parent} (restoreOnDelete is false)`,
+        props.__urn,
       );
       return;
     }
@@ -287,15 +309,15 @@ export const firewallPolicyMoveProvider = {
     if (current === undefined || current === props.previousParent) return;
     try {
       await moveAndWait(client, {
-        urnName,
+        urn: props.__urn,
         policyId: props.firewallPolicyId,
         parentId: props.previousParent,
         requestId: deterministicUuid(
           "FirewallPolicyMove:restore",
-          props.resourceUrn,
+          props.__urn,
           props.firewallPolicyId,
           props.previousParent,
-          String(props.generation ?? 0),
+          String(props.__generation ?? 0),
         ),
         deadlineMs: timeoutMs(props.timeouts, "delete"),
       });

@@ -32,17 +32,21 @@ const KINDS: Readonly<Record<string, ProviderKind>> = {
   "operations:OperationWait": "operationWait",
 };
 
-/** The provider of a call, from the type token in the `resourceUrn` input that every resource carries. */
+/**
+ * The provider of a call, from the type token in the `__urn` input that every resource carries (`resourceUrn` in
+ * state written before the plumbing was hidden from previews).
+ */
 function kindOf(args: readonly unknown[]): string {
   for (const arg of args) {
-    const urn = (arg as { resourceUrn?: unknown } | null)?.resourceUrn;
+    const inputs = arg as { __urn?: unknown; resourceUrn?: unknown } | null;
+    const urn = inputs?.__urn ?? inputs?.resourceUrn;
     if (typeof urn === "string") {
       // A child's type is qualified by its parents' types: `...::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/...`.
       const type = /(?:::|\$)pulumi-nodejs:dynamic\/([^:$]+:[^:$]+)::/.exec(urn)?.[1] ?? "";
       return KINDS[type] ?? type;
     }
   }
-  return "(no resourceUrn input)";
+  return "(no __urn input)";
 }
 
 /**

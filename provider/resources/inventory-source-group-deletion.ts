@@ -11,7 +11,8 @@ import { nameFromUrn } from "./common";
 import { inventorySourceGroupInputFailures } from "./validate";
 
 export interface InventorySourceGroupDeletionInputs {
-  resourceUrn: string;
+  /** The resource's URN (dynamic providers are not told it): set by the SDK, kept out of previews. */
+  __urn: string;
   inventorySourceGroupId: string;
   partnerId?: string;
   advertiserId?: string;
@@ -54,13 +55,14 @@ export const inventorySourceGroupDeletionProvider = {
     return Promise.resolve({ changes, replaces, deleteBeforeReplace: true });
   },
   async create(inputs: InventorySourceGroupDeletionInputs): Promise<dynamic.CreateResult> {
-    const name = nameFromUrn(inputs.resourceUrn);
+    const name = nameFromUrn(inputs.__urn);
     let outcome: InventorySourceGroupDeletionOutputs["outcome"] = "deleted";
     try {
       await providerClient().call("displayvideo.inventorySourceGroups.delete", params(inputs));
       log(
         "info",
         `InventorySourceGroupDeletion ${name}: deleted inventory source group ${inputs.inventorySourceGroupId} (owner ${owner(inputs)})`,
+        inputs.__urn,
       );
     } catch (e) {
       if (!(isApiError(e) && e.httpStatus === 404)) throw e;
@@ -68,6 +70,7 @@ export const inventorySourceGroupDeletionProvider = {
       log(
         "info",
         `InventorySourceGroupDeletion ${name}: inventory source group ${inputs.inventorySourceGroupId} was already gone (404); recorded as deleted`,
+        inputs.__urn,
       );
     }
     const outs: InventorySourceGroupDeletionOutputs = { ...inputs, outcome, owner: owner(inputs) };
@@ -90,14 +93,16 @@ export const inventorySourceGroupDeletionProvider = {
     }
     log(
       "info",
-      `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: inventory source group ${props.inventorySourceGroupId} exists again; the next update deletes it again`,
+      `InventorySourceGroupDeletion ${nameFromUrn(props.__urn)}: inventory source group ${props.inventorySourceGroupId} exists again; the next update deletes it again`,
+      props.__urn,
     );
     return { id: "" };
   },
   delete(_id: string, props: InventorySourceGroupDeletionOutputs): Promise<void> {
     log(
       "info",
-      `InventorySourceGroupDeletion ${nameFromUrn(props.resourceUrn)}: nothing to undo; inventory source group ${props.inventorySourceGroupId} stays deleted`,
+      `InventorySourceGroupDeletion ${nameFromUrn(props.__urn)}: nothing to undo; inventory source group ${props.inventorySourceGroupId} stays deleted`,
+      props.__urn,
     );
     return Promise.resolve();
   },

@@ -6,13 +6,14 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { waitForComputeOperation, waitForLongRunningOperation } from "../operations";
 import { isApiError } from "../google";
-import { log, providerClient } from "./context";
+import { log, providerClient, status } from "./context";
 import { checkTimeouts, nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { operationInputFailures, operationRef } from "./validate";
 
 export interface OperationWaitInputs {
-  resourceUrn: string;
+  /** The resource's URN (dynamic providers are not told it): set by the SDK, kept out of previews. */
+  __urn: string;
   operation: string;
   timeouts?: Timeouts;
 }
@@ -31,18 +32,18 @@ export interface OperationWaitOutputs extends OperationWaitInputs {
 async function waitFor(inputs: OperationWaitInputs): Promise<OperationWaitOutputs> {
   const client = providerClient();
   const ref = operationRef(inputs.operation);
-  const urnName = nameFromUrn(inputs.resourceUrn);
+  const urnName = nameFromUrn(inputs.__urn);
   const common = {
     target: `operation ${ref.name}`,
     timeoutMs: timeoutMs(inputs.timeouts, "create"),
     onProgress: (p: { status?: string; progress?: number }) => {
-      log(
-        "info",
-        `OperationWait ${urnName}: ${ref.name} ${p.status ?? ""}${p.progress === undefined ? "" : ` ${p.progress}%`}`,
+      status(
+        inputs.__urn,
+        `waiting: ${ref.name} ${p.status ?? ""}${p.progress === undefined ? "" : ` ${p.progress}%`}`,
       );
     },
     onWarning: (m: string) => {
-      log("warning", `OperationWait ${urnName}: ${m}`);
+      log("warning", `OperationWait ${urnName}: ${m}`, inputs.__urn);
     },
   };
   if (ref.kind === "compute") {

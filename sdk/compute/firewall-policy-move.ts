@@ -41,12 +41,15 @@ export class FirewallPolicyMove extends pulumi.dynamic.Resource {
   declare readonly parent: pulumi.Output<string>;
   /** The parent the policy had before this resource first moved it (where restoreOnDelete puts it back). */
   declare readonly previousParent: pulumi.Output<string>;
-  /** The requestId of the current target parent. */
-  declare readonly requestId: pulumi.Output<string>;
+  /** The requestId of the current target parent: yours, or the one derived for you. */
+  readonly requestId: pulumi.Output<string>;
   /** How many distinct target parents this resource has had. */
-  declare readonly generation: pulumi.Output<number>;
+  readonly generation: pulumi.Output<number>;
   /** The last move operation (absent when the policy was already under the parent). */
   declare readonly operation: pulumi.Output<MoveOperation | undefined>;
+  // Plumbing kept in state under `__` keys, which Pulumi leaves out of previews; exposed above under plain names.
+  declare private readonly __requestId: pulumi.Output<string>;
+  declare private readonly __generation: pulumi.Output<number>;
 
   constructor(name: string, args: FirewallPolicyMoveArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -54,17 +57,19 @@ export class FirewallPolicyMove extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
-        resourceUrn: pulumi.createUrn(name, FIREWALL_POLICY_MOVE_TYPE, opts?.parent),
+        __urn: pulumi.createUrn(name, FIREWALL_POLICY_MOVE_TYPE, opts?.parent),
+        __requestId: undefined,
+        __generation: undefined,
         firewallPolicyId: undefined,
         parent: undefined,
         previousParent: undefined,
-        requestId: args.requestId,
-        generation: undefined,
         operation: undefined,
       },
       opts,
       "compute",
       "FirewallPolicyMove",
     );
+    this.requestId = this.__requestId;
+    this.generation = this.__generation;
   }
 }

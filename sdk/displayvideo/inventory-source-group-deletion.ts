@@ -31,7 +31,7 @@ export class InventorySourceGroupDeletion extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
-        resourceUrn: pulumi.createUrn(name, INVENTORY_SOURCE_GROUP_DELETION_TYPE, opts?.parent),
+        __urn: pulumi.createUrn(name, INVENTORY_SOURCE_GROUP_DELETION_TYPE, opts?.parent),
         outcome: undefined,
         owner: undefined,
       },

@@ -30,7 +30,7 @@ export class OperationWait extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
-        resourceUrn: pulumi.createUrn(name, OPERATION_WAIT_TYPE, opts?.parent),
+        __urn: pulumi.createUrn(name, OPERATION_WAIT_TYPE, opts?.parent),
         kind: undefined,
         operationName: undefined,
         done: undefined,

@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { inspect } from "node:util";
 import {
   ApiError,
   SCOPES,
@@ -402,5 +403,28 @@ describe("ApiError", () => {
       },
     );
     assert.equal(html.message, "deploymentmanager.deployments.get deployment d1 in project p1: 501: Not Implemented.");
+  });
+
+  it("prints as its one-paragraph message, with Google's request id, while programs keep every property", async () => {
+    const body = {
+      error: {
+        code: 404,
+        message: "Resource 'locations/global/workforcePools/p' was not found.",
+        status: "NOT_FOUND",
+        details: [{ "@type": "type.googleapis.com/google.rpc.RequestInfo", requestId: "a1b2c3", servingData: "x" }],
+      },
+    };
+    const error = await failWith(404, body, "iam.workforcePools.getIamPolicy", {
+      resource: "locations/global/workforcePools/p",
+    });
+    const paragraph =
+      "iam.workforcePools.getIamPolicy workforce pool locations/global/workforcePools/p: 404 NOT_FOUND: Resource " +
+      "'locations/global/workforcePools/p' was not found. Check that workforce pool locations/global/workforcePools/p " +
+      "exists and that the caller can see it. (Request id a1b2c3.)";
+    assert.equal(error.message, paragraph);
+    // Pulumi's language host prints an unhandled error with util.inspect(err, { colors: true }).
+    assert.equal(inspect(error, { colors: true }), `ApiError: ${paragraph}`);
+    assert.equal(error.httpStatus, 404);
+    assert.deepEqual(error.errorDetails.requestInfo, { requestId: "a1b2c3", servingData: "x" });
   });
 });

@@ -8,7 +8,7 @@ import type {
 const URN = "urn:pulumi:dev::demo::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
 
 function inputs(parentId: string, extra: Partial<FirewallPolicyMoveInputs> = {}): FirewallPolicyMoveInputs {
-  return { resourceUrn: URN, firewallPolicy: "300000000002", parentId, ...extra };
+  return { __urn: URN, firewallPolicy: "300000000002", parentId, ...extra };
 }
 
 async function checked(
@@ -28,15 +28,15 @@ describe("FirewallPolicyMove check", () => {
   it("derives the same requestId when a create is retried (same URN, policy, parent)", async () => {
     const first = await checked({}, inputs("folders/200000000001"));
     const retry = await checked({}, inputs("folders/200000000001"));
-    assert.equal(first.generation, 1);
-    assert.equal(retry.requestId, first.requestId);
-    assert.match(first.requestId ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(first.__generation, 1);
+    assert.equal(retry.__requestId, first.__requestId);
+    assert.match(first.__requestId ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it("keeps requestId and generation while the target parent is unchanged", async () => {
     const a = await checked({}, inputs("folders/200000000001"));
     const again = await checked(a, inputs("folders/200000000001"));
-    assert.deepEqual([again.generation, again.requestId], [a.generation, a.requestId]);
+    assert.deepEqual([again.__generation, again.__requestId], [a.__generation, a.__requestId]);
   });
 
   it("gives each change of parent a new requestId, so A→B→A→B are three distinct moves", async () => {
@@ -44,15 +44,15 @@ describe("FirewallPolicyMove check", () => {
     const b1 = await checked(a1, inputs("folders/200000000002"));
     const a2 = await checked(b1, inputs("folders/200000000001"));
     const b2 = await checked(a2, inputs("folders/200000000002"));
-    assert.deepEqual([a1.generation, b1.generation, a2.generation, b2.generation], [1, 2, 3, 4]);
-    assert.equal(new Set([a1.requestId, b1.requestId, a2.requestId, b2.requestId]).size, 4);
+    assert.deepEqual([a1.__generation, b1.__generation, a2.__generation, b2.__generation], [1, 2, 3, 4]);
+    assert.equal(new Set([a1.__requestId, b1.__requestId, a2.__requestId, b2.__requestId]).size, 4);
   });
 
   it("reuses the interrupted update's requestId when the update is retried from the old state", async () => {
     const a = await checked({}, inputs("folders/200000000001"));
     const attempt1 = await checked(a, inputs("folders/200000000002"));
     const attempt2 = await checked(a, inputs("folders/200000000002"));
-    assert.equal(attempt2.requestId, attempt1.requestId);
+    assert.equal(attempt2.__requestId, attempt1.__requestId);
   });
 
   it("returns failures naming every bad field, without throwing", async () => {
@@ -80,6 +80,35 @@ describe("FirewallPolicyMove check", () => {
     const result = await firewallPolicyMoveProvider.check(a, inputs("folders/200000000002", { requestId: rid }));
     assert.equal(result.failures?.[0]?.property, "requestId");
     assert.match(result.failures[0].reason, /already used for the move to folders\/200000000001/);
+  });
+});
+
+describe("FirewallPolicyMove state written before the plumbing was hidden", () => {
+  const legacy = {
+    resourceUrn: URN,
+    firewallPolicy: "300000000002",
+    parentId: "folders/200000000001",
+    generation: 2,
+    requestId: "5b1e0c4a-2d3f-8e41-9a6b-7c8d9e0f1a2b",
+    requestIdSource: "derived",
+  } as unknown as FirewallPolicyMoveInputs;
+
+  it("keeps the recorded requestId and generation, now under __ keys, without a user requestId", async () => {
+    const next = await checked(legacy, inputs("folders/200000000001"));
+    assert.deepEqual(
+      [next.__generation, next.__requestId, next.requestId],
+      [2, "5b1e0c4a-2d3f-8e41-9a6b-7c8d9e0f1a2b", undefined],
+    );
+    assert.deepEqual(
+      Object.keys(next).filter((k) => ["resourceUrn", "generation", "requestIdSource"].includes(k)),
+      [],
+    );
+  });
+
+  it("counts on from the recorded generation when the parent changes", async () => {
+    const next = await checked(legacy, inputs("folders/200000000002"));
+    assert.equal(next.__generation, 3);
+    assert.notEqual(next.__requestId, legacy.requestId);
   });
 });
 

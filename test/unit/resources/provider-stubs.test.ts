@@ -23,23 +23,26 @@ describe("serialized provider stub", () => {
 describe("provider dispatch", () => {
   const urn = (type: string): string => `urn:pulumi:dev::p::pulumi-nodejs:dynamic/${type}::name`;
 
-  it("routes a call by the type token in the resourceUrn input", async () => {
-    const result = (await dispatch("check", [
-      {},
-      { resourceUrn: urn("operations:OperationWait"), operation: "not a name!" },
-    ])) as {
-      failures?: { property: string }[];
-    };
-    assert.deepEqual(
-      result.failures?.map((f) => f.property),
-      ["operation"],
-    );
+  it("routes a call by the type token in the __urn input, or in resourceUrn in older state", async () => {
+    for (const key of ["__urn", "resourceUrn"]) {
+      const result = (await dispatch("check", [
+        {},
+        { [key]: urn("operations:OperationWait"), operation: "not a name!" },
+      ])) as {
+        failures?: { property: string }[];
+      };
+      assert.deepEqual(
+        result.failures?.map((f) => f.property),
+        ["operation"],
+        key,
+      );
+    }
   });
 
   it("hands the host a plain Error with the message, never an error whose fields grpc-js would misread", async () => {
     const error = await dispatch("check", [
       {},
-      { resourceUrn: urn("compute:FirewallPolicyMove"), firewallPolicy: "1", parentId: "folders/1" },
+      { __urn: urn("compute:FirewallPolicyMove"), firewallPolicy: "1", parentId: "folders/1" },
     ]).then(
       () => undefined,
       (e: unknown) => e,
@@ -47,7 +50,7 @@ describe("provider dispatch", () => {
     assert.equal(error, undefined, "check of valid input resolves");
     const failed = await dispatch("read", [
       "id",
-      { resourceUrn: urn("operations:OperationWait"), operation: "not an operation!" },
+      { __urn: urn("operations:OperationWait"), operation: "not an operation!" },
     ]).catch((e: unknown) => e);
     assert.ok(failed instanceof Error);
     assert.equal(Object.getPrototypeOf(failed), Error.prototype);
@@ -57,7 +60,7 @@ describe("provider dispatch", () => {
 
   it("refuses state from an unknown provider with the upgrade hint", async () => {
     await assert.rejects(
-      dispatch("create", [{ resourceUrn: urn("ledger:Future") }]),
+      dispatch("create", [{ __urn: urn("ledger:Future") }]),
       /the installed version has no provider ledger:Future\.create; upgrade the package that wrote this state/,
     );
   });

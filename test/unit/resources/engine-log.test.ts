@@ -1,0 +1,69 @@
+import { strict as assert } from "node:assert";
+import * as grpc from "@grpc/grpc-js";
+import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import { encodeLogRequest, engineAddressOf, sendToEngine } from "../../../provider/resources/engine-log";
+
+const URN = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
+const PROVIDER_ARGV = ["/usr/bin/node", "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"];
+
+describe("engine log (messages from the dynamic provider to the engine)", () => {
+  it("encodes a LogRequest that Pulumi's own generated class reads back field for field", () => {
+    const bytes = encodeLogRequest({ severity: "warning", message: "moving: RUNNING 40%", urn: URN, ephemeral: true });
+    const decoded = LogRequest.deserializeBinary(bytes);
+    assert.deepEqual(decoded.toObject(), {
+      severity: LogSeverity.WARNING,
+      message: "moving: RUNNING 40%",
+      urn: URN,
+      streamid: 0,
+      ephemeral: true,
+    });
+    const expected = new LogRequest().setSeverity(LogSeverity.WARNING).setMessage("moving: RUNNING 40%").setUrn(URN);
+    assert.deepEqual(Buffer.from(bytes), Buffer.from(expected.setEphemeral(true).serializeBinary()));
+  });
+
+  it("finds the engine's address only in a dynamic-provider process started by the engine", () => {
+    assert.equal(engineAddressOf([...PROVIDER_ARGV, "127.0.0.1:41235"]), "127.0.0.1:41235");
+    assert.equal(engineAddressOf([...PROVIDER_ARGV]), undefined);
+    assert.equal(engineAddressOf(["/usr/bin/node", "/p/dist/test/unit/x.test.js", "127.0.0.1:41235"]), undefined);
+    assert.equal(engineAddressOf([...PROVIDER_ARGV, "--flag"]), undefined);
+  });
+
+  it("sends to the engine's Log method, and falls back for good once the engine does not answer", async () => {
+    const received: Buffer[] = [];
+    const server = new grpc.Server();
+    server.addService(
+      {
+        Log: {
+          path: "/pulumirpc.Engine/Log",
+          requestStream: false,
+          responseStream: false,
+          requestSerialize: (b: Buffer) => b,
+          requestDeserialize: (b: Buffer) => b,
+          responseSerialize: (b: Buffer) => b,
+          responseDeserialize: (b: Buffer) => b,
+        },
+      },
+      {
+        Log: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+          received.push(call.request);
+          callback(null, Buffer.alloc(0));
+        },
+      },
+    );
+    const port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p)));
+    });
+    const argv = [...PROVIDER_ARGV, `127.0.0.1:${port}`];
+    const message = { severity: "info", message: "moving: DONE 100%", urn: URN, ephemeral: true } as const;
+    try {
+      assert.equal(await sendToEngine(message, argv), true);
+      assert.equal(received.length, 1);
+      assert.equal(LogRequest.deserializeBinary(received[0] ?? Buffer.alloc(0)).getMessage(), "moving: DONE 100%");
+    } finally {
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    }
+    assert.equal(await sendToEngine(message, argv), false, "the engine is gone");
+    assert.equal(await sendToEngine(message, argv), false, "and is not tried again");
+    assert.equal(received.length, 1);
+  });
+});
