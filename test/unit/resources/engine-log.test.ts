@@ -51,7 +51,10 @@ describe("engine log (messages from the dynamic provider to the engine)", () => 
       },
     );
     const port = await new Promise<number>((resolve, reject) => {
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p)));
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => {
+        if (e) reject(e);
+        else resolve(p);
+      });
     });
     const argv = [...PROVIDER_ARGV, `127.0.0.1:${port}`];
     const message = { severity: "info", message: "moving: DONE 100%", urn: URN, ephemeral: true } as const;
@@ -60,7 +63,11 @@ describe("engine log (messages from the dynamic provider to the engine)", () => 
       assert.equal(received.length, 1);
       assert.equal(LogRequest.deserializeBinary(received[0] ?? Buffer.alloc(0)).getMessage(), "moving: DONE 100%");
     } finally {
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      await new Promise<void>((resolve) => {
+        server.tryShutdown(() => {
+          resolve();
+        });
+      });
     }
     assert.equal(await sendToEngine(message, argv), false, "the engine is gone");
     assert.equal(await sendToEngine(message, argv), false, "and is not tried again");
