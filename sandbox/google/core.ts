@@ -21,6 +21,7 @@ import type {
   MoveOutcome,
   PutInventorySourceGroupRequest,
   RequestLogEntry,
+  SandboxRequestEvent,
   SandboxClock,
   SandboxSeed,
   ServiceAccountKeyFile,
@@ -62,6 +63,7 @@ export class SandboxCore {
   private currentSeed: SandboxSeed;
   private stateValue: MemoryState;
   private requestLog: RequestLogEntry[] = [];
+  private readonly listeners = new Set<(event: SandboxRequestEvent) => void>();
   private moveOutcomeValue: MoveOutcome = { kind: "success" };
 
   constructor(private readonly options: SandboxCoreOptions) {
@@ -101,8 +103,18 @@ export class SandboxCore {
     return this.stateValue;
   }
 
-  logRequest(entry: RequestLogEntry): void {
+  logRequest(entry: RequestLogEntry, body = ""): void {
     this.requestLog.push(entry);
+    this.notify({ phase: "answered", entry, body });
+  }
+
+  onRequest(listener: (event: SandboxRequestEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notify(event: SandboxRequestEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
   }
 
   requests(): readonly RequestLogEntry[] {

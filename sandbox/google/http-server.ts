@@ -64,10 +64,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function send(res: ServerResponse, result: RouteResult): number {
+  return sendBody(res, result).status;
+}
+
+function sendBody(res: ServerResponse, result: RouteResult): { status: number; body: string } {
   const rendered = render(result, !/[?&]prettyPrint=false(?:&|$)/.test(res.req.url ?? ""));
   res.writeHead(rendered.status, { ...rendered.headers, "content-length": Buffer.byteLength(rendered.body) });
   res.end(rendered.body);
-  return rendered.status;
+  return { status: rendered.status, body: rendered.body };
 }
 
 function bearerToken(req: IncomingMessage): string | undefined {
@@ -145,8 +149,8 @@ function handleApi(
 async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const query = redactQuery(url.searchParams);
-  const log = (entry: Partial<RequestLogEntry> & { status: number }): void => {
-    core.logRequest({ method, path: url.pathname, query, ...entry });
+  const log = (entry: Partial<RequestLogEntry> & { status: number }, responseBody = ""): void => {
+    core.logRequest({ method, path: url.pathname, query, ...entry }, responseBody);
   };
   let body: string;
   try {
@@ -161,6 +165,12 @@ async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResp
     return;
   }
   const match = TABLE.match(method, url.pathname);
+  core.notify({
+    phase: "received",
+    method,
+    path: url.pathname,
+    ...(match.kind === "none" ? {} : { route: match.route.id }),
+  });
   if (match.kind === "none") {
     log({ status: send(res, unknownRoute(method, url.pathname)) });
     return;
@@ -198,7 +208,8 @@ async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResp
     log({ status, route: route.id, ...principalField, ...faultFields });
     return;
   }
-  log({ status: send(res, result), route: route.id, ...principalField, ...faultFields });
+  const sent = sendBody(res, result);
+  log({ status: sent.status, route: route.id, ...principalField, ...faultFields }, sent.body);
 }
 
 /** The request listener of the sandbox's server. */

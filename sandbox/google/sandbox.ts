@@ -76,6 +76,7 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     },
     audit: () => core.audit(),
     requests: () => core.requests(),
+    onRequest: (listener) => core.onRequest(listener),
     setFaults: (rules) => {
       core.setFaults(rules);
     },

@@ -243,6 +243,14 @@ export interface RequestLogEntry {
 }
 
 /**
+ * What `onRequest` listeners see of an API request: when it arrives (routed, before faults and handling), and when it
+ * has been answered (its request-log entry and the response body sent; empty for a dropped connection).
+ */
+export type SandboxRequestEvent =
+  | { readonly phase: "received"; readonly method: string; readonly path: string; readonly route?: string }
+  | { readonly phase: "answered"; readonly entry: RequestLogEntry; readonly body: string };
+
+/**
  * A fault injection rule. A request matches when `route` and `method` match (absent = any); the first matching
  * rule that fires decides. `rate` is the chance (drawn from the seeded PRNG) that a match fires; `times` caps how
  * often the rule fires in total.
@@ -352,6 +360,11 @@ export interface GoogleSandbox {
   seed(seed: SandboxSeed): void;
   audit(): readonly AuditEntry[];
   requests(): readonly RequestLogEntry[];
+  /**
+   * Calls `listener` synchronously as each API request arrives and as it is answered (tests act on the exact moment a
+   * point is reached, e.g. a kill once an operation was served as DONE). Returns the function that removes it.
+   */
+  onRequest(listener: (event: SandboxRequestEvent) => void): () => void;
   setFaults(rules: readonly FaultRule[]): void;
   clearFaults(): void;
   setMoveOutcome(outcome: MoveOutcome): void;
