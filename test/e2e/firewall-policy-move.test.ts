@@ -1,15 +1,13 @@
 /**
- * FirewallPolicyMove with the real Pulumi engine against the Google sandbox: preview with read-only credentials,
- * up/update/no-op, A→B→A→B, drift and refresh, destroy (with and without restoreOnDelete), a failed operation,
- * faults at 20%, secrets in state. The crash tests are in firewall-policy-move-crash.test.ts.
+ * examples/firewall-policy-move with the plain `pulumi` CLI in its directory against the Google sandbox: preview with
+ * read-only credentials, up/update/no-op, A→B→A→B, drift and refresh, destroy (with and without restoreOnDelete), a
+ * failed operation, faults, secrets in state. The crash tests are in firewall-policy-move-crash.test.ts.
  */
 import { strict as assert } from "node:assert";
-import * as pulumi from "@pulumi/pulumi";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
-import { FirewallPolicyMove } from "../../sdk/compute";
-import { createThrowawayStack, dynamicResources } from "../helpers/pulumi-harness";
-import type { ThrowawayStack } from "../helpers/pulumi-harness";
+import { changeSummary, diagnostics, dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
+import type { ProjectStack } from "../helpers/project-stack";
 import {
   READER,
   READ_ONLY_SCOPES,
@@ -20,24 +18,8 @@ import {
 } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
 
+const PROJECT = exampleDir("firewall-policy-move");
 const { policy: POLICY, originalParent: ORIGINAL, folderA: A, folderB: B, folderC: C } = FIXTURE.firewallPolicyMove;
-
-/** The program under test: one move whose target and options come from the stack config. */
-async function program(): Promise<Record<string, unknown>> {
-  const config = new pulumi.Config();
-  const move = new FirewallPolicyMove("edge", {
-    firewallPolicy: config.get("firewallPolicy") ?? POLICY,
-    parentId: config.require("parentId"),
-    restoreOnDelete: config.getBoolean("restoreOnDelete") ?? false,
-  });
-  return Promise.resolve({
-    parent: move.parent,
-    previousParent: move.previousParent,
-    requestId: move.requestId,
-    generation: move.generation,
-    operation: move.operation,
-  });
-}
 
 function moves(sandbox: GoogleSandbox, source: "api" | "control-plane" = "api") {
   return sandbox.audit().filter((e) => e.kind === "firewallPolicies.move" && e.source === source);
@@ -47,17 +29,32 @@ function mutatingRequests(sandbox: GoogleSandbox) {
   return sandbox.requests().filter((r) => r.method !== "GET" && r.route !== "iam.workforcePools.getIamPolicy");
 }
 
-describe("FirewallPolicyMove (real engine, sandbox)", function () {
+/** The move's state: its outputs, including the plumbing kept under `__` keys. */
+async function moveState(stack: ProjectStack): Promise<Record<string, unknown>> {
+  const resource = dynamicResources(await stack.exportState())[0];
+  assert.ok(resource, "the move is in state");
+  return resource.outputs ?? {};
+}
+
+/** The lines of the printed diff that belong to the move's block (from its header to the next resource). */
+function moveBlock(output: string): string[] {
+  const lines = output.split("\n");
+  const start = lines.findIndex((l) => l.includes("pulumi-nodejs:dynamic/compute:FirewallPolicyMove:"));
+  assert.ok(start >= 0, output);
+  const end = lines.findIndex((l, i) => i > start && /^\s*(Resources:|--outputs:--|[+~-] pulumi|pulumi:)/.test(l));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
   this.timeout(600_000);
   let sandbox: GoogleSandbox;
-  let stack: ThrowawayStack;
+  let stack: ProjectStack;
 
   before(async () => {
     sandbox = await startGoogleSandbox({ moveDurationMs: 1500 });
-    stack = await createThrowawayStack({
-      projectName: "fpm-e2e",
-      program,
-      config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), "fpm-e2e:parentId": { value: A } },
+    stack = await initProjectStack({
+      projectDir: PROJECT,
+      config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: A } },
     });
   });
   after(async () => {
@@ -65,44 +62,73 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
     await sandbox.close();
   });
 
-  it("previews with a read-only token and makes no mutating call", async () => {
-    const preview = await stack.preview();
-    assert.equal(preview.changeSummary["create"], 2);
+  it("previews with a read-only token, listing only the inputs the program sets, and makes no mutating call", async () => {
+    const preview = await stack.preview({ diff: true });
+    assert.deepEqual(changeSummary(preview.events), { create: 2 });
+    assert.deepEqual(
+      moveBlock(preview.stdout)
+        .filter((l) => /^\s+\S+\s*:/.test(l) && !/^\s+\[/.test(l))
+        .map((l) => l.trim().split(/\s*:/)[0]),
+      ["firewallPolicy", "parentId", "restoreOnDelete", "timeouts", "create", "update"],
+    );
     assert.deepEqual(mutatingRequests(sandbox), []);
     assert.equal(sandbox.audit().length, 0);
   });
 
   it("moves on up and outputs the observed parent and the operation", async () => {
     await stack.setConfig(deployerConfig(sandbox));
-    const { outputs, output } = await stack.up();
-    assert.equal(outputs["parent"]?.value, A);
-    assert.equal(outputs["previousParent"]?.value, ORIGINAL);
-    assert.equal(outputs["generation"]?.value, 1);
-    const op = outputs["operation"]?.value as { status: string; progress: number; name: string };
+    const { outputs, stdout, events } = await stack.up();
+    assert.equal(outputs["parent"], A);
+    assert.equal(outputs["previousParent"], ORIGINAL);
+    const op = outputs["operation"] as { status: string; progress: number; name: string };
     assert.equal(op.status, "DONE");
     assert.equal(op.progress, 100);
-    assert.match(output, /FirewallPolicyMove edge: moving firewall policy \d+ to folders\/\d+/);
-    assert.equal(moves(sandbox).length, 1);
-    assert.equal(moves(sandbox)[0]?.details.requestId, outputs["requestId"]?.value);
+    assert.match(stdout, new RegExp(`FirewallPolicyMove edge-policy: moving firewall policy ${POLICY} to ${A}`));
+    const state = await moveState(stack);
+    assert.equal(state["__generation"], 1);
+    // Progress is shown on the move's own row: ephemeral status events attached to its URN, not loose lines.
+    const urn = dynamicResources(await stack.exportState())[0]?.urn ?? "";
+    const statuses = diagnostics(events).filter((d) => d.ephemeral);
+    assert.ok(statuses.length >= 2, `status events: ${JSON.stringify(statuses)}`);
+    assert.deepEqual([...new Set(statuses.map((d) => d.urn))], [urn]);
+    assert.match(statuses.at(-1)?.message ?? "", new RegExp(`^moving to ${A}: operation-\\S+ DONE 100%\\n?$`));
+    assert.match(
+      statuses[0]?.message ?? "",
+      new RegExp(`^moving to ${A}: operation-\\S+ (PENDING|RUNNING) \\d+%\\n?$`),
+    );
+    assert.deepEqual(
+      diagnostics(events).filter(
+        (d) => d.urn === "" && d.severity !== "debug" && /FirewallPolicyMove|firewall policy/.test(d.message),
+      ),
+      [],
+      "no loose lines about the move",
+    );
+    assert.deepEqual(
+      moves(sandbox).map((m) => m.details.requestId),
+      [state["__requestId"]],
+    );
   });
 
   it("changes nothing on a second up", async () => {
     const posts = (): number => sandbox.requests().filter((r) => r.method === "POST").length;
     const before = posts();
-    const { output } = await stack.up();
-    assert.match(output, /2 unchanged/);
+    const { stdout } = await stack.up();
+    assert.match(stdout, /^\s+2 unchanged$/m);
     assert.equal(posts(), before);
     assert.equal(moves(sandbox).length, 1);
   });
 
-  it("previews a parent change as an in-place update (read-only token, no mutation)", async () => {
-    await stack.setConfig({ ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), "fpm-e2e:parentId": { value: B } });
+  it("previews a parent change as one changed line, `parentId: A => B`, with a read-only token", async () => {
+    await stack.setConfig({ ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: B } });
     const posts = mutatingRequests(sandbox).length;
     const preview = await stack.preview({ diff: true });
-    const step = preview.steps.find((s) => s.type.endsWith("FirewallPolicyMove"));
-    // The Node dynamic provider sends no diff list to the engine, so the printed --diff is the evidence.
-    assert.equal(step?.op, "update");
-    assert.match(preview.output, new RegExp(`parentId\\s*:\\s*"${A}"\\s*=>\\s*"${B}"`));
+    assert.deepEqual(changeSummary(preview.events), { update: 1, same: 1 });
+    const changed = moveBlock(preview.stdout).filter((l) => /^\s*[~+-] /.test(l));
+    assert.deepEqual(
+      changed.map((l) => l.trim().replace(/\s+:/, ":")),
+      [`~ parentId: "${A}" => "${B}"`],
+    );
+    assert.doesNotMatch(preview.stdout, /generation|requestId|resourceUrn|__urn/);
     assert.equal(mutatingRequests(sandbox).length, posts);
   });
 
@@ -110,10 +136,10 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
     await stack.setConfig(deployerConfig(sandbox));
     const start = moves(sandbox).length;
     for (const target of [B, A, B]) {
-      await stack.setConfig({ "fpm-e2e:parentId": { value: target } });
+      await stack.setConfig({ parentId: { value: target } });
       const { outputs } = await stack.up();
-      assert.equal(outputs["parent"]?.value, target);
-      assert.equal(outputs["previousParent"]?.value, ORIGINAL);
+      assert.equal(outputs["parent"], target);
+      assert.equal(outputs["previousParent"], ORIGINAL);
     }
     const made = moves(sandbox).slice(start);
     assert.deepEqual(
@@ -125,16 +151,15 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
 
   it("shows an out-of-band move as drift on refresh, and the next up moves it back", async () => {
     sandbox.setParent(POLICY, C);
-    const refreshOutput = await stack.refresh();
-    assert.match(refreshOutput, /parentId|parent/);
-    const state = dynamicResources(await stack.exportState())[0];
-    assert.equal(state?.outputs?.["parent"], C);
+    const refreshed = await stack.run(["refresh", "--yes", "--skip-preview", "--diff"]);
+    assert.match(refreshed.stdout, new RegExp(`^\\s+~ parent\\s*: "${B}" => "${C}"$`, "m"));
+    assert.equal((await moveState(stack))["parent"], C);
     const { outputs } = await stack.up();
-    assert.equal(outputs["parent"]?.value, B);
+    assert.equal(outputs["parent"], B);
     assert.equal(moves(sandbox).at(-1)?.details.to, B);
   });
 
-  it("keeps credentials and tokens out of state and provider output", async () => {
+  it("keeps credentials and tokens out of state and output", async () => {
     const deployer = deployerConfig(sandbox);
     await stack.setConfig(deployer);
     const { output } = await stack.up();
@@ -147,7 +172,7 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
       JSON.stringify(state).includes("4dabf18193072939515e22adb298388d"),
       "the token is kept as a Pulumi secret",
     );
-    assert.ok(!output.includes(token), "the access token is in the engine or provider output");
+    assert.ok(!output.includes(token), "the access token is in the CLI's output");
     const provider = dynamicResources(state)[0]?.inputs?.["__provider"];
     assert.equal(typeof provider, "string");
     assert.ok(String(provider).length <= 2048, `__provider is ${String(provider).length} bytes`);
@@ -155,33 +180,31 @@ describe("FirewallPolicyMove (real engine, sandbox)", function () {
 
   it("leaves the policy where it is on destroy without restoreOnDelete", async () => {
     const count = moves(sandbox).length;
-    const output = await stack.destroy();
-    assert.match(output, /stays under folders\/\d+ \(restoreOnDelete is false\)/);
+    const { stdout } = await stack.destroy();
+    assert.match(stdout, new RegExp(`firewall policy ${POLICY} stays under ${B} \\(restoreOnDelete is false\\)`));
     assert.equal(moves(sandbox).length, count);
     assert.equal(await parentOf(sandbox, POLICY), B);
   });
 });
 
-describe("FirewallPolicyMove failures and faults (real engine, sandbox)", function () {
+describe("examples/firewall-policy-move failures and faults (pulumi CLI, sandbox)", function () {
   this.timeout(600_000);
   let sandbox: GoogleSandbox;
 
   before(async () => {
     sandbox = await startGoogleSandbox({ moveDurationMs: 1000, faultSeed: 7 });
   });
+  beforeEach(() => {
+    sandbox.reset();
+  });
   after(async () => {
     await sandbox.close();
   });
 
   it("moves the policy back on destroy with restoreOnDelete", async () => {
-    const stack = await createThrowawayStack({
-      projectName: "fpm-restore",
-      program,
-      config: {
-        ...deployerConfig(sandbox),
-        "fpm-restore:parentId": { value: B },
-        "fpm-restore:restoreOnDelete": { value: "true" },
-      },
+    const stack = await initProjectStack({
+      projectDir: PROJECT,
+      config: { ...deployerConfig(sandbox), parentId: { value: B }, restoreOnDelete: { value: "true" } },
     });
     try {
       await stack.up();
@@ -198,54 +221,68 @@ describe("FirewallPolicyMove failures and faults (real engine, sandbox)", functi
   });
 
   it("fails readably on QUOTA_EXCEEDED, keeps the old parent in state, and succeeds once the fault clears", async () => {
-    sandbox.reset();
-    const stack = await createThrowawayStack({
-      projectName: "fpm-quota",
-      program,
-      config: { ...deployerConfig(sandbox), "fpm-quota:parentId": { value: A } },
+    const stack = await initProjectStack({
+      projectDir: PROJECT,
+      config: { ...deployerConfig(sandbox), parentId: { value: A } },
     });
     try {
       await stack.up();
       sandbox.setMoveOutcome({ kind: "quotaExceeded" });
-      await stack.setConfig({ "fpm-quota:parentId": { value: B } });
-      await assert.rejects(stack.up(), (e: Error) => {
-        assert.match(e.message, /QUOTA_EXCEEDED/);
-        assert.match(e.message, /quota metric \S+/);
-        assert.match(e.message, /limit \d+/);
-        return true;
-      });
-      const state = dynamicResources(await stack.exportState())[0];
-      assert.equal(state?.outputs?.["parent"], A);
+      await stack.setConfig({ parentId: { value: B } });
+      const failed = await stack.up({ allowFailure: true });
+      assert.notEqual(failed.code, 0);
+      assert.match(failed.stdout, /QUOTA_EXCEEDED/);
+      assert.match(failed.stdout, /quota metric \S+/);
+      assert.match(failed.stdout, /limit \d+/);
+      assert.equal((await moveState(stack))["parent"], A);
       assert.equal(await parentOf(sandbox, POLICY), A);
       sandbox.setMoveOutcome({ kind: "success" });
       const { outputs } = await stack.up();
-      assert.equal(outputs["parent"]?.value, B);
+      assert.equal(outputs["parent"], B);
       assert.equal(await parentOf(sandbox, POLICY), B);
     } finally {
       await stack.dispose();
     }
   });
 
-  it("survives 20% faults (503, 429 with Retry-After, dropped connections) with exactly one move per change", async () => {
-    sandbox.reset();
-    const stack = await createThrowawayStack({
-      projectName: "fpm-faults",
-      program,
-      config: { ...deployerConfig(sandbox), "fpm-faults:parentId": { value: A } },
+  it("moves exactly once per change under 20% faults, every run losing the answer of a move that took effect", async () => {
+    const stack = await initProjectStack({
+      projectDir: PROJECT,
+      config: { ...deployerConfig(sandbox), parentId: { value: A } },
     });
     try {
-      sandbox.setFaults([
-        { kind: "status", status: 503, rate: 0.2 },
-        { kind: "status", status: 429, retryAfterSeconds: 1, rate: 0.2 },
-        { kind: "drop", rate: 0.2, phase: "before" },
-        { kind: "drop", rate: 0.2, phase: "after" },
-      ]);
       for (const target of [A, B, C]) {
-        await stack.setConfig({ "fpm-faults:parentId": { value: target } });
+        // The fault that matters for exactly-once: the move POST is handled (the move starts) and its answer is lost.
+        // It fires on the first move POST of every run; seeded faults (about 20% of requests, four kinds) hit
+        // everything else, that POST's retries included.
+        sandbox.setFaults([
+          { route: "compute.firewallPolicies.move", kind: "drop", phase: "after", times: 1 },
+          { kind: "status", status: 503, rate: 0.05 },
+          { kind: "status", status: 429, retryAfterSeconds: 1, rate: 0.05 },
+          { kind: "drop", rate: 0.05, phase: "before" },
+          { kind: "drop", rate: 0.06, phase: "after" },
+        ]);
+        const before = sandbox.requests().length;
+        await stack.setConfig({ parentId: { value: target } });
         const { outputs } = await stack.up();
-        assert.equal(outputs["parent"]?.value, target);
+        assert.equal(outputs["parent"], target);
+        const posts = sandbox
+          .requests()
+          .slice(before)
+          .filter((r) => r.route === "compute.firewallPolicies.move");
+        assert.equal(
+          posts[0]?.fault,
+          "drop:after",
+          `the first move POST toward ${target} was handled and its answer lost`,
+        );
+        assert.ok(
+          posts.slice(1).some((r) => r.status === 200),
+          `a retry with the same requestId got the operation (${posts.map((p) => `${p.status}${p.fault ? ` ${p.fault}` : ""}`).join(", ")})`,
+        );
+        assert.equal(new Set(posts.map((r) => r.query["requestId"])).size, 1, "every POST repeated one requestId");
       }
-      assert.ok(sandbox.requests().filter((r) => r.fault !== undefined).length > 0, "faults were injected");
+      const faulted = sandbox.requests().filter((r) => r.fault !== undefined);
+      assert.ok(faulted.length > 3, `random faults were injected too (${faulted.length})`);
       assert.deepEqual(
         moves(sandbox).map((m) => m.details.to),
         [A, B, C],

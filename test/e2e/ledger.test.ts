@@ -1,44 +1,37 @@
 /**
- * examples/ledger (ledger.LedgerTransaction) on the real Pulumi engine against an in-process Fabric sandbox: preview
- * shows the txId, up (VALID), up again (no change), args changed (a new transaction), an MVCC conflict made by a
- * concurrent writer, secrets in state and output, and kill -9 mid-submit (the re-run adopts the committed transaction).
+ * examples/ledger (ledger.LedgerTransaction) with the plain `pulumi` CLI in its directory against an in-process Fabric
+ * sandbox: preview shows the txId, up (VALID), up again (no change), args changed (a new transaction), an MVCC conflict
+ * made by a concurrent writer, secrets in state and output, and kill -9 mid-submit (the re-run adopts the committed
+ * transaction).
  */
 import { strict as assert } from "node:assert";
-import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { codecs, connect, newIdentity, newPrivateKeySigner } from "../../provider/ledger";
 import { startFabricSandbox } from "../../sandbox/fabric";
 import type { FabricSandbox, SandboxIdentity } from "../../sandbox/fabric";
-import { createThrowawayStack, dynamicResources } from "../helpers/pulumi-harness";
-import type { ThrowawayStack } from "../helpers/pulumi-harness";
-import { killPulumiUp, waitFor } from "../helpers/kill-stack";
+import { changeSummary, dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
+import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
+import { killCommand, waitFor } from "../helpers/kill-stack";
 import { plainStrings } from "../helpers/sandbox-config";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- examples/ledger uses `export =`
-import ledgerProgram = require("../../examples/ledger");
 
+const PROJECT = exampleDir("ledger");
 const TRANSIENT = "transient-value-never-in-state";
 const HOLD_MS = 3000;
 
 /** The sandbox's orderer calls `sleep` while it holds a submitted transaction: the hook marks "mid-submit". */
 let onHold: (() => void) | undefined;
 
-function stackConfig(
-  project: string,
-  sandbox: FabricSandbox,
-  me: SandboxIdentity,
-  fn: string,
-  args: string[],
-): ConfigMap {
+function stackConfig(sandbox: FabricSandbox, me: SandboxIdentity, fn: string, args: string[]): ConfigValues {
   return {
-    [`${project}:ledgerGateway`]: { value: sandbox.address },
-    [`${project}:ledgerChannel`]: { value: sandbox.channel },
-    [`${project}:ledgerChaincode`]: { value: sandbox.chaincode },
-    [`${project}:ledgerFunction`]: { value: fn },
-    [`${project}:ledgerArgs`]: { value: JSON.stringify(args) },
-    [`${project}:ledgerMspId`]: { value: me.mspId },
-    [`${project}:ledgerCertificatePem`]: { value: me.certificatePem },
-    [`${project}:ledgerPrivateKeyPem`]: { value: me.privateKeyPem, secret: true },
-    [`${project}:ledgerTransientData`]: { value: JSON.stringify({ note: TRANSIENT }), secret: true },
-    [`${project}:ledgerTrustedRootCertificates`]: { value: JSON.stringify(sandbox.caCertificates) },
+    ledgerGateway: { value: sandbox.address },
+    ledgerChannel: { value: sandbox.channel },
+    ledgerChaincode: { value: sandbox.chaincode },
+    ledgerFunction: { value: fn },
+    ledgerArgs: { value: JSON.stringify(args) },
+    ledgerMspId: { value: me.mspId },
+    ledgerCertificatePem: { value: me.certificatePem },
+    ledgerPrivateKeyPem: { value: me.privateKeyPem, secret: true },
+    ledgerTransientData: { value: JSON.stringify({ note: TRANSIENT }), secret: true },
+    ledgerTrustedRootCertificates: { value: JSON.stringify(sandbox.caCertificates) },
   };
 }
 
@@ -51,19 +44,13 @@ function keyLines(pem: string): string[] {
   return pem.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
 }
 
-async function upFailure(stack: ThrowawayStack): Promise<string> {
-  return stack.up().then(
-    () => "completed",
-    (e: unknown) => (e instanceof Error ? e.message : String(e)),
-  );
-}
-
-describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", function () {
+describe("examples/ledger: LedgerTransaction (pulumi CLI, Fabric sandbox)", function () {
   this.timeout(600_000);
   let sandbox: FabricSandbox;
   let me: SandboxIdentity;
-  let stack: ThrowawayStack;
-  const project = "ledger-e2e";
+  let stack: ProjectStack;
+  /** Every command's output, for the secrets check. */
+  const outputs: string[] = [];
 
   before(async () => {
     sandbox = await startFabricSandbox({
@@ -73,12 +60,11 @@ describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", fun
       },
     });
     me = sandbox.newClientIdentity("Org1MSP", "deployer");
-    stack = await createThrowawayStack({
-      projectName: project,
-      program: ledgerProgram,
+    stack = await initProjectStack({
+      projectDir: PROJECT,
       config: {
-        ...stackConfig(project, sandbox, me, "CreateAsset", ["asset-1", "blue"]),
-        [`${project}:ledgerPreviewEndorse`]: { value: "true" },
+        ...stackConfig(sandbox, me, "CreateAsset", ["asset-1", "blue"]),
+        ledgerPreviewEndorse: { value: "true" },
       },
     });
   });
@@ -92,24 +78,27 @@ describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", fun
 
   it("previews the txId it will submit and its endorsed (simulated) result, committing nothing", async () => {
     const preview = await stack.preview({ diff: true });
-    assert.equal(preview.changeSummary["create"], 3); // stack, component, submission
-    const shown = /txId\s*:\s*"([0-9a-f]{64})"/.exec(preview.output)?.[1];
-    assert.ok(shown, preview.output);
+    outputs.push(preview.output);
+    assert.deepEqual(changeSummary(preview.events), { create: 3 }); // stack, component, submission
+    const shown = /txId\s*:\s*"([0-9a-f]{64})"/.exec(preview.stdout)?.[1];
+    assert.ok(shown, preview.stdout);
     firstTxId = shown;
-    assert.match(preview.output, /previewResult\s*:\s*\{[^}]*utf8\s*:\s*"blue"/);
+    assert.match(preview.stdout, /previewResult\s*:\s*\{[^}]*utf8\s*:\s*"blue"/);
     assert.equal(sandbox.transactionCount(), 0);
   });
 
   it("submits on up: VALID, with the previewed txId, block, result, endorsers and the ProcessedTransaction", async () => {
-    const { outputs, output } = await stack.up();
-    assert.equal(outputs["ledgerTxId"]?.value, firstTxId);
-    assert.equal(outputs["ledgerValidationCode"]?.value, "VALID");
-    assert.equal(outputs["ledgerValidationCodeNumber"]?.value, 0);
-    assert.equal(outputs["ledgerBlockNumber"]?.value, "1");
-    assert.equal(outputs["ledgerResult"]?.value, "blue");
-    assert.deepEqual(outputs["ledgerEndorsers"]?.value, ["Org1MSP", "Org2MSP"]);
+    const up = await stack.up();
+    outputs.push(up.output);
+    const { outputs: o, output } = up;
+    assert.equal(o["ledgerTxId"], firstTxId);
+    assert.equal(o["ledgerValidationCode"], "VALID");
+    assert.equal(o["ledgerValidationCodeNumber"], 0);
+    assert.equal(o["ledgerBlockNumber"], "1");
+    assert.equal(o["ledgerResult"], "blue");
+    assert.deepEqual(o["ledgerEndorsers"], ["Org1MSP", "Org2MSP"]);
     const processed = codecs.ProcessedTransaction.decode(
-      Buffer.from(String(outputs["ledgerProcessedTransaction"]?.value), "base64"),
+      Buffer.from(String(o["ledgerProcessedTransaction"]), "base64"),
     );
     assert.equal(processed.validationCode, 0);
     assert.match(output, new RegExp(`LedgerTransaction asset-transaction: submitting transaction ${firstTxId}`));
@@ -121,34 +110,37 @@ describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", fun
   });
 
   it("refreshes from the ledger and changes nothing on a second up", async () => {
-    await stack.refresh();
+    outputs.push((await stack.refresh()).output);
     const refreshed = dynamicResources(await stack.exportState())[0]?.outputs;
     assert.deepEqual(
       [refreshed?.["txId"], refreshed?.["validationCode"], refreshed?.["blockNumber"]],
       [firstTxId, "VALID", "1"],
     );
-    const { outputs, output } = await stack.up();
-    assert.match(output, /3 unchanged/);
-    assert.equal(outputs["ledgerTxId"]?.value, firstTxId);
+    const up = await stack.up();
+    outputs.push(up.output);
+    assert.match(up.stdout, /^\s+3 unchanged$/m);
+    assert.equal(up.outputs["ledgerTxId"], firstTxId);
     assert.equal(sandbox.transactionCount(), 1);
   });
 
   it("submits a new transaction (a replace) when the args change: two on the ledger", async () => {
     await stack.setConfig({
-      [`${project}:ledgerFunction`]: { value: "UpdateAsset" },
-      [`${project}:ledgerArgs`]: { value: JSON.stringify(["asset-1", "red"]) },
+      ledgerFunction: { value: "UpdateAsset" },
+      ledgerArgs: { value: JSON.stringify(["asset-1", "red"]) },
     });
     const preview = await stack.preview();
-    assert.equal(preview.changeSummary["replace"], 1);
-    const { outputs } = await stack.up();
-    assert.notEqual(outputs["ledgerTxId"]?.value, firstTxId);
-    assert.equal(outputs["ledgerValidationCode"]?.value, "VALID");
-    assert.equal(outputs["ledgerResult"]?.value, "red");
+    outputs.push(preview.output);
+    assert.equal(changeSummary(preview.events)["replace"], 1);
+    const up = await stack.up();
+    outputs.push(up.output);
+    assert.notEqual(up.outputs["ledgerTxId"], firstTxId);
+    assert.equal(up.outputs["ledgerValidationCode"], "VALID");
+    assert.equal(up.outputs["ledgerResult"], "red");
     assert.deepEqual(
       transactions(sandbox).map((t) => [t.txId, t.codeName]),
       [
         [firstTxId, "VALID"],
-        [outputs["ledgerTxId"]?.value, "VALID"],
+        [up.outputs["ledgerTxId"], "VALID"],
       ],
     );
     assert.equal(dynamicResources(await stack.exportState()).length, 1);
@@ -176,12 +168,14 @@ describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", fun
     };
     try {
       sandbox.setFaults({ commitDelayMs: HOLD_MS });
-      await stack.setConfig({ [`${project}:ledgerArgs`]: { value: JSON.stringify(["asset-1", "green"]) } });
+      await stack.setConfig({ ledgerArgs: { value: JSON.stringify(["asset-1", "green"]) } });
       const before = transactions(sandbox).length;
-      const message = await upFailure(stack);
+      const failed = await stack.up({ allowFailure: true });
+      outputs.push(failed.output);
+      assert.notEqual(failed.code, 0);
       await written;
       assert.match(
-        message,
+        failed.stdout,
         /validation code MVCC_READ_CONFLICT \(11\): a key read during simulation was changed by a transaction committed in between/,
       );
       const made = transactions(sandbox).slice(before);
@@ -191,9 +185,10 @@ describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", fun
       );
       assert.equal(sandbox.worldState().get("asset-1")?.value.toString(), "yellow");
       // The invalid transaction changed nothing; the next up submits a new one (its txId is burnt).
-      const { outputs, output } = await stack.up();
-      assert.equal(outputs["ledgerValidationCode"]?.value, "VALID");
-      assert.match(output, /was committed earlier as MVCC_READ_CONFLICT; submitting a new transaction/);
+      const up = await stack.up();
+      outputs.push(up.output);
+      assert.equal(up.outputs["ledgerValidationCode"], "VALID");
+      assert.match(up.stdout, /was committed earlier as MVCC_READ_CONFLICT; submitting a new transaction/);
       assert.equal(transactions(sandbox).length, before + 3);
       assert.equal(sandbox.worldState().get("asset-1")?.value.toString(), "green");
     } finally {
@@ -204,24 +199,24 @@ describe("examples/ledger: LedgerTransaction (real engine, Fabric sandbox)", fun
   });
 
   it("keeps the private key and transient data out of state and output except as Pulumi secrets", async () => {
-    const exported = await stack.cli(["stack", "export", "--show-secrets"]);
-    assert.equal(exported.code, 0, exported.stderr);
-    const deployment = JSON.parse(exported.stdout) as unknown;
+    const deployment = await stack.exportState({ showSecrets: true });
     const plain = plainStrings(deployment).join("\n");
     const secrets = JSON.stringify(deployment);
+    const printed = outputs.join("\n");
+    assert.ok(outputs.length >= 7, "every command's output is checked");
     for (const line of keyLines(me.privateKeyPem)) {
       assert.ok(secrets.includes(line), "the key is in the state as a secret (read and delete need it)");
       assert.ok(!plain.includes(line), "no key bytes outside a secret");
-      assert.ok(!stack.lastOutput().includes(line));
+      assert.ok(!printed.includes(line), "no key bytes in what the CLI printed");
     }
     assert.ok(!plain.includes(TRANSIENT));
-    assert.ok(!stack.lastOutput().includes(TRANSIENT));
+    assert.ok(!printed.includes(TRANSIENT));
     const submission = dynamicResources(await stack.exportState())[0];
     assert.equal(submission?.outputs?.["transientData"], undefined);
   });
 });
 
-describe("examples/ledger after kill -9 of pulumi up (real engine, Fabric sandbox)", function () {
+describe("examples/ledger after kill -9 of pulumi up (pulumi CLI, Fabric sandbox)", function () {
   this.timeout(600_000);
 
   it("adopts the committed transaction on the re-run: exactly one transaction with that txId", async () => {
@@ -232,37 +227,38 @@ describe("examples/ledger after kill -9 of pulumi up (real engine, Fabric sandbo
       },
     });
     const me = sandbox.newClientIdentity("Org1MSP", "deployer");
-    const project = "ledger-crash";
-    const stack = await createThrowawayStack({
-      projectName: project,
-      program: ledgerProgram,
-      config: stackConfig(project, sandbox, me, "CreateAsset", ["asset-9", "violet"]),
+    const stack = await initProjectStack({
+      projectDir: PROJECT,
+      config: stackConfig(sandbox, me, "CreateAsset", ["asset-9", "violet"]),
     });
     try {
-      let held = false;
+      let cliPid: number | undefined;
+      let killed = false;
       onHold = () => {
-        held = true;
+        // The orderer holds our submitted transaction: kill the whole `pulumi up` now, mid-submit.
+        if (cliPid === undefined || killed) return;
+        killed = killCommand(cliPid, "tree").killed.length > 0;
       };
       sandbox.setFaults({ commitDelayMs: HOLD_MS });
-      const run = upFailure(stack);
-      await waitFor(() => held, 120_000, "the transaction to reach the orderer");
-      killPulumiUp(stack.stack.name, "tree");
-      assert.notEqual(await run, "completed");
+      const interrupted = await stack.up({ allowFailure: true, onSpawn: (pid) => (cliPid = pid) });
+      assert.ok(killed, "the kill happened while the orderer held the transaction");
+      assert.notEqual(interrupted.code, 0);
       await waitFor(() => sandbox.transactionCount() === 1, 30_000, "the held transaction to commit");
       const committed = transactions(sandbox)[0];
       assert.equal(committed?.codeName, "VALID");
       assert.equal((await stack.exportState()).pending_operations?.length, 1);
 
-      const cancel = await stack.cli(["cancel", "--yes"]);
-      assert.equal(cancel.code, 0, cancel.stderr);
+      const locked = await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+      assert.match(locked.output, /delete the lock file with `pulumi cancel`/);
+      await stack.run(["cancel", "--yes"]);
       await stack.refresh({ clearPendingCreates: true });
       assert.deepEqual((await stack.exportState()).pending_operations ?? [], []);
-      const { outputs, output } = await stack.up();
-      assert.equal(outputs["ledgerTxId"]?.value, committed.txId);
-      assert.equal(outputs["ledgerValidationCode"]?.value, "VALID");
-      assert.equal(outputs["ledgerResult"]?.value, "violet");
+      const { outputs, stdout } = await stack.up();
+      assert.equal(outputs["ledgerTxId"], committed.txId);
+      assert.equal(outputs["ledgerValidationCode"], "VALID");
+      assert.equal(outputs["ledgerResult"], "violet");
       assert.match(
-        output,
+        stdout,
         new RegExp(`adopted transaction ${committed.txId}, already committed in block 1 \\(VALID\\)`),
       );
       assert.equal(transactions(sandbox).filter((t) => t.txId === committed.txId).length, 1);

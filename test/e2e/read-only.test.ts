@@ -1,6 +1,7 @@
 /**
- * examples/read-only (all five data sources) on the real Pulumi engine against the sandbox: preview with a read-only
- * token, up with the sandbox's Workload Identity Federation credentials file (STS exchange + impersonation).
+ * examples/read-only (all five data sources) and examples/demo previewed with the plain `pulumi` CLI in their
+ * directories: preview with a read-only token, up with the sandbox's Workload Identity Federation credentials file
+ * (STS exchange + impersonation), and a data source's failure as the CLI prints it.
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -8,11 +9,22 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
-import { createThrowawayStack } from "../helpers/pulumi-harness";
+import { changeSummary, exampleDir, initProjectStack } from "../helpers/project-stack";
 import { READER, READ_ONLY_SCOPES, endpointConfig, tokenConfig } from "../helpers/sandbox-config";
-import readOnlyProgram from "../../examples/read-only";
 
-describe("examples/read-only (real engine, sandbox)", function () {
+const READS = [
+  "iam.workforcePools.getIamPolicy",
+  "iam.operations.get",
+  "deploymentmanager.deployments.get",
+  "workspaceevents.subscriptions.get",
+  "displayvideo.advertisers.creatives.get",
+];
+
+function mutating(sandbox: GoogleSandbox) {
+  return sandbox.requests().filter((r) => r.method !== "GET" && r.route !== "iam.workforcePools.getIamPolicy");
+}
+
+describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function () {
   this.timeout(300_000);
   let sandbox: GoogleSandbox;
   let tmp: string;
@@ -21,30 +33,28 @@ describe("examples/read-only (real engine, sandbox)", function () {
     sandbox = await startGoogleSandbox();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-read-only-"));
   });
+  beforeEach(() => {
+    sandbox.reset();
+  });
   after(async () => {
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("previews with a read-only token, reading every data source and mutating nothing", async () => {
-    const stack = await createThrowawayStack({
-      projectName: "read-only",
-      program: readOnlyProgram,
+  it("previews examples/read-only with a read-only token, reading every data source and mutating nothing", async () => {
+    const stack = await initProjectStack({
+      projectDir: exampleDir("read-only"),
       config: tokenConfig(sandbox, READER, READ_ONLY_SCOPES),
     });
     try {
       const preview = await stack.preview();
-      assert.equal(preview.changeSummary["create"], 1);
+      assert.deepEqual(changeSummary(preview.events), { create: 1 });
       const routes = new Set(sandbox.requests().map((r) => r.route));
-      for (const route of [
-        "iam.workforcePools.getIamPolicy",
-        "iam.operations.get",
-        "deploymentmanager.deployments.get",
-        "workspaceevents.subscriptions.get",
-        "displayvideo.advertisers.creatives.get",
-      ]) {
-        assert.ok(routes.has(route), `${route} was called during preview`);
-      }
+      assert.deepEqual(
+        READS.filter((r) => !routes.has(r)),
+        [],
+        "every data source read during preview",
+      );
       assert.deepEqual(
         sandbox
           .requests()
@@ -58,34 +68,84 @@ describe("examples/read-only (real engine, sandbox)", function () {
     }
   });
 
-  it("applies with the sandbox's federated credentials file and outputs typed results", async () => {
+  it("applies examples/read-only with the sandbox's federated credentials file and outputs typed results", async () => {
     const credentials = await sandbox.writeCredentialsFile(tmp);
-    const stack = await createThrowawayStack({
-      projectName: "read-only",
-      program: readOnlyProgram,
+    const stack = await initProjectStack({
+      projectDir: exampleDir("read-only"),
       config: { ...endpointConfig(sandbox), "opsledger:credentials": { value: credentials, secret: true } },
     });
     try {
       const { outputs } = await stack.up();
-      assert.equal(outputs["iamOperationDone"]?.value, true);
-      assert.equal(outputs["iamOperationResponseType"]?.value, "type.googleapis.com/google.iam.v3beta.PolicyBinding");
-      assert.equal(outputs["deploymentOperationStatus"]?.value, "DONE");
-      assert.equal(outputs["subscriptionState"]?.value, "ACTIVE");
-      assert.ok(
-        Array.isArray(outputs["workforcePoolRoles"]?.value) &&
-          (outputs["workforcePoolRoles"].value as unknown[]).length > 0,
-      );
-      assert.equal(typeof outputs["workforcePoolEtag"]?.value, "string");
-      assert.match(String(outputs["creativeType"]?.value), /^CREATIVE_TYPE_/);
+      assert.equal(outputs["iamOperationDone"], true);
+      assert.equal(outputs["iamOperationResponseType"], "type.googleapis.com/google.iam.v3beta.PolicyBinding");
+      assert.equal(outputs["deploymentOperationStatus"], "DONE");
+      assert.deepEqual(outputs["deploymentLabels"], ["env=sandbox", "team=web"]);
+      assert.equal(outputs["subscriptionState"], "ACTIVE");
+      assert.deepEqual(outputs["workforcePoolRoles"], [
+        "roles/iam.workforcePoolAdmin",
+        "roles/iam.workforcePoolViewer",
+      ]);
+      assert.equal(outputs["creativeType"], "CREATIVE_TYPE_VIDEO");
       const principals = new Set(
         sandbox
           .requests()
-          .filter((r) => r.route?.includes("."))
+          .filter((r) => READS.includes(r.route ?? ""))
           .map((r) => r.principal),
       );
+      assert.deepEqual([...principals], ["deployer@sandbox-project.iam.gserviceaccount.com"]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("prints a data source's 404 as one paragraph: what failed, the server's words, the hint", async () => {
+    const stack = await initProjectStack({
+      projectDir: exampleDir("read-only"),
+      config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), workforcePoolId: { value: "no-such-pool" } },
+    });
+    try {
+      const failed = await stack.preview({ allowFailure: true });
+      assert.notEqual(failed.code, 0);
+      const text = failed.stdout;
+      // eslint-disable-next-line no-control-regex -- no terminal colour codes in what the CLI prints
+      assert.doesNotMatch(text, /\u001b\[/);
+      const diagnostics = text.slice(text.indexOf("Diagnostics:")).split("\n");
+      const start = diagnostics.findIndex((l) => /^\s+error: /.test(l));
+      const end = diagnostics.findIndex((l, i) => i > start && l.trim() === "");
+      assert.deepEqual(
+        diagnostics.slice(start, end).map((l) => l.trim()),
+        [
+          "error: Running program '" + exampleDir("read-only") + "/index.ts' failed with an unhandled exception:",
+          "ApiError: iam.workforcePools.getIamPolicy workforce pool locations/global/workforcePools/no-such-pool: " +
+            "404 NOT_FOUND notFound: Resource 'locations/global/workforcePools/no-such-pool' was not found. " +
+            "Check that workforce pool locations/global/workforcePools/no-such-pool exists and that the caller can see it.",
+        ],
+      );
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("previews examples/demo with a read-only token: every resource and data source, no mutating call", async () => {
+    const stack = await initProjectStack({
+      projectDir: exampleDir("demo"),
+      config: tokenConfig(sandbox, READER, READ_ONLY_SCOPES),
+    });
+    try {
+      const preview = await stack.preview({ diff: true });
+      assert.deepEqual(
+        preview.steps
+          .filter((s) => s.op === "create")
+          .map((s) => s.type.split(":").pop())
+          .sort(),
+        // The engine also creates the default provider of dynamic resources (pulumi:providers:pulumi-nodejs).
+        ["FirewallPolicyMove", "InventorySourceGroupDeletion", "OperationWait", "Stack", "pulumi-nodejs"],
+      );
+      assert.deepEqual(mutating(sandbox), []);
+      assert.deepEqual(sandbox.audit(), []);
+      const routes = sandbox.requests().map((r) => r.route);
       assert.ok(
-        principals.has("deployer@sandbox-project.iam.gserviceaccount.com"),
-        `principals: ${[...principals].join(", ")}`,
+        routes.includes("iam.workforcePools.getIamPolicy") && routes.includes("deploymentmanager.deployments.get"),
       );
     } finally {
       await stack.dispose();

@@ -1,11 +1,21 @@
-/** Finds and SIGKILLs the `pulumi up` process of a stack (and optionally its whole process tree). */
+/**
+ * kill -9 of a running `pulumi` command's processes, chosen by role: the CLI itself, the language host with the
+ * program it runs, the dynamic-provider plugin, or all of them. Synchronous (ps, then SIGKILL), so a test can kill from
+ * inside a sandbox listener at the exact moment a point is reached.
+ */
 import { execFileSync } from "node:child_process";
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  args: string;
+export interface Proc {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly args: string;
 }
+
+/** What a `pulumi` command runs: the CLI; the language host and the program; the dynamic provider. */
+export type ProcessRole = "cli" | "program" | "provider";
+
+/** Which processes to kill. */
+export type KillTarget = "tree" | ProcessRole;
 
 function processes(): Proc[] {
   return execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
@@ -15,36 +25,41 @@ function processes(): Proc[] {
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] ?? "" }));
 }
 
-/** The pids of every descendant of `pid`. */
-function descendants(all: readonly Proc[], pid: number): number[] {
-  const found = [pid];
+/** The process and all its descendants, the root first. */
+export function processTree(rootPid: number): Proc[] {
+  const all = processes();
+  const root = all.find((p) => p.pid === rootPid);
+  if (!root) return [];
+  const found = [root];
   for (let i = 0; i < found.length; i++) {
-    for (const child of all.filter((p) => p.ppid === found[i])) found.push(child.pid);
+    for (const child of all.filter((p) => p.ppid === found[i]?.pid)) found.push(child);
   }
-  return found.slice(1);
+  return found;
+}
+
+/** The role of a process under a `pulumi` command. */
+export function roleOf(p: Proc, cliPid: number): ProcessRole | undefined {
+  if (p.pid === cliPid) return "cli";
+  if (/pulumi-language-nodejs|[\\/]cmd[\\/]run[\\/]index\.js/.test(p.args)) return "program";
+  if (/pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/.test(p.args)) return "provider";
+  return undefined;
 }
 
 /**
- * kill -9 of the `pulumi up` of the given stack: `cliOnly` kills just the CLI (its provider processes are orphaned
- * and may finish their calls, as after a user's kill of the CLI); otherwise the CLI and every descendant (as after a
- * crash of the machine running it). Returns the pids killed and the pids left orphaned.
+ * SIGKILLs the chosen processes of the command whose CLI is `cliPid`. Returns what was killed and what was left
+ * running under it (after a kill of the CLI alone, its children live on as orphans).
  */
-export function killPulumiUp(stackName: string, mode: "tree" | "cliOnly"): { killed: number[]; orphaned: number[] } {
-  const all = processes();
-  const cli = all.find(
-    (p) => / up /.test(p.args) && p.args.includes(`--stack ${stackName}`) && !p.args.includes("ps -eo"),
-  );
-  if (!cli) throw new Error(`no running 'pulumi up' for stack ${stackName}`);
-  const below = descendants(all, cli.pid);
-  const killed = mode === "tree" ? [cli.pid, ...below] : [cli.pid];
-  for (const pid of killed) {
+export function killCommand(cliPid: number, target: KillTarget): { killed: Proc[]; survivors: Proc[] } {
+  const tree = processTree(cliPid);
+  const chosen = tree.filter((p) => target === "tree" || roleOf(p, cliPid) === target);
+  for (const p of chosen) {
     try {
-      process.kill(pid, "SIGKILL");
+      process.kill(p.pid, "SIGKILL");
     } catch {
       // Already gone.
     }
   }
-  return { killed, orphaned: mode === "tree" ? [] : below };
+  return { killed: chosen, survivors: tree.filter((p) => !chosen.includes(p)) };
 }
 
 /** Whether a process is still running (a zombie counts as gone). */

@@ -1,0 +1,293 @@
+/**
+ * The `pulumi` CLI in a project directory, the way users run it: `pulumi stack init`, `pulumi config set-all`,
+ * `pulumi preview --diff`, `pulumi up --yes`, `refresh`, `destroy`, `stack export`, `cancel`. The project's program runs
+ * through the Node.js language host, which compiles its TypeScript entry point as it would a user's.
+ *
+ * Each stack lives in its own temp dir: a file backend, a passphrase secrets provider, a PULUMI_HOME; nothing is
+ * downloaded (no update check, no plugin acquisition). The stack's settings file (Pulumi.<stack>.yaml, written by the
+ * CLI into the project directory) is removed by `dispose()`. Used by the e2e tests, `npm run demo` and the benchmarks.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..", ".."); // dist/scripts/lib -> repo
+
+/** Commands that accept `--event-log` (a debug flag: PULUMI_DEBUG_COMMANDS must be set). */
+const EVENT_LOG_COMMANDS = new Set(["preview", "up", "update", "refresh", "destroy"]);
+
+/** The directory holding `pulumi` (set by scripts/run.sh), else a `pulumi` on PATH. */
+export function pulumiBinDir(): string {
+  const fromEnv = process.env["OPSLEDGER_PULUMI_BIN"];
+  if (fromEnv) return fromEnv;
+  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, "pulumi"))) return dir;
+  }
+  throw new Error(
+    "no Pulumi CLI: run through `npm test` / `npm run demo`, which install it (scripts/ensure-pulumi.sh)",
+  );
+}
+
+/** Fails, naming what is missing, unless the CLI has the Node.js language host beside it or on PATH. */
+export function requireLanguageHost(binDir: string): void {
+  const onPath = (process.env["PATH"] ?? "")
+    .split(path.delimiter)
+    .some((d) => d !== "" && fs.existsSync(path.join(d, "pulumi-language-nodejs")));
+  if (fs.existsSync(path.join(binDir, "pulumi-language-nodejs")) || onPath) return;
+  throw new Error(
+    `the Pulumi CLI in ${binDir} has no Node.js language host (pulumi-language-nodejs), so programs cannot run in ` +
+      "their project directories; it was built from Go modules because no release archive was reachable: set " +
+      "OPSLEDGER_RELEASE_MIRROR to a folder holding the official archive and its SHA256SUMS (scripts/ensure-pulumi.sh)",
+  );
+}
+
+export type ConfigValues = Readonly<Record<string, { readonly value: string; readonly secret?: boolean }>>;
+
+export interface ProjectStackOptions {
+  /** The project directory (holding Pulumi.yaml). */
+  readonly projectDir: string;
+  /** @default a unique name per process and call */
+  readonly stackName?: string;
+  /** Stack configuration, set with `pulumi config set-all` after `pulumi stack init`. */
+  readonly config?: ConfigValues;
+  /** Extra environment of the CLI and of the processes it starts (language host, program, providers). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Called with each command line before it runs, as a user would type it (the demo prints them). */
+  readonly echo?: (commandLine: string) => void;
+}
+
+export interface CommandResult {
+  readonly args: readonly string[];
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout and stderr as they arrived, interleaved. */
+  readonly output: string;
+  /** The engine events of the command (`--event-log`), for preview, up, refresh and destroy. */
+  readonly events: readonly EngineEvent[];
+}
+
+/** A command that exited with a non-zero code; the message holds its output. */
+export class PulumiCommandError extends Error {
+  readonly result: CommandResult;
+  constructor(result: CommandResult) {
+    super(`pulumi ${result.args.join(" ")} exited with ${String(result.code ?? result.signal)}:\n${result.output}`);
+    this.name = "PulumiCommandError";
+    this.result = result;
+  }
+}
+
+export interface RunOptions {
+  /** Resolve with the result instead of rejecting when the command fails. */
+  readonly allowFailure?: boolean;
+  /** Environment of this command only, over the stack's. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** What `echo` shows instead of the arguments (to show a file reference rather than a secret, say). */
+  readonly shown?: string;
+  /** Not shown by `echo` (clean-up). */
+  readonly quiet?: boolean;
+  /** Called with the running CLI's pid as soon as it is spawned (kill tests). */
+  readonly onSpawn?: (pid: number) => void;
+}
+
+/** What a preview showed: the engine's resource steps (from its events) and the change summary. */
+export interface PreviewStep {
+  readonly op: string;
+  readonly urn: string;
+  readonly type: string;
+}
+
+export interface ProjectStack {
+  readonly name: string;
+  readonly projectDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** `pulumi <args> --stack <name> --non-interactive` in the project directory. */
+  run(args: readonly string[], options?: RunOptions): Promise<CommandResult>;
+  /** `pulumi config set-all`; `echo` shows secret values as `<secret>` unless `shown` says otherwise. */
+  setConfig(config: ConfigValues, options?: RunOptions): Promise<void>;
+  preview(options?: { diff?: boolean } & RunOptions): Promise<CommandResult & { steps: PreviewStep[] }>;
+  up(options?: RunOptions): Promise<CommandResult & { outputs: Record<string, unknown> }>;
+  refresh(options?: { clearPendingCreates?: boolean } & RunOptions): Promise<CommandResult>;
+  destroy(options?: RunOptions): Promise<CommandResult>;
+  /** `pulumi stack output --json --show-secrets`. */
+  outputs(): Promise<Record<string, unknown>>;
+  /** `pulumi stack export` (`--show-secrets` on request): the deployment. */
+  exportState(options?: { showSecrets?: boolean }): Promise<StackDeployment>;
+  /** Destroys what is left, removes the stack, its settings file and the temp dir. */
+  dispose(): Promise<void>;
+}
+
+/** The `deployment` of a stack export (apitype.DeploymentV3), as far as callers read it. */
+export interface StackDeployment {
+  resources?: StateResource[];
+  pending_operations?: { resource: StateResource; type: string }[];
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+let counter = 0;
+
+/** `pulumi stack init` of a new stack in the project directory, then its config. */
+export async function initProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
+  const binDir = pulumiBinDir();
+  requireLanguageHost(binDir);
+  const projectDir = path.resolve(options.projectDir);
+  const name = options.stackName ?? `t${process.pid}x${++counter}`;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-stack-"));
+  fs.mkdirSync(path.join(tmp, "backend"));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] =>
+        e[1] !== undefined &&
+        !e[0].startsWith("PULUMI_") &&
+        !e[0].startsWith("GOOGLE_") &&
+        e[0] !== "OPSLEDGER_PULUMI_BIN",
+    ),
+  );
+  const env: Record<string, string> = {
+    ...inherited,
+    PATH: [binDir, path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
+    PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
+    PULUMI_CONFIG_PASSPHRASE: "opsledger-local-stack",
+    PULUMI_HOME: path.join(tmp, "pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_DEBUG_COMMANDS: "true", // unhides --event-log
+    ...options.env,
+  };
+  let events = 0;
+
+  const run = (args: readonly string[], runOptions: RunOptions = {}): Promise<CommandResult> => {
+    const init = args[0] === "stack" && args[1] === "init"; // names the stack itself
+    const full = [...args, ...(init ? [] : ["--stack", name]), "--non-interactive"];
+    const eventLog = EVENT_LOG_COMMANDS.has(args[0] ?? "") ? path.join(tmp, `events-${++events}.jsonl`) : undefined;
+    if (eventLog) full.push("--event-log", eventLog);
+    if (runOptions.quiet !== true) options.echo?.(runOptions.shown ?? `pulumi ${args.map(shellQuote).join(" ")}`);
+    return new Promise((resolve, reject) => {
+      const child = spawn(path.join(binDir, "pulumi"), full, {
+        cwd: projectDir,
+        env: { ...env, ...runOptions.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      if (child.pid !== undefined) runOptions.onSpawn?.(child.pid);
+      let stdout = "";
+      let stderr = "";
+      let output = "";
+      child.stdout.setEncoding("utf8").on("data", (s: string) => {
+        stdout += s;
+        output += s;
+      });
+      child.stderr.setEncoding("utf8").on("data", (s: string) => {
+        stderr += s;
+        output += s;
+      });
+      child.on("error", reject);
+      child.on("close", (code, signal) => {
+        const result: CommandResult = {
+          args,
+          code,
+          signal,
+          stdout,
+          stderr,
+          output,
+          events: eventLog === undefined ? [] : readEvents(eventLog),
+        };
+        if (code === 0 || runOptions.allowFailure) resolve(result);
+        else reject(new PulumiCommandError(result));
+      });
+    });
+  };
+
+  const stack: ProjectStack = {
+    name,
+    projectDir,
+    env,
+    run,
+    async setConfig(config, o = {}) {
+      const args = ["config", "set-all"];
+      const shown = ["pulumi config set-all"];
+      for (const [key, { value, secret }] of Object.entries(config)) {
+        args.push(secret ? "--secret" : "--plaintext", `${key}=${value}`);
+        shown.push(secret ? `--secret ${key}=<secret>` : `--plaintext ${shellQuote(`${key}=${value}`)}`);
+      }
+      await run(args, { shown: shown.join(" "), ...o });
+    },
+    async preview(o = {}) {
+      const result = await run(["preview", ...(o.diff ? ["--diff"] : [])], o);
+      const steps = result.events.flatMap((e) => {
+        const m = e.resourcePreEvent?.metadata;
+        return m ? [{ op: m.op, urn: m.urn, type: m.type }] : [];
+      });
+      return { ...result, steps };
+    },
+    async up(o = {}) {
+      const result = await run(["up", "--yes", "--skip-preview"], o);
+      return { ...result, outputs: result.code === 0 ? await stack.outputs() : {} };
+    },
+    refresh(o = {}) {
+      return run(
+        ["refresh", "--yes", "--skip-preview", ...(o.clearPendingCreates ? ["--clear-pending-creates"] : [])],
+        o,
+      );
+    },
+    destroy(o = {}) {
+      return run(["destroy", "--yes", "--skip-preview"], o);
+    },
+    async outputs() {
+      return JSON.parse((await run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
+    },
+    async exportState(o = {}) {
+      const r = await run(["stack", "export", ...(o.showSecrets ? ["--show-secrets"] : [])]);
+      return (JSON.parse(r.stdout) as { deployment: StackDeployment }).deployment;
+    },
+    async dispose() {
+      const cleanUp = { allowFailure: true, quiet: true };
+      await run(["cancel", "--yes"], cleanUp);
+      await run(["destroy", "--yes", "--skip-preview"], cleanUp);
+      await run(["stack", "rm", "--yes", "--force"], cleanUp);
+      fs.rmSync(path.join(projectDir, `Pulumi.${name}.yaml`), { force: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+
+  await run(["stack", "init", name]).catch((e: unknown) => {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  });
+  if (options.config) await stack.setConfig(options.config);
+  return stack;
+}
+
+/** An argument as a POSIX shell would need it typed. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+function readEvents(file: string): EngineEvent[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as EngineEvent];
+      } catch {
+        return []; // the last line of a killed command may be cut off
+      }
+    });
+}
+
+/** The dynamic resources of a stack export. */
+export function dynamicResources(deployment: { resources?: StateResource[] }): StateResource[] {
+  return (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
+}
