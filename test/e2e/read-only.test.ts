@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
-import { changeSummary, exampleDir, initProjectStack } from "../helpers/project-stack";
+import { REPO_ROOT, changeSummary, exampleDir, initProjectStack } from "../helpers/project-stack";
 import { READER, READ_ONLY_SCOPES, endpointConfig, tokenConfig } from "../helpers/sandbox-config";
 
 const READS = [
@@ -126,29 +126,31 @@ describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function 
     }
   });
 
-  it("previews examples/demo with a read-only token: every resource and data source, no mutating call", async () => {
-    const stack = await initProjectStack({
-      projectDir: exampleDir("demo"),
-      config: tokenConfig(sandbox, READER, READ_ONLY_SCOPES),
+  for (const [where, projectDir] of [
+    ["examples/demo", exampleDir("demo")],
+    ["the repository root (its Pulumi.yaml runs the demo)", REPO_ROOT],
+  ] as const) {
+    it(`previews ${where} with a read-only token: every resource and data source, no mutating call`, async () => {
+      const stack = await initProjectStack({ projectDir, config: tokenConfig(sandbox, READER, READ_ONLY_SCOPES) });
+      try {
+        const preview = await stack.preview({ diff: true });
+        assert.deepEqual(
+          preview.steps
+            .filter((s) => s.op === "create")
+            .map((s) => s.type.split(":").pop())
+            .sort(),
+          // The engine also creates the default provider of dynamic resources (pulumi:providers:pulumi-nodejs).
+          ["FirewallPolicyMove", "InventorySourceGroupDeletion", "OperationWait", "Stack", "pulumi-nodejs"],
+        );
+        assert.deepEqual(mutating(sandbox), []);
+        assert.deepEqual(sandbox.audit(), []);
+        const routes = sandbox.requests().map((r) => r.route);
+        assert.ok(
+          routes.includes("iam.workforcePools.getIamPolicy") && routes.includes("deploymentmanager.deployments.get"),
+        );
+      } finally {
+        await stack.dispose();
+      }
     });
-    try {
-      const preview = await stack.preview({ diff: true });
-      assert.deepEqual(
-        preview.steps
-          .filter((s) => s.op === "create")
-          .map((s) => s.type.split(":").pop())
-          .sort(),
-        // The engine also creates the default provider of dynamic resources (pulumi:providers:pulumi-nodejs).
-        ["FirewallPolicyMove", "InventorySourceGroupDeletion", "OperationWait", "Stack", "pulumi-nodejs"],
-      );
-      assert.deepEqual(mutating(sandbox), []);
-      assert.deepEqual(sandbox.audit(), []);
-      const routes = sandbox.requests().map((r) => r.route);
-      assert.ok(
-        routes.includes("iam.workforcePools.getIamPolicy") && routes.includes("deploymentmanager.deployments.get"),
-      );
-    } finally {
-      await stack.dispose();
-    }
-  });
+  }
 });
