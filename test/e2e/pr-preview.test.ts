@@ -99,7 +99,7 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
           pulumiCommand: await PulumiCommand.get({ root: path.dirname(pulumiBinDir()), skipVersionCheck: true }),
         },
       );
-      const { stdout } = await ws.preview({ diff: action["diff"] === true });
+      const { stdout } = await ws.preview({ diff: action["diff"] });
       const projectName = (await ws.workspace.projectSettings()).name;
 
       const during = sandbox.requests().slice(before.requests);
@@ -125,7 +125,7 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
       );
 
       const comment = pullRequestComment({
-        command: String(action["command"]),
+        command: action["command"],
         projectName,
         stackName: stack.name,
         output: stdout,
