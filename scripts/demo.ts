@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       shown: `GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsFile)} pulumi destroy --yes`,
     });
     process.stdout.write(destroyed.stdout);
-    command(`pulumi stack rm --yes ${STACK}`);
+    await stack.run(["stack", "rm", "--yes"], { shown: `pulumi stack rm --yes ${STACK}` });
   } finally {
     await stack.dispose();
     await sandbox.close();

@@ -25,6 +25,8 @@ fi
 
 build() { tsc -p tsconfig.json; }
 lint() {
+  log "tsc: the examples against the built package, as their users compile them"
+  tsc --noEmit -p examples
   log "eslint (typescript-eslint strictTypeChecked)"
   eslint --max-warnings 0 .
   log "prettier --check"

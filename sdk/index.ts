@@ -11,3 +11,7 @@ import * as operations from "./operations";
 import * as workspaceevents from "./workspaceevents";
 
 export { compute, deploymentmanager, displayvideo, iam, ledger, operations, workspaceevents };
+
+/** The errors a program may catch: `isApiError(e)` (a Google call failed: e.httpStatus, e.reason, e.errorDetails, ...). */
+export { ApiError, isApiError } from "../provider/google";
+export { OpsLedgerError, isOpsLedgerError } from "../provider/errors";

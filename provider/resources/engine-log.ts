@@ -9,8 +9,8 @@
  * Writer and sent through grpc-js. Ephemeral messages become the status shown on the resource's own row while it
  * updates; the others become that resource's diagnostics.
  *
- * When the address is missing or the engine does not answer, `sendToEngine` resolves false once and for all and the
- * caller prints the line as before. test/e2e/progress.test.ts pins this to the CLI version we ship by reading the
+ * When the address is missing or the engine does not answer, `sendToEngine` resolves false (for good, for that engine)
+ * and the caller prints the line as before. test/e2e/progress.test.ts pins this to the CLI version we ship by reading the
  * engine's event log.
  */
 import * as grpc from "@grpc/grpc-js";
@@ -52,31 +52,32 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
   return /^[\w.-]*:\d+$/.test(address) ? address : undefined;
 }
 
-let client: grpc.Client | undefined;
-let unreachable = false;
+/** One channel per engine address; undefined once that engine failed to answer. */
+const clients = new Map<string, grpc.Client | undefined>();
 
-/** Sends one message; resolves false (and stays false for the process) when the engine cannot be reached. */
+/** Sends one message; resolves false (and stays false for that engine) when the engine cannot be reached. */
 export function sendToEngine(m: EngineLogMessage, argv: readonly string[] = process.argv): Promise<boolean> {
-  if (unreachable) return Promise.resolve(false);
   const address = engineAddressOf(argv);
-  if (address === undefined) {
-    unreachable = true;
-    return Promise.resolve(false);
+  if (address === undefined) return Promise.resolve(false);
+  if (!clients.has(address)) {
+    const target = address.startsWith(":") ? `127.0.0.1${address}` : address;
+    clients.set(address, new grpc.Client(target, grpc.credentials.createInsecure()));
   }
-  client ??= new grpc.Client(
-    address.startsWith(":") ? `127.0.0.1${address}` : address,
-    grpc.credentials.createInsecure(),
-  );
+  const client = clients.get(address);
+  if (client === undefined) return Promise.resolve(false);
   const bytes = Buffer.from(encodeLogRequest(m));
   return new Promise((resolve) => {
-    client?.makeUnaryRequest(
+    client.makeUnaryRequest(
       "/pulumirpc.Engine/Log",
       (b: Buffer) => b,
       (b: Buffer) => b,
       bytes,
       { deadline: Date.now() + ENGINE_LOG_DEADLINE_MS },
       (error) => {
-        if (error) unreachable = true;
+        if (error) {
+          clients.set(address, undefined);
+          client.close();
+        }
         resolve(!error);
       },
     );

@@ -56,6 +56,11 @@ export interface ProjectStackOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Called with each command line before it runs, as a user would type it (the demo prints them). */
   readonly echo?: (commandLine: string) => void;
+  /**
+   * Let Pulumi's ts-node transpile the program without type-checking it (PULUMI_NODEJS_TRANSPILE_ONLY, what
+   * `compilerOptions.noCheck` does for a user). @default false
+   */
+  readonly transpileOnly?: boolean;
 }
 
 export interface CommandResult {
@@ -87,8 +92,6 @@ export interface RunOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** What `echo` shows instead of the arguments (to show a file reference rather than a secret, say). */
   readonly shown?: string;
-  /** Not shown by `echo` (clean-up). */
-  readonly quiet?: boolean;
   /** Called with the running CLI's pid as soon as it is spawned (kill tests). */
   readonly onSpawn?: (pid: number) => void;
 }
@@ -116,7 +119,7 @@ export interface ProjectStack {
   outputs(): Promise<Record<string, unknown>>;
   /** `pulumi stack export` (`--show-secrets` on request): the deployment. */
   exportState(options?: { showSecrets?: boolean }): Promise<StackDeployment>;
-  /** Destroys what is left, removes the stack, its settings file and the temp dir. */
+  /** Removes the stack (its backend and temp dir) and its settings file; resources it still names stay as they are. */
   dispose(): Promise<void>;
 }
 
@@ -162,6 +165,7 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_DEBUG_COMMANDS: "true", // unhides --event-log
+    ...(options.transpileOnly === true ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } : {}),
     ...options.env,
   };
   let events = 0;
@@ -171,7 +175,7 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     const full = [...args, ...(init ? [] : ["--stack", name]), "--non-interactive"];
     const eventLog = EVENT_LOG_COMMANDS.has(args[0] ?? "") ? path.join(tmp, `events-${++events}.jsonl`) : undefined;
     if (eventLog) full.push("--event-log", eventLog);
-    if (runOptions.quiet !== true) options.echo?.(runOptions.shown ?? `pulumi ${args.map(shellQuote).join(" ")}`);
+    options.echo?.(runOptions.shown ?? `pulumi ${args.map(shellQuote).join(" ")}`);
     return new Promise((resolve, reject) => {
       const child = spawn(path.join(binDir, "pulumi"), full, {
         cwd: projectDir,
@@ -249,13 +253,12 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
       const r = await run(["stack", "export", ...(o.showSecrets ? ["--show-secrets"] : [])]);
       return (JSON.parse(r.stdout) as { deployment: StackDeployment }).deployment;
     },
-    async dispose() {
-      const cleanUp = { allowFailure: true, quiet: true };
-      await run(["cancel", "--yes"], cleanUp);
-      await run(["destroy", "--yes", "--skip-preview"], cleanUp);
-      await run(["stack", "rm", "--yes", "--force"], cleanUp);
+    dispose() {
+      // The backend lives in the temp dir: removing it removes the stack (resources it still names are left as they
+      // are, which is all a sandbox needs); the settings file is the only trace in the project directory.
       fs.rmSync(path.join(projectDir, `Pulumi.${name}.yaml`), { force: true });
       fs.rmSync(tmp, { recursive: true, force: true });
+      return Promise.resolve();
     },
   };
 

@@ -169,7 +169,9 @@ describe("examples/firewall-policy-move after kill -9 during pulumi up (pulumi C
       );
       const resources = dynamicResources(await stack.exportState());
       assert.equal(resources.length, 1);
-      assert.equal(resources[0]?.outputs?.["__requestId"], made[0]?.details.requestId);
+      // A refresh of an interrupted update re-reads the inputs (the policy is already where the update put it, so the
+      // next up has nothing to move): only a create keeps the requestId of the move in state.
+      if (step === "create") assert.equal(resources[0]?.outputs?.["__requestId"], made[0]?.details.requestId);
     } finally {
       await stack.dispose();
     }

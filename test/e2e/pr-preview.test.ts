@@ -75,7 +75,13 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
     const deployerCredentials = await sandbox.writeCredentialsFile(path.join(tmp, "deployer"), {
       serviceAccount: DEPLOYER,
     });
-    const stack = await initProjectStack({ projectDir: workDir, config: { parentId: { value: A } }, env: endpoints });
+    // Type-checked by ts-node, as in a user's CI job.
+    const stack = await initProjectStack({
+      projectDir: workDir,
+      config: { parentId: { value: A } },
+      env: endpoints,
+      transpileOnly: false,
+    });
     try {
       await stack.up({ env: { GOOGLE_APPLICATION_CREDENTIALS: deployerCredentials } });
       // The pull request: parentId A => B in the stack's settings file.

@@ -115,7 +115,7 @@ describe("the README's usage snippet in a fresh project that installed the npm t
     sandbox = await startSandboxCli();
     const { env, url } = sandbox;
     assert.ok(env["GOOGLE_APPLICATION_CREDENTIALS"] && env["GOOGLE_COMPUTE_CUSTOM_ENDPOINT"], JSON.stringify(env));
-    const stack = await initProjectStack({ projectDir: project, stackName: "dev", env });
+    const stack = await initProjectStack({ projectDir: project, stackName: "dev", env, transpileOnly: false });
     try {
       const preview = await stack.preview();
       assert.match(preview.stdout, /^\s+\+ 2 to create$/m);
