@@ -8,6 +8,10 @@
  *   --port <n>               OPSLEDGER_SANDBOX_PORT               default 0 (any free port)
  *   --move-duration-ms <n>   OPSLEDGER_SANDBOX_MOVE_DURATION_MS   default 3000
  *   --help
+ *
+ * OPSLEDGER_TOOL_PATH (set by scripts/run.sh): the directories of the Node.js and Pulumi CLI the project installed
+ * that the user's own PATH lacks; the banner's first `export` line puts them on PATH, so the `pulumi` commands of the
+ * examples' READMEs work in the shell that pastes the lines.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -77,8 +81,23 @@ function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:@=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
-/** What the CLI prints once the sandbox is up. */
-export function banner(url: string, endpoints: GoogleSandboxEndpoints, credentialsPath: string): string {
+/** The `export PATH=...` line for the tools the project installed, when the user's PATH lacks them. */
+export function toolPathExport(toolPath: string | undefined): string[] {
+  const dirs = (toolPath ?? "").split(":").filter((d) => d !== "");
+  if (dirs.length === 0) return [];
+  return [
+    "# The Node.js and Pulumi CLI this project installed (your PATH lacks them):",
+    `export PATH=${dirs.map(shellQuote).join(":")}:"$PATH"`,
+  ];
+}
+
+/** What the CLI prints once the sandbox is up. `extraExports` follow the Google ones (whole `export` lines). */
+export function banner(
+  url: string,
+  endpoints: GoogleSandboxEndpoints,
+  credentialsPath: string,
+  extraExports: readonly string[] = [],
+): string {
   const width = Math.max(...Object.keys(endpoints).map((k) => k.length));
   const lines = [
     `Google sandbox listening on ${url}`,
@@ -90,20 +109,33 @@ export function banner(url: string, endpoints: GoogleSandboxEndpoints, credentia
     "# Point a shell at the sandbox:",
     `export GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsPath)}`,
     ...ENDPOINT_ENV_NAMES.map(([name, key]) => `export ${name}=${shellQuote(endpoints[key])}`),
+    ...extraExports,
     "",
     "Press Ctrl+C to stop.",
   ];
   return lines.join("\n") + "\n";
 }
 
-/** Writes an Org1 client identity and the organizations' root CAs into `dir`, and says where the gateway is. */
+/** The files fabricBanner writes into the sandbox's directory ($OPSLEDGER_SANDBOX_DIR), by purpose. */
+export const FABRIC_FILES = {
+  certificate: "fabric-client-cert.pem",
+  privateKey: "fabric-client-key.pem",
+  /** `{ "<mspId>": "<root CA PEM>" }`: the ledger component's trustedRootCertificates, as JSON. */
+  rootCertificates: "fabric-root-cas.json",
+} as const;
+
+/**
+ * Writes an Org1 client identity and the organizations' root CAs (one PEM each, and all as JSON) into `dir`, and says
+ * where the gateway is.
+ */
 export async function fabricBanner(fabric: FabricSandbox, dir: string): Promise<string> {
   const mspId = Object.keys(fabric.caCertificates)[0] ?? "Org1MSP";
   const identity = fabric.newClientIdentity(mspId, "sandbox-user");
-  const certificate = join(dir, "fabric-client-cert.pem");
-  const key = join(dir, "fabric-client-key.pem");
+  const certificate = join(dir, FABRIC_FILES.certificate);
+  const key = join(dir, FABRIC_FILES.privateKey);
   await writeFile(certificate, identity.certificatePem);
   await writeFile(key, identity.privateKeyPem, { mode: 0o600 });
+  await writeFile(join(dir, FABRIC_FILES.rootCertificates), JSON.stringify(fabric.caCertificates));
   const roots: string[] = [];
   for (const [msp, pem] of Object.entries(fabric.caCertificates)) {
     const file = join(dir, `fabric-ca-${msp}.pem`);
@@ -144,9 +176,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const dir = await mkdtemp(join(tmpdir(), "opsledger-sandbox-"));
   const credentialsPath = await sandbox.writeCredentialsFile(dir);
   const fabricText = both.fabric ? await fabricBanner(both.fabric, dir) : "";
+  const exports = [
+    `export OPSLEDGER_SANDBOX_DIR=${shellQuote(dir)}`,
+    ...(both.fabric ? [`export OPSLEDGER_FABRIC_GATEWAY=${shellQuote(both.fabric.address)}`] : []),
+    ...toolPathExport(env["OPSLEDGER_TOOL_PATH"]),
+  ];
   // One write, with "Press Ctrl+C to stop." last: readers may act as soon as they see it.
   process.stdout.write(
-    banner(sandbox.url, sandbox.endpoints, credentialsPath).replace(
+    banner(sandbox.url, sandbox.endpoints, credentialsPath, exports).replace(
       "Press Ctrl+C to stop.\n",
       `${fabricText}Press Ctrl+C to stop.\n`,
     ),

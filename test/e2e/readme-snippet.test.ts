@@ -5,13 +5,13 @@
  * (started as a user starts it, its `export` lines pasted into the environment).
  */
 import { strict as assert } from "node:assert";
-import { execFileSync, spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, dynamicResources, initProjectStack } from "../helpers/project-stack";
-import { waitFor } from "../helpers/kill-stack";
+import { startSandboxCli } from "../helpers/sandbox-cli";
+import type { SandboxCli } from "../helpers/sandbox-cli";
 
 /** The TypeScript block the README marks as its runnable usage snippet. */
 export function readmeSnippet(readme: string): string {
@@ -22,24 +22,6 @@ export function readmeSnippet(readme: string): string {
   return block[1];
 }
 
-/** `npm run sandbox` in the repository; resolves with its printed `export` lines as an environment. */
-async function startSandboxCli(): Promise<{ child: ChildProcess; env: Record<string, string>; url: string }> {
-  const child = spawn("npm", ["run", "--silent", "sandbox"], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let out = "";
-  child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
-  child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
-  await waitFor(() => out.includes("Press Ctrl+C to stop."), 180_000, `npm run sandbox to print its settings:\n${out}`);
-  const env = Object.fromEntries(
-    [...out.matchAll(/^export ([A-Z0-9_]+)=(\S+)$/gm)].map((m) => [m[1] ?? "", (m[2] ?? "").replace(/^'|'$/g, "")]),
-  );
-  const url = /Google sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? "";
-  return { child, env, url };
-}
-
 interface AuditEntry {
   kind: string;
   details: { to?: string };
@@ -48,13 +30,13 @@ interface AuditEntry {
 describe("the README's usage snippet in a fresh project that installed the npm tarball (pulumi CLI, npm run sandbox)", function () {
   this.timeout(900_000);
   let tmp: string;
-  let sandbox: { child: ChildProcess; env: Record<string, string>; url: string } | undefined;
+  let sandbox: SandboxCli | undefined;
 
   before(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-readme-"));
   });
   after(() => {
-    if (sandbox?.child.pid !== undefined) process.kill(-sandbox.child.pid, "SIGINT");
+    sandbox?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

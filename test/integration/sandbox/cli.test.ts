@@ -30,7 +30,7 @@ describe("sandbox CLI", () => {
 
   it("prints the URLs and export lines, serves requests, and stops cleanly on SIGTERM", async () => {
     const child = spawn(process.execPath, [CLI, "--move-duration-ms", "10"], {
-      env: { ...process.env, OPSLEDGER_SANDBOX_PORT: "0" },
+      env: { ...process.env, OPSLEDGER_SANDBOX_PORT: "0", OPSLEDGER_TOOL_PATH: "/opt/node 24/bin:/opt/pulumi/bin" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -48,8 +48,9 @@ describe("sandbox CLI", () => {
     const exports = Object.fromEntries(
       [...out.matchAll(/^export ([A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1] ?? "", m[2] ?? ""]),
     );
+    const dir = exports["OPSLEDGER_SANDBOX_DIR"] ?? "";
     assert.deepEqual(exports, {
-      GOOGLE_APPLICATION_CREDENTIALS: exports["GOOGLE_APPLICATION_CREDENTIALS"],
+      GOOGLE_APPLICATION_CREDENTIALS: `${dir}/sandbox-external-account.json`,
       GOOGLE_IAM_CUSTOM_ENDPOINT: `${url}/iam`,
       GOOGLE_COMPUTE_CUSTOM_ENDPOINT: `${url}/compute`,
       GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT: `${url}/deploymentmanager`,
@@ -57,7 +58,17 @@ describe("sandbox CLI", () => {
       GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT: `${url}/displayvideo`,
       GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT: `${url}/iamcredentials`,
       GOOGLE_OAUTH2_CUSTOM_ENDPOINT: `${url}/oauth2`,
+      OPSLEDGER_SANDBOX_DIR: dir,
+      OPSLEDGER_FABRIC_GATEWAY: exports["OPSLEDGER_FABRIC_GATEWAY"],
+      // The tools the project installed that the user's PATH lacks, quoted for the shell, ahead of the user's PATH.
+      PATH: `'/opt/node 24/bin':/opt/pulumi/bin:"$PATH"`,
     });
+    assert.match(exports["OPSLEDGER_FABRIC_GATEWAY"] ?? "", /^127\.0\.0\.1:\d+$/);
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(dir, "fabric-root-cas.json"), "utf8")) as object), [
+      "Org1MSP",
+      "Org2MSP",
+      "Org3MSP",
+    ]);
     assert.match(
       out,
       /^Fabric gateway listening on 127\.0\.0\.1:\d+ \(insecure gRPC; channel opsledger, chaincode assets\)$/m,
@@ -66,7 +77,7 @@ describe("sandbox CLI", () => {
       out,
       /client identity Org1MSP: certificate \S+fabric-client-cert\.pem, private key \S+fabric-client-key\.pem/,
     );
-    const credentials = exports["GOOGLE_APPLICATION_CREDENTIALS"] ?? "";
+    const credentials = exports["GOOGLE_APPLICATION_CREDENTIALS"];
     assert.equal(
       (JSON.parse(readFileSync(credentials, "utf8")) as { token_url: string }).token_url,
       `${url}/sts/v1/token`,
