@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as http from "node:http";
+import * as https from "node:https";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -30,29 +30,36 @@ describe("the test suite's egress guard (installed by the mocha root hook)", () 
     }
   });
 
+  // Every name below "resolves" to 127.0.0.1 through a lookup of the test's own, so that even a broken guard would send
+  // nothing off this machine: the test then fails on the connection being refused by the loopback port instead.
+  const toLoopback: net.LookupFunction = (_hostname, options, callback) => {
+    if (options.all === true) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+    else callback(null, "127.0.0.1", 4);
+  };
+
   it("refuses a connection to another host before any DNS lookup, and records it for the root hook", async () => {
     const lookups: string[] = [];
     const error = await connectError(() =>
       net.connect({
         host: "metadata.google.internal",
-        port: 80,
-        lookup: (hostname, _options, callback) => {
+        port: 1,
+        lookup: (hostname, options, callback) => {
           lookups.push(hostname);
-          callback(null, "169.254.169.254", 4);
+          toLoopback(hostname, options, callback);
         },
       }),
     );
     assert.equal(error.code, "EGRESS_REFUSED");
-    assert.match(error.message, /^egress guard: connection to metadata\.google\.internal:80 refused/);
+    assert.match(error.message, /^egress guard: connection to metadata\.google\.internal:1 refused/);
     assert.deepEqual(lookups, []);
-    const refusedByIp = await new Promise<Error>((resolve) => {
-      http.get("http://169.254.169.254/computeMetadata/v1/").on("error", resolve);
+    const refusedOverHttps = await new Promise<Error>((resolve) => {
+      https.get({ host: "oauth2.googleapis.com", port: 1, path: "/token", lookup: toLoopback }).on("error", resolve);
     });
-    assert.match(refusedByIp.message, /connection to 169\.254\.169\.254:80 refused/);
+    assert.match(refusedOverHttps.message, /connection to oauth2\.googleapis\.com:1 refused/);
     // Taken here, so that this test's own refusals do not fail it in the root hook.
     assert.deepEqual(
       takeViolations().map((v) => `${v.host}:${v.port}`),
-      ["metadata.google.internal:80", "169.254.169.254:80"],
+      ["metadata.google.internal:1", "oauth2.googleapis.com:1"],
     );
   });
 
@@ -84,7 +91,11 @@ describe("the test suite's egress guard (installed by the mocha root hook)", () 
       const script = path.join(dir, "reach-out.js");
       fs.writeFileSync(
         script,
-        'require("node:net").connect(443, "compute.googleapis.com").on("error", (e) => { console.log(e.code); });',
+        [
+          'const lookup = (_h, _o, cb) => cb(null, "127.0.0.1", 4);',
+          'require("node:net").connect({ host: "compute.googleapis.com", port: 1, lookup })',
+          '  .on("error", (e) => { console.log(e.code); });',
+        ].join("\n"),
       );
       const child = spawnSync(process.execPath, [script], {
         env: { ...process.env, ...egressGuardEnv() },
@@ -94,7 +105,7 @@ describe("the test suite's egress guard (installed by the mocha root hook)", () 
       const reported = takeLoggedViolations(log);
       assert.deepEqual(
         reported.map((v) => [v.host, v.port, v.pid]),
-        [["compute.googleapis.com", "443", child.pid]],
+        [["compute.googleapis.com", "1", child.pid]],
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
