@@ -18,6 +18,7 @@ export const HeaderType = {
   CONFIG: 1,
   CONFIG_UPDATE: 2,
   ENDORSER_TRANSACTION: 3,
+  ORDERER_TRANSACTION: 4,
 } as const;
 
 /** The transaction id: lowercase hex of SHA-256(nonce ‖ serialized creator). */

@@ -4,6 +4,7 @@
  * cuts one block per accepted transaction, after the configured commit delay, and hands it to the committer.
  */
 import { status } from "@grpc/grpc-js";
+import { HeaderType } from "./channel-config";
 import { requireChannel, type GatewayContext } from "./gateway-context";
 import { GatewayError } from "./gateway-error";
 import type { StoredBlock, StoredTransaction } from "./ledger";
@@ -20,7 +21,15 @@ function ordererRejection(statusName: string, info: string): GatewayError {
   });
 }
 
-/** The orderer's admission checks: a parsable header for this channel, signed by a client or admin of an org. */
+/**
+ * The orderer's admission (Fabric 2.5 orderer/common/broadcast ProcessMessage with the standard channel's
+ * processor): a parsable header; a channel the orderer serves (routed by the envelope's channel header, whatever the
+ * gateway request said); CONFIG and ORDERER_TRANSACTION envelopes refused outright (only the orderer makes config
+ * blocks); then the filters, of which the signature filter needs a client or admin of an organization (channel
+ * Writers). A CONFIG_UPDATE passes the filters and then fails as a config update: the sandbox has no channel
+ * configuration to update, and what a client submits is never one. So no CONFIG or CONFIG_UPDATE transaction reaches
+ * a block through Submit, as in Fabric.
+ */
 async function admit(ctx: GatewayContext, envelopeBytes: Buffer): Promise<void> {
   const envelope = tryDecode("common.Envelope", envelopeBytes);
   const payload = envelope === undefined ? undefined : tryDecode("common.Payload", envelope.payload);
@@ -29,11 +38,23 @@ async function admit(ctx: GatewayContext, envelopeBytes: Buffer): Promise<void> 
   const signatureHeader = tryDecode("common.SignatureHeader", payload.header.signatureHeader);
   if (channelHeader === undefined || signatureHeader === undefined) throw ordererRejection("BAD_REQUEST", "bad header");
   if (channelHeader.channelId !== ctx.config.channel) {
-    throw ordererRejection("NOT_FOUND", `channel ${channelHeader.channelId} not found`);
+    throw ordererRejection(
+      "BAD_REQUEST",
+      "channel creation request not allowed because the orderer system channel is not defined",
+    );
+  }
+  if (channelHeader.type === HeaderType.CONFIG || channelHeader.type === HeaderType.ORDERER_TRANSACTION) {
+    throw ordererRejection("BAD_REQUEST", "message is of type that cannot be processed directly");
   }
   const creator = await ctx.config.msp.verify(signatureHeader.creator, envelope.payload, envelope.signature);
   if (!creator.ok || (creator.identity.role !== "client" && creator.identity.role !== "admin")) {
     throw ordererRejection("FORBIDDEN", WRITERS_POLICY_FAILURE);
+  }
+  if (channelHeader.type === HeaderType.CONFIG_UPDATE) {
+    throw ordererRejection(
+      "BAD_REQUEST",
+      `error applying config update to existing channel '${ctx.config.channel}': the channel's configuration cannot be updated`,
+    );
   }
 }
 

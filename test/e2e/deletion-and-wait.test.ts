@@ -7,6 +7,7 @@ import { fixture, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues } from "../helpers/project-stack";
+import { EGRESS_LOG_ENV, takeLoggedViolations } from "../helpers/egress-guard";
 import { deployerConfig } from "../helpers/sandbox-config";
 
 const GROUPS = fixture.FIXTURE_INVENTORY_SOURCE_GROUPS;
@@ -144,7 +145,7 @@ describe("examples/operation-wait (pulumi CLI, sandbox)", function () {
     }
   });
 
-  it("waits for a compute operation given by its selfLink on another host, polling the configured endpoint", async () => {
+  it("waits for a compute operation given by its selfLink on Google's host, polling only the sandbox's host", async () => {
     const token = sandbox.mintToken({
       principal: "deployer@sandbox-project.iam.gserviceaccount.com",
       scopes: ["https://www.googleapis.com/auth/compute"],
@@ -178,6 +179,14 @@ describe("examples/operation-wait (pulumi CLI, sandbox)", function () {
         [...new Set(polls.map((r) => r.path))],
         [`/compute/compute/v1/locations/global/operations/${op.name}`],
       );
+      // The program and provider processes run under the egress guard, which refuses and reports every connection
+      // to a host other than 127.0.0.1: none was tried, so no poll went to compute.googleapis.com.
+      assert.deepEqual(
+        takeLoggedViolations(process.env[EGRESS_LOG_ENV] ?? "").map((v) => `${v.host}:${v.port}`),
+        [],
+        "a process of the stack connected to a host other than the sandbox's",
+      );
+      assert.equal(new URL(sandbox.endpoints.compute).hostname, "127.0.0.1");
     } finally {
       await stack.dispose();
     }

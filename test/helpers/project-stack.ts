@@ -11,12 +11,23 @@ import type { ProjectStack, ProjectStackOptions } from "../../scripts/lib/pulumi
 export * from "../../scripts/lib/pulumi-cli";
 
 /**
+ * NODE_OPTIONS for the Node processes the CLI starts (the program and the dynamic-provider process): the egress guard
+ * (egress-guard.ts), which refuses non-loopback connections there and reports them to the test process.
+ */
+export function egressGuardEnv(): Record<string, string> {
+  const preload = path.join(__dirname, "egress-guard-preload.js");
+  const inherited = process.env["NODE_OPTIONS"] ?? "";
+  return { NODE_OPTIONS: `${inherited} --require ${preload}`.trim() };
+}
+
+/**
  * A new stack of a project. Pulumi's ts-node transpiles the program without type-checking it unless `transpileOnly`
  * is false: `npm test` type-checks every example with its own tsconfig before the tests (`tsc -p examples`), so
  * checking them again on every command would only cost time (about 2.5 s of CPU per command on these machines).
+ * The program and provider processes run under the egress guard.
  */
 export function initProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
-  return initStack({ transpileOnly: true, ...options });
+  return initStack({ transpileOnly: true, ...options, env: { ...egressGuardEnv(), ...options.env } });
 }
 
 /** The project directory of an example. */

@@ -83,6 +83,18 @@ export function callGateway(
   });
 }
 
+/**
+ * Submits envelope bytes as a client would, through the gateway's Submit: the orderer's admission, then a block of
+ * their own. Resolves when the orderer accepted them (the block follows); rejects with the gateway's gRPC error.
+ */
+export function submitEnvelope(sandbox: FabricSandbox, envelope: Uint8Array, transactionId: string): Promise<Buffer> {
+  const request = new gw.SubmitRequest();
+  request.setTransactionId(transactionId);
+  request.setChannelId(sandbox.channel);
+  request.setPreparedTransaction(common.Envelope.deserializeBinary(envelope));
+  return callGateway(sandbox, "Submit", request.serializeBinary());
+}
+
 export interface DecodedErrorDetail {
   readonly address: string;
   readonly mspId: string;

@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { ValidationError } from "../../../provider/errors";
-import type { EndpointId } from "../../../provider/google";
-import { DEPLOYER, tokenClient, useSandbox } from "./helpers";
+import type { EndpointId, GoogleClient } from "../../../provider/google";
+import { fixture, type GoogleSandbox } from "../../../sandbox/google";
+import { DEPLOYER, sandboxClient, tokenRequests, useSandbox } from "./helpers";
 
 const UUID = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";
 const FP = "a numeric firewall policy id, 'firewallPolicies/<id>' or 'locations/global/firewallPolicies/<id>'";
@@ -263,6 +264,14 @@ const CASES: readonly BadInput[] = [
   },
 ];
 
+/**
+ * A client with the sandbox deployer's service-account key: its first call signs a JWT and fetches a token from the
+ * sandbox's oauth2 endpoint (the auth cache is cleared before every test), which the sandbox logs as a request.
+ */
+function keyClient(sandbox: GoogleSandbox): GoogleClient {
+  return sandboxClient(sandbox, { credentials: JSON.stringify(sandbox.serviceAccountKey(DEPLOYER)) }).client;
+}
+
 describe("Google client against the sandbox: bad input", () => {
   const sandbox = useSandbox();
 
@@ -271,14 +280,25 @@ describe("Google client against the sandbox: bad input", () => {
     assert.equal(new Set(CASES.map((c) => c.id)).size, 10);
   });
 
+  it("fetches a token first on a good call with the same credentials (which the cases below must never do)", async () => {
+    const policy = fixture.FIXTURE_FIREWALL_POLICY_IDS.platformDefault;
+    await keyClient(sandbox()).call("compute.firewallPolicies.get", { firewallPolicy: policy });
+    assert.deepEqual(
+      sandbox()
+        .requests()
+        .map((r) => `${r.route ?? ""} ${r.status}`),
+      ["oauth2.token 200", "compute.firewallPolicies.get 200"],
+    );
+  });
+
   for (const [index, c] of CASES.entries()) {
-    it(`rejects bad input #${index + 1} of ${c.id} before sending anything`, async () => {
-      const { client } = tokenClient(sandbox(), DEPLOYER);
-      await assert.rejects(client.call(c.id, c.params as never), (error: unknown) => {
+    it(`rejects bad input #${index + 1} of ${c.id} before fetching a token or sending anything`, async () => {
+      await assert.rejects(keyClient(sandbox()).call(c.id, c.params as never), (error: unknown) => {
         assert.ok(error instanceof ValidationError, String(error));
         assert.equal(error.message, `${c.id}: invalid input: ${c.failures}`);
         return true;
       });
+      assert.deepEqual(tokenRequests(sandbox()), []);
       assert.deepEqual(sandbox().requests(), []);
       assert.deepEqual(sandbox().audit(), []);
     });

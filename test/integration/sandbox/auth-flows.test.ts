@@ -216,12 +216,15 @@ describe("Google sandbox token flows", () => {
     assert.equal(key.client_email, DEPLOYER);
     assert.match(key.private_key, /^-{5}BEGIN PRIVATE KEY-{5}\n/);
     // google-auth-library ignores token_uri and always posts to oauth2.googleapis.com (reference §8b): send it here.
+    // Fail closed: a request the rewrite misses is refused here (and by the suite's egress guard), never sent.
     const transporter = new gaxios.Gaxios();
     const seen: string[] = [];
     transporter.interceptors.request.add({
       resolved: (options) => {
         seen.push(options.url.toString());
         if (options.url.toString() === "https://oauth2.googleapis.com/token") options.url = new URL(key.token_uri);
+        const host = new URL(options.url).hostname;
+        if (host !== "127.0.0.1") return Promise.reject(new Error(`the rewrite missed a request to ${host}`));
         return Promise.resolve(options);
       },
     });

@@ -15,7 +15,7 @@ const DURATION_MS = 2000;
 /**
  * The generated googleapis clients, pointed at the sandbox with `rootUrl`, authenticated by an OAuth2Client that
  * carries a sandbox-minted token. They cover every endpoint googleapis ships (not IAM v3beta or Workspace Events
- * v1beta, which have no discovery client).
+ * v1beta, which have no discovery client: discovery-methods.test.ts checks those two against Google's published facts).
  */
 describe("Google sandbox with the official googleapis clients", () => {
   let sandbox: GoogleSandbox;

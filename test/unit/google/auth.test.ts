@@ -20,10 +20,13 @@ function source(
   files: Record<string, string> = {},
 ) {
   const reads: string[] = [];
+  /** Every look-up of the credential chain, in order: "exists <path>", "read <path>", "metadata server". */
+  const lookups: string[] = [];
   const tokens = createGoogleTokenSource({
     settings: resolveGoogleSettings({ explicit, env }),
     readFile: (path) => {
       reads.push(path);
+      lookups.push(`read ${path}`);
       const content = files[path];
       if (content === undefined) {
         const error = new Error(`ENOENT: no such file or directory, open '${path}'`) as Error & { code: string };
@@ -32,10 +35,16 @@ function source(
       }
       return Promise.resolve(content);
     },
-    fileExists: (path) => Promise.resolve(files[path] !== undefined),
-    metadataAvailable: () => Promise.resolve(false),
+    fileExists: (path) => {
+      lookups.push(`exists ${path}`);
+      return Promise.resolve(files[path] !== undefined);
+    },
+    metadataAvailable: () => {
+      lookups.push("metadata server");
+      return Promise.resolve(false);
+    },
   });
-  return { tokens, reads };
+  return { tokens, reads, lookups };
 }
 
 async function configError(promise: Promise<unknown>): Promise<ConfigError> {
@@ -111,9 +120,13 @@ describe("token source", () => {
   });
 
   it("looks for the gcloud well-known file, then the metadata server, then gives up with a ConfigError", async () => {
-    const { tokens, reads } = source({}, { HOME: "/home/u" });
+    const { tokens, reads, lookups } = source({}, { HOME: "/home/u" });
     const error = await configError(tokens.getAccessToken(SCOPES));
     assert.deepEqual(reads, []);
+    assert.deepEqual(lookups, [
+      "exists /home/u/.config/gcloud/application_default_credentials.json",
+      "metadata server",
+    ]);
     assert.equal(error.setting, "credentials");
     assert.equal(
       error.message,
@@ -127,6 +140,11 @@ describe("token source", () => {
     );
     const fromFile = await configError(wellKnown.tokens.getAccessToken(SCOPES));
     assert.deepEqual(wellKnown.reads, ["/home/u/.config/gcloud/application_default_credentials.json"]);
+    // The well-known file wins: the metadata server is not asked.
+    assert.deepEqual(wellKnown.lookups, [
+      "exists /home/u/.config/gcloud/application_default_credentials.json",
+      "read /home/u/.config/gcloud/application_default_credentials.json",
+    ]);
     assert.ok(fromFile.message.includes("unsupported credential type (missing)"), fromFile.message);
   });
 
