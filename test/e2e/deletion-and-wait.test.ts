@@ -3,7 +3,7 @@
  * directories against the Google sandbox.
  */
 import { strict as assert } from "node:assert";
-import { fixture, startGoogleSandbox } from "../../sandbox/google";
+import { createManualClock, fixture, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues } from "../helpers/project-stack";
@@ -128,20 +128,33 @@ describe("examples/operation-wait (pulumi CLI, sandbox)", function () {
   }
 
   it("waits for a running IAM operation to finish and records its result", async () => {
+    // The operation's time passes only as the provider polls it: a sandbox of its own on a manual clock that each
+    // answered poll moves 3 s on, so the first three polls find it running and the fourth finds it done, however long
+    // the machine takes to start `pulumi up`.
+    const clock = createManualClock();
+    const running = await startGoogleSandbox({ clock });
     const name = `folders/${fixture.FIXTURE_FOLDER_IDS.security}/locations/global/operations/op-e2e-running`;
-    const stack = await waitStack(name);
+    running.createIamOperation({ name, durationMs: 8_000, outcome: "response" });
+    const seen: boolean[] = [];
+    running.onRequest((e) => {
+      if (e.phase !== "answered" || e.entry.route !== "iam.operations.get") return;
+      seen.push((JSON.parse(e.body) as { done?: boolean }).done === true);
+      clock.advance(3_000);
+    });
+    const stack = await initProjectStack({
+      projectDir: exampleDir("operation-wait"),
+      config: { ...deployerConfig(running), operation: { value: name }, timeout: { value: "2m" } },
+    });
     try {
-      // Created after the stack, so the operation runs for most of the `pulumi up`: the resource really waits.
-      sandbox.createIamOperation({ name, durationMs: 8_000, outcome: "response" });
       const { outputs } = await stack.up();
       assert.equal(outputs["kind"], "longrunning");
       assert.equal(outputs["status"], "DONE");
       assert.equal(outputs["operationName"], name);
       assert.equal(outputs["result"], "type.googleapis.com/google.iam.v3beta.PolicyBinding");
-      const polls = sandbox.requests().filter((r) => r.route === "iam.operations.get").length;
-      assert.ok(polls >= 2 && polls <= 6, `polled ${polls} times for an 8 s operation`);
+      assert.deepEqual(seen, [false, false, false, true], "polled while it ran, and stopped at the first done answer");
     } finally {
       await stack.dispose();
+      await running.close();
     }
   });
 

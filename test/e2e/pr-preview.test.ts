@@ -3,7 +3,8 @@
  * The steps that need GitHub are done the way those actions do them: google-github-actions/auth writes an
  * external_account credentials file (here for the sandbox's read-only service account) and exports its path;
  * pulumi/actions selects the stack in `work-dir` with the Automation API and calls `stack.preview(options)`, then posts
- * a comment built from the output (test/helpers/pr-comment.ts).
+ * a comment built from the output (test/helpers/pr-comment.ts). Then the README's block of commands, as written, against
+ * `npm run sandbox` (here, not in example-readmes.test.ts: this file owns the directory's `npm ci`).
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
@@ -16,6 +17,8 @@ import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { exampleDir, initProjectStack, pulumiBinDir } from "../helpers/project-stack";
 import { pullRequestComment } from "../helpers/pr-comment";
+import { runReadmeCommands, userShellEnv } from "../helpers/readme-commands";
+import { startSandboxCli } from "../helpers/sandbox-cli";
 import { DEPLOYER, READER } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
 
@@ -148,6 +151,16 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
       assert.ok(!comment.includes(fs.readFileSync(readerCredentials, "utf8").slice(0, 40)));
     } finally {
       await stack.dispose();
+    }
+  });
+
+  it("runs its README's commands as written against npm run sandbox (this file owns the directory's npm ci)", async () => {
+    const sandboxCli = await startSandboxCli();
+    try {
+      const output = await runReadmeCommands("pr-preview", userShellEnv(sandboxCli), tmp);
+      assert.match(output, /^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m);
+    } finally {
+      sandboxCli.stop();
     }
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * An example README's commands as a user runs them: the ```sh block its `<!-- readme-commands: ... -->` marker names,
+ * run with bash in the example's directory, exactly as printed, in a shell that pasted the `export` lines of
+ * `npm run sandbox` and has a fresh HOME (the blocks keep their local backend under `$HOME/.pulumi-local`).
+ */
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { exampleDir, stripAnsi } from "./project-stack";
+import type { SandboxCli } from "./sandbox-cli";
+
+const MARKER = "<!-- readme-commands:";
+
+/** The ```sh block that follows the README's marker, or undefined when it has none. */
+export function readmeCommands(readme: string): string | undefined {
+  const at = readme.indexOf(MARKER);
+  if (at < 0) return undefined;
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
+  assert.ok(block?.[1], "a ```sh block follows the readme-commands marker");
+  return block[1];
+}
+
+/** The user's shell: their environment (no Pulumi or Google settings of the test run), then the pasted lines. */
+export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
+  const user = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("GOOGLE_")),
+  );
+  return {
+    ...user,
+    ...sandbox.env,
+    // This machine is offline: the CLI must not look for updates or download plugins (a user's machine would).
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // The fresh HOME keeps npm's cache where it was (examples/pr-preview runs `npm ci`).
+    npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm"),
+  };
+}
+
+/**
+ * Runs examples/<name>/README.md's marked block with `bash -e -o pipefail` under `env` and a fresh HOME inside `tmp`;
+ * fails the test (with the commands and their output) unless it exits 0, and resolves with the output.
+ */
+export async function runReadmeCommands(name: string, env: NodeJS.ProcessEnv, tmp: string): Promise<string> {
+  const commands = readmeCommands(fs.readFileSync(path.join(exampleDir(name), "README.md"), "utf8"));
+  assert.ok(commands, `examples/${name}/README.md marks a block of commands`);
+  const home = fs.mkdtempSync(path.join(tmp, `${name}-home-`));
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn("bash", ["-e", "-o", "pipefail", "-c", commands], {
+      cwd: exampleDir(name),
+      env: { ...env, HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
+    child.on("error", reject);
+    child.on("close", (exitCode) => {
+      resolve({ code: exitCode, output: stripAnsi(out) });
+    });
+  });
+  assert.equal(code, 0, `examples/${name}: the README's commands failed:\n${commands}\n--- output ---\n${output}`);
+  assert.ok(!fs.existsSync(path.join(exampleDir(name), "Pulumi.dev.yaml")), "`pulumi stack rm` removed its file");
+  return output;
+}
