@@ -26,6 +26,7 @@ export const CONFIG_KEYS = [
   "deploymentManagerCustomEndpoint",
   "workspaceEventsCustomEndpoint",
   "displayVideoCustomEndpoint",
+  "kmsCustomEndpoint",
   "iamCredentialsCustomEndpoint",
   "oauth2CustomEndpoint",
 ] as const;
