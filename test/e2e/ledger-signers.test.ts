@@ -12,7 +12,6 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as zlib from "node:zlib";
 import { fabricSki } from "../../provider/ledger";
 import { startFabricSandbox } from "../../sandbox/fabric";
 import type { FabricSandbox } from "../../sandbox/fabric";
@@ -21,6 +20,7 @@ import type { GoogleSandbox } from "../../sandbox/google";
 import { changeSummary, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
 import { endpointConfig, plainStrings } from "../helpers/sandbox-config";
+import { stackFilesAtRest } from "../helpers/secrets-scan";
 import { createSoftHsmToken } from "../helpers/softhsm";
 import type { SoftHsmToken } from "../helpers/softhsm";
 
@@ -32,23 +32,6 @@ const DEPLOYER = fixture.DEPLOYER;
 /** The base64 body lines of a PEM: what must never appear. */
 function pemLines(pem: string): string[] {
   return pem.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
-}
-
-/** Every file under a directory as it is on disk, gzip files (the CLI's unencrypted logs) unpacked. */
-function filesText(dir: string): string {
-  if (!fs.existsSync(dir)) return "";
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => {
-      const bytes = fs.readFileSync(path.join(e.parentPath, e.name));
-      try {
-        return zlib.gunzipSync(bytes).toString("utf8");
-      } catch {
-        return bytes.toString("utf8");
-      }
-    })
-    .join("\n");
 }
 
 interface SignerCase {
@@ -238,10 +221,7 @@ describe("examples/ledger with signer references (pulumi CLI, Fabric and Google 
         const deployment = await stack.exportState({ showSecrets: true });
         const plain = plainStrings(deployment).join("\n");
         const decryptedLogs = (await stack.decryptedLogs()).join("\n");
-        const atRest = [
-          filesText(path.join(stack.home, "logs")),
-          filesText(path.join(stack.backendDir, ".pulumi")), // stacks, history, backups
-        ].join("\n");
+        const atRest = stackFilesAtRest(stack); // the CLI's logs as on disk; the backend's stacks, history, backups
         const everything = [JSON.stringify(deployment), printed.join("\n"), decryptedLogs, atRest].join("\n");
         assert.ok(everything.includes(txId), "the scan reads what the commands wrote");
         assert.ok(decryptedLogs.includes(txId), "the logs were decrypted");
