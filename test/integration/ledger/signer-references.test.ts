@@ -23,7 +23,8 @@ const me = issueCertificate(ca, { subject: { commonName: "deployer", organizatio
 
 function configure(values: Record<string, string>): void {
   const config = { get: (key: string) => values[key], require: (key: string) => values[key] ?? "" };
-  configureProvider({ config } as unknown as dynamic.ConfigureRequest);
+  const request: dynamic.ConfigureRequest = { config };
+  configureProvider(request);
 }
 
 function inputs(identity: LedgerTransactionInputs["identity"]): LedgerTransactionInputs {
@@ -84,14 +85,16 @@ describe("LedgerTransaction check with signer references (SoftHSM2, Google sandb
       {},
       inputs({ ...base, pkcs11: { library: token.library, tokenLabel: "fabric", pin: "0000" } }),
     );
-    assert.equal(pin.failures?.[0]?.property, "identity.pkcs11.pin");
-    assert.match(pin.failures?.[0]?.reason ?? "", /C_Login failed: the PIN is incorrect$/);
+    const [pinFailure] = pin.failures ?? [];
+    assert.equal(pinFailure?.property, "identity.pkcs11.pin");
+    assert.match(pinFailure.reason, /C_Login failed: the PIN is incorrect$/);
     const key = await ledgerTransactionProvider.check(
       {},
       inputs({ ...base, pkcs11: { library: token.library, tokenLabel: "fabric", pin: "4321", keyId: "0a0b" } }),
     );
-    assert.equal(key.failures?.[0]?.property, "identity.pkcs11.keyId");
-    assert.match(key.failures?.[0]?.reason ?? "", /has no EC private key with CKA_ID 0a0b/);
+    const [keyFailure] = key.failures ?? [];
+    assert.equal(keyFailure?.property, "identity.pkcs11.keyId");
+    assert.match(keyFailure.reason, /has no EC private key with CKA_ID 0a0b/);
   });
 
   it("checks a Cloud KMS key version against the certificate before anything is signed", async () => {
@@ -110,9 +113,10 @@ describe("LedgerTransaction check with signer references (SoftHSM2, Google sandb
       {},
       inputs({ mspId: "Org1MSP", certificatePem: me.certificatePem, kms }),
     );
-    assert.equal(wrong.failures?.[0]?.property, "identity.kms.cryptoKeyVersion");
+    const [mismatch] = wrong.failures ?? [];
+    assert.equal(mismatch?.property, "identity.kms.cryptoKeyVersion");
     assert.match(
-      wrong.failures?.[0]?.reason ?? "",
+      mismatch.reason,
       new RegExp(
         `^Cloud KMS ${fixture.FIXTURE_KMS_KEY_VERSION}: this key is not the key of the certificate 'C=US, O=Org1MSP, CN=deployer'`,
       ),
