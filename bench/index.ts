@@ -6,6 +6,7 @@
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
 import { benchLedgerCodec } from "./ledger-codec";
+import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
 import { benchPulumiMoves } from "./pulumi-moves";
@@ -95,6 +96,24 @@ const sections: readonly Section[] = [
           r.baseline,
           `${(r.opsPerSec / r.baselineOpsPerSec).toFixed(2)}x`,
         ]),
+      );
+      const backends = await benchSignerBackends();
+      printTable(
+        "Signatures per second by signer backend, next to node:crypto signing the same messages in-process",
+        ["backend", "in flight", "signatures/s", "node:crypto/s", "ratio"],
+        backends.map((r) => [
+          r.backend,
+          r.concurrency,
+          r.signaturesPerSec,
+          r.nodeCryptoPerSec,
+          `${(r.signaturesPerSec / r.nodeCryptoPerSec).toFixed(3)}x`,
+        ]),
+      );
+      const submits = await benchHsmSubmit();
+      printTable(
+        "End-to-end submissions through the Fabric sandbox signed on a SoftHSM2 token",
+        ["client and HSM signer", "submissions/s", "ratio vs official"],
+        submits.map((r) => [r.client, Math.round(r.submissionsPerSec * 10) / 10, `${r.ratioVsOfficial.toFixed(2)}x`]),
       );
     },
   ],

@@ -36,6 +36,7 @@ export const ENDPOINT_ENV_NAMES: readonly (readonly [string, keyof GoogleSandbox
   ["GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT", "deploymentManager"],
   ["GOOGLE_WORKSPACE_EVENTS_CUSTOM_ENDPOINT", "workspaceEvents"],
   ["GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT", "displayVideo"],
+  ["GOOGLE_KMS_CUSTOM_ENDPOINT", "kms"],
   ["GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT", "iamCredentials"],
   ["GOOGLE_OAUTH2_CUSTOM_ENDPOINT", "oauth2"],
 ];

@@ -3,7 +3,8 @@
 #   1. provides Node >= 22 (scripts/ensure-node.sh) first on PATH for everything below;
 #   2. installs the locked npm dependencies when package-lock.json changed since the last install;
 #   3. builds the TypeScript (tsc, incremental);
-#   4. provides the Pulumi CLI at the version of @pulumi/pulumi (scripts/ensure-pulumi.sh) where the task needs it.
+#   4. provides the Pulumi CLI at the version of @pulumi/pulumi (scripts/ensure-pulumi.sh) where the task needs it;
+#   5. provides SoftHSM2 (scripts/ensure-softhsm.sh) for the tests and benchmarks that sign through PKCS#11.
 # Caches live outside the work tree under $OPSLEDGER_CACHE_DIR (default ~/.cache/pulumi-opsledger).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,12 +16,29 @@ USER_PATH="$PATH"
 NODE_BIN=$(bash scripts/ensure-node.sh)
 export PATH="$NODE_BIN:$ROOT/node_modules/.bin:$PATH"
 
+# Native addons (pkcs11js, the PKCS#11 binding) build with node-gyp against the headers of the Node that runs them. The
+# Node package and the official archives ship those headers next to bin/: point node-gyp there, so it never tries to
+# download them (these machines reach no Node download site).
+node_prefix=$(cd "$NODE_BIN/.." && pwd)
+if [ -f "$node_prefix/include/node/node_api.h" ]; then export npm_config_nodedir="$node_prefix"; fi
+
 stamp="$(node --version) $(sha256sum package-lock.json 2>/dev/null | cut -c1-16)"
 if [ ! -f node_modules/.opsledger-stamp ] || [ "$(cat node_modules/.opsledger-stamp)" != "$stamp" ]; then
   log "installing npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
   echo "$stamp" > node_modules/.opsledger-stamp
 fi
+# pkcs11js is an optional dependency (users without an HSM need no compiler); this repository's tests need it built.
+require_pkcs11js() {
+  node -e "require('pkcs11js')" 2>/dev/null && return 0
+  log "pkcs11js (optional dependency) did not build; rebuilding it to show why"
+  npm rebuild pkcs11js --foreground-scripts >&2 || true
+  node -e "require('pkcs11js')" || { log "pkcs11js cannot be loaded: the PKCS#11 tests cannot run"; exit 1; }
+}
+softhsm_env() {
+  local dir; dir=$(bash scripts/ensure-softhsm.sh)
+  export OPSLEDGER_SOFTHSM_UTIL="$dir/bin/softhsm2-util" OPSLEDGER_SOFTHSM_LIB="$dir/lib/libsofthsm2.so"
+}
 # In-repo programs load the dynamic providers' short stubs, which require this package by name: link it.
 [ -e node_modules/pulumi-opsledger ] || ln -s .. node_modules/pulumi-opsledger
 
@@ -56,6 +74,8 @@ case "$task" in
     build
     lint
     pulumi_env
+    require_pkcs11js
+    softhsm_env
     log "mocha"
     # CI reads the plain closing line "N passed, N failed, N skipped"; mocha's own summary says "N passing" /
     # "N failing" / "N pending". .mocharc.json forbids .only and pending tests (they count as failed), so a skipped
@@ -80,7 +100,7 @@ case "$task" in
     exit "$rc"
     ;;
   demo) build; pulumi_env; node dist/scripts/demo.js "$@" ;;
-  bench) build; pulumi_env; node dist/bench/index.js "$@" ;;
+  bench) build; pulumi_env; require_pkcs11js; softhsm_env; node dist/bench/index.js "$@" ;;
   sandbox) build; tool_path; node dist/sandbox/cli.js "$@" ;;
   *) log "unknown task '$task' (build, lint, test, demo, bench, sandbox)"; exit 2 ;;
 esac

@@ -10,10 +10,20 @@
  *   pulumi config set ledgerArgs '["asset-1","blue"]'           # JSON list of strings; default ["asset-1","blue"]
  *   pulumi config set ledgerMspId Org1MSP
  *   pulumi config set ledgerCertificatePem -- "$(cat cert.pem)"
- *   pulumi config set --secret ledgerPrivateKeyPem -- "$(cat key.pem)"
+ *   pulumi config set ledgerSigner keyFile                      # how to sign; default privateKeyPem (see below)
+ *   pulumi config set ledgerKeyFile ./key.pem                   # keyFile: a PEM file (never stored in state)
+ *   pulumi config set ledgerKeyEnv FABRIC_KEY_PEM               # keyEnv: an environment variable holding the PEM
+ *   pulumi config set ledgerPkcs11Library /usr/lib/softhsm/libsofthsm2.so   # pkcs11: the token's module,
+ *   pulumi config set ledgerPkcs11TokenLabel fabric             #   its label,
+ *   pulumi config set ledgerPkcs11PinEnv HSM_PIN                #   the PIN's environment variable (or:
+ *   pulumi config set --secret ledgerPkcs11Pin 1234             #   the PIN itself, a secret),
+ *   pulumi config set ledgerPkcs11KeyId 5c1f...                 #   optional CKA_ID (default: the certificate's SKI)
+ *   pulumi config set ledgerKmsCryptoKeyVersion projects/p/locations/global/keyRings/r/cryptoKeys/k/cryptoKeyVersions/1
+ *   pulumi config set --secret ledgerPrivateKeyPem -- "$(cat key.pem)"   # privateKeyPem: the key itself (0.1 style)
  *   pulumi config set ledgerTrustedRootCertificates '{"Org1MSP":"-----BEGIN CERTIFICATE-----\n..."}'
  *   pulumi config set --secret ledgerTransientData '{"note":"private"}'   # optional
  *   pulumi config set ledgerPreviewEndorse true                 # optional: simulate during preview
+ *   pulumi config set ledgerOnDestroy '{"function":"DeleteAsset","args":["asset-1"]}'   # optional compensation
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as opsledger from "pulumi-opsledger";
@@ -35,15 +45,51 @@ function jsonConfig(config: pulumi.Config, key: string): unknown {
   return text === undefined ? undefined : JSON.parse(text);
 }
 
+/** The signer the `ledgerSigner` key selects (default privateKeyPem), from its own keys. */
+function signerOf(
+  config: pulumi.Config,
+  sandbox: LedgerSandboxInfo | undefined,
+): Omit<opsledger.ledger.LedgerIdentityArgs, "mspId" | "certificatePem"> {
+  const kind = config.get("ledgerSigner") ?? "privateKeyPem";
+  switch (kind) {
+    case "keyFile":
+      return { keyFile: config.require("ledgerKeyFile") };
+    case "keyEnv":
+      return { keyEnv: config.require("ledgerKeyEnv") };
+    case "pkcs11": {
+      const pin = config.getSecret("ledgerPkcs11Pin");
+      const pinEnv = config.get("ledgerPkcs11PinEnv");
+      const keyId = config.get("ledgerPkcs11KeyId");
+      return {
+        pkcs11: {
+          library: config.require("ledgerPkcs11Library"),
+          tokenLabel: config.require("ledgerPkcs11TokenLabel"),
+          ...(pin === undefined ? {} : { pin }),
+          ...(pinEnv === undefined ? {} : { pinEnv }),
+          ...(keyId === undefined ? {} : { keyId }),
+        },
+      };
+    }
+    case "kms":
+      return { kms: { cryptoKeyVersion: config.require("ledgerKmsCryptoKeyVersion") } };
+    case "privateKeyPem":
+      return {
+        privateKeyPem:
+          sandbox === undefined
+            ? config.requireSecret("ledgerPrivateKeyPem")
+            : (config.getSecret("ledgerPrivateKeyPem") ?? pulumi.secret(sandbox.identity.privateKeyPem)),
+      };
+    default:
+      throw new Error(`ledgerSigner '${kind}' must be privateKeyPem, keyFile, keyEnv, pkcs11 or kms`);
+  }
+}
+
 /** Declares the transaction and returns the outputs worth exporting. */
 export function ledgerResources(
   config: pulumi.Config = new pulumi.Config(),
   sandbox?: LedgerSandboxInfo,
 ): Record<string, pulumi.Output<unknown>> {
-  const privateKeyPem =
-    sandbox === undefined
-      ? config.requireSecret("ledgerPrivateKeyPem")
-      : (config.getSecret("ledgerPrivateKeyPem") ?? pulumi.secret(sandbox.identity.privateKeyPem));
+  const onDestroy = jsonConfig(config, "ledgerOnDestroy") as { function: string; args?: string[] } | undefined;
   const transient = config.getSecret("ledgerTransientData");
   const tlsRootCertPem = config.get("ledgerTlsRootCertPem") ?? sandbox?.tlsRootCertPem;
   const tx = new opsledger.ledger.LedgerTransaction("asset-transaction", {
@@ -64,11 +110,12 @@ export function ledgerResources(
         config.get("ledgerCertificatePem") ??
         sandbox?.identity.certificatePem ??
         config.require("ledgerCertificatePem"),
-      privateKeyPem,
+      ...signerOf(config, sandbox),
     },
     trustedRootCertificates: (jsonConfig(config, "ledgerTrustedRootCertificates") as
       Record<string, string> | undefined) ?? { ...(sandbox?.caCertificates ?? {}) },
     previewEndorse: config.getBoolean("ledgerPreviewEndorse") ?? false,
+    ...(onDestroy === undefined ? {} : { onDestroy }),
     timeouts: { create: "2m", delete: "2m" },
   });
   return {

@@ -4,7 +4,17 @@
  */
 import type { ComputeOperation, LongRunningOperation } from "../operations/types";
 import type { FieldFailure } from "../errors";
-import type { Creative, Deployment, Empty, FirewallPolicy, InventorySourceGroup, Policy, Subscription } from "./types";
+import type {
+  AsymmetricSignResponse,
+  Creative,
+  Deployment,
+  Empty,
+  FirewallPolicy,
+  InventorySourceGroup,
+  KmsPublicKey,
+  Policy,
+  Subscription,
+} from "./types";
 
 /** The Display & Video 360 API versions the client can address. v1–v3 are sunset by Google; v4 is current. */
 export type DisplayVideoApiVersion = "v1" | "v2" | "v3" | "v4";
@@ -66,6 +76,18 @@ export interface EndpointParamsMap {
     /** See inventorySourceGroups.delete. */
     apiVersion?: string;
   };
+  "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign": {
+    /** `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`. */
+    name: string;
+    /** The digest to sign, base64 (32 bytes for SHA-256). */
+    digest: { sha256: string };
+    /** CRC32C of the digest bytes, a decimal string (0..4294967295). Required by this client (integrity). */
+    digestCrc32c: string;
+  };
+  "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey": {
+    /** `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`. */
+    name: string;
+  };
 }
 
 export interface EndpointResultMap {
@@ -79,6 +101,8 @@ export interface EndpointResultMap {
   "displayvideo.inventorySourceGroups.delete": Empty;
   "displayvideo.inventorySourceGroups.get": InventorySourceGroup;
   "displayvideo.advertisers.creatives.get": Creative;
+  "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign": AsymmetricSignResponse;
+  "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey": KmsPublicKey;
 }
 
 export type EndpointId = keyof EndpointParamsMap & keyof EndpointResultMap;
@@ -86,7 +110,7 @@ export type EndpointParams<E extends EndpointId> = EndpointParamsMap[E];
 export type EndpointResult<E extends EndpointId> = EndpointResultMap[E];
 
 /** The services whose roots are configurable; a root is the URL the endpoint's path template is appended to. */
-export type ServiceName = "iam" | "compute" | "deploymentManager" | "workspaceEvents" | "displayVideo";
+export type ServiceName = "iam" | "compute" | "deploymentManager" | "workspaceEvents" | "displayVideo" | "kms";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 

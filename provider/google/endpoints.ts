@@ -13,6 +13,8 @@ import type {
 import { SCOPES, WORKSPACE_EVENTS_GET_SCOPES } from "./scopes";
 import {
   checkComputeOperationName,
+  checkCrc32c,
+  checkCryptoKeyVersionName,
   checkDeploymentManagerProject,
   checkDeploymentName,
   checkDisplayVideoApiVersion,
@@ -20,6 +22,7 @@ import {
   checkFirewallPolicy,
   checkIamOperationName,
   checkInt64,
+  checkKmsSha256Digest,
   checkParentId,
   checkRequestId,
   checkRequestedPolicyVersion,
@@ -66,6 +69,10 @@ function ownerOf(params: NormalizedParams): string {
   const partner = params["partnerId"];
   return typeof partner === "string" ? `partner ${partner}` : `advertiser ${String(params["advertiserId"])}`;
 }
+
+const CRYPTO_KEY_VERSION_EXPECTED =
+  "'projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>/cryptoKeyVersions/<number>'";
+const KMS_SCOPES = [SCOPES.cloudkms, SCOPES.cloudPlatform];
 
 const inventorySourceGroupParams: readonly ParamSpec[] = [
   param("inventorySourceGroupId", "path", true, INT64_EXPECTED, checkInt64),
@@ -252,6 +259,41 @@ const definitions: readonly EndpointDefinition[] = [
     idempotency: "idempotent",
     defaultApiVersion: "v3",
     describe: (p) => `creative ${String(p["creativeId"])} of advertiser ${String(p["advertiserId"])}`,
+  },
+  {
+    id: "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign",
+    service: "kms",
+    method: "POST",
+    pathTemplate: "v1/{+name}:asymmetricSign",
+    params: [
+      param("name", "path", true, CRYPTO_KEY_VERSION_EXPECTED, checkCryptoKeyVersionName),
+      param("digest", "body", true, "{ sha256: <base64 of the 32-byte digest> }", checkKmsSha256Digest),
+      param("digestCrc32c", "body", true, "the CRC32C of the digest as a decimal string", checkCrc32c),
+    ],
+    crossChecks: [],
+    body: "optionalObject",
+    responseType: "AsymmetricSignResponse",
+    acceptedScopes: KMS_SCOPES,
+    requestedScopes: [SCOPES.cloudkms],
+    extraPermission: "cloudkms.cryptoKeyVersions.useToSign",
+    // Signing changes nothing: repeating it only makes another valid signature.
+    idempotency: "idempotent",
+    describe: (p) => `crypto key version ${String(p["name"])}`,
+  },
+  {
+    id: "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey",
+    service: "kms",
+    method: "GET",
+    pathTemplate: "v1/{+name}/publicKey",
+    params: [param("name", "path", true, CRYPTO_KEY_VERSION_EXPECTED, checkCryptoKeyVersionName)],
+    crossChecks: [],
+    body: "empty",
+    responseType: "KmsPublicKey",
+    acceptedScopes: KMS_SCOPES,
+    requestedScopes: [SCOPES.cloudkms],
+    extraPermission: "cloudkms.cryptoKeyVersions.viewPublicKey",
+    idempotency: "idempotent",
+    describe: (p) => `crypto key version ${String(p["name"])}`,
   },
 ];
 

@@ -39,6 +39,8 @@ export {
 export {
   INT64_MAX,
   checkComputeOperationName,
+  checkCrc32c,
+  checkCryptoKeyVersionName,
   checkDeploymentManagerProject,
   checkDeploymentName,
   checkDisplayVideoApiVersion,
@@ -47,6 +49,7 @@ export {
   checkFirewallPolicy,
   checkIamOperationName,
   checkInt64,
+  checkKmsSha256Digest,
   checkParentId,
   checkRequestId,
   checkRequestedPolicyVersion,
@@ -58,6 +61,9 @@ export {
 export { ApiError, formatApiErrorMessage, isApiError } from "./api-error";
 export type { ApiErrorProperties } from "./api-error";
 export { AuthError } from "./auth-error";
+export { DEFAULT_KMS_INTEGRITY_ATTEMPTS, crc32c, kmsAsymmetricSign, kmsPublicKey } from "./kms";
+export type { KmsCallOptions, KmsPublicKeyResult } from "./kms";
+export { KmsIntegrityError } from "./kms-integrity-error";
 export { parseDurationStringMs, parseGoogleError, parseRetryAfterMs } from "./parse-error";
 export type {
   ErrorInfoDetail,

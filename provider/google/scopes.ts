@@ -14,6 +14,8 @@ export const SCOPES = {
   ndevCloudman: `${SCOPE_PREFIX}ndev.cloudman`,
   ndevCloudmanReadonly: `${SCOPE_PREFIX}ndev.cloudman.readonly`,
   displayVideo: `${SCOPE_PREFIX}display-video`,
+  /** Cloud KMS: the narrowest scope its discovery document declares (there is no read-only one). */
+  cloudkms: `${SCOPE_PREFIX}cloudkms`,
   chatBot: `${SCOPE_PREFIX}chat.bot`,
   chatSpaces: `${SCOPE_PREFIX}chat.spaces`,
   chatSpacesReadonly: `${SCOPE_PREFIX}chat.spaces.readonly`,

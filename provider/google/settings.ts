@@ -11,7 +11,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Concurrent in-flight requests per service root. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
 
-/** Every service root the client knows: the five API services plus the two token services. */
+/** Every service root the client knows: the six API services plus the two token services. */
 export type EndpointRootName = ServiceName | "iamCredentials" | "oauth2";
 
 /** The Google hosts of reference §10, as service roots (the API path is appended by the endpoint table). */
@@ -21,6 +21,7 @@ export const DEFAULT_ENDPOINT_ROOTS: Readonly<Record<EndpointRootName, string>> 
   deploymentManager: "https://deploymentmanager.googleapis.com",
   workspaceEvents: "https://workspaceevents.googleapis.com",
   displayVideo: "https://displayvideo.googleapis.com",
+  kms: "https://cloudkms.googleapis.com",
   iamCredentials: "https://iamcredentials.googleapis.com",
   oauth2: "https://oauth2.googleapis.com",
 });
@@ -50,6 +51,7 @@ export interface GoogleSettingsInput {
   deploymentManagerCustomEndpoint: string;
   workspaceEventsCustomEndpoint: string;
   displayVideoCustomEndpoint: string;
+  kmsCustomEndpoint: string;
   iamCredentialsCustomEndpoint: string;
   oauth2CustomEndpoint: string;
 }
@@ -99,6 +101,7 @@ const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
   deploymentManagerCustomEndpoint: ["GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT"],
   workspaceEventsCustomEndpoint: ["GOOGLE_WORKSPACE_EVENTS_CUSTOM_ENDPOINT"],
   displayVideoCustomEndpoint: ["GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT"],
+  kmsCustomEndpoint: ["GOOGLE_KMS_CUSTOM_ENDPOINT"],
   iamCredentialsCustomEndpoint: ["GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT"],
   oauth2CustomEndpoint: ["GOOGLE_OAUTH2_CUSTOM_ENDPOINT"],
 };
@@ -110,6 +113,7 @@ const VERSION_SUFFIXES: Readonly<Record<EndpointRootName, RegExp>> = {
   deploymentManager: /\/deploymentmanager\/(?:v2|v2beta|alpha)$/,
   workspaceEvents: /\/(?:v1|v1beta)$/,
   displayVideo: /\/v[1-4]$/,
+  kms: /\/v1$/,
   iamCredentials: /\/v1$/,
   oauth2: /\/token$/,
 };
@@ -120,6 +124,7 @@ const ENDPOINT_KEYS: Readonly<Record<EndpointRootName, Key>> = {
   deploymentManager: "deploymentManagerCustomEndpoint",
   workspaceEvents: "workspaceEventsCustomEndpoint",
   displayVideo: "displayVideoCustomEndpoint",
+  kms: "kmsCustomEndpoint",
   iamCredentials: "iamCredentialsCustomEndpoint",
   oauth2: "oauth2CustomEndpoint",
 };

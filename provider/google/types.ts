@@ -259,3 +259,31 @@ export interface Creative {
   vastTagUrl?: string;
   vpaid?: boolean;
 }
+
+// ---- Cloud KMS v1 (cloudkms.googleapis.com) ----
+
+/** cryptoKeyVersions.asymmetricSign's answer. Checksums are int64 as decimal strings. */
+export interface AsymmetricSignResponse {
+  /** The signature, base64. For EC_SIGN_* keys a DER-encoded ECDSA signature (S is not normalized). */
+  signature?: string;
+  /** CRC32C of the signature bytes. */
+  signatureCrc32c?: string;
+  /** Whether the request's digestCrc32c was received and checked. */
+  verifiedDigestCrc32c?: boolean;
+  verifiedDataCrc32c?: boolean;
+  /** The key version that signed; must equal the one asked for. */
+  name?: string;
+  protectionLevel?: string;
+}
+
+/** cryptoKeyVersions.getPublicKey's answer. */
+export interface KmsPublicKey {
+  /** SubjectPublicKeyInfo PEM. */
+  pem?: string;
+  /** For example "EC_SIGN_P256_SHA256". */
+  algorithm?: string;
+  /** CRC32C of the PEM text. */
+  pemCrc32c?: string;
+  name?: string;
+  protectionLevel?: string;
+}

@@ -16,6 +16,12 @@ const SEGMENT = "(?!\\.{1,2}(?:/|$))[A-Za-z0-9._~-]+";
 const WORKFORCE_POOL_PATTERN = new RegExp(`^locations/${SEGMENT}/workforcePools/${SEGMENT}$`);
 const IAM_OPERATION_PATTERN = new RegExp(`^folders/${SEGMENT}/locations/${SEGMENT}/operations/${SEGMENT}$`);
 const SUBSCRIPTION_PATTERN = new RegExp(`^subscriptions/${SEGMENT}$`);
+/** Cloud KMS ids: letters, digits, underscores and hyphens (1..63); a version is a positive number. */
+const KMS_ID = "[A-Za-z0-9_-]{1,63}";
+const CRYPTO_KEY_VERSION_PATTERN = new RegExp(
+  `^projects/${SEGMENT}/locations/${SEGMENT}/keyRings/${KMS_ID}/cryptoKeys/${KMS_ID}/cryptoKeyVersions/[1-9][0-9]{0,18}$`,
+);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const FIREWALL_POLICY_PATTERN = /^(?:(?:locations\/global\/)?firewallPolicies\/)?([0-9]{1,20})$/;
 const PARENT_ID_PATTERN = /^(?:folders|organizations)\/[0-9]+$/;
 const INT64_PATTERN = /^(?:0|[1-9][0-9]{0,18})$/;
@@ -72,6 +78,44 @@ export function checkIamOperationName(value: unknown): CheckResult {
 /** Workspace Events subscription name: `subscriptions/<subscription>`. */
 export function checkSubscriptionName(value: unknown): CheckResult {
   return patternCheck(value, SUBSCRIPTION_PATTERN, "'subscriptions/<subscription>'");
+}
+
+/** A Cloud KMS key version: `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`. */
+export function checkCryptoKeyVersionName(value: unknown): CheckResult {
+  return patternCheck(
+    value,
+    CRYPTO_KEY_VERSION_PATTERN,
+    "'projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>/cryptoKeyVersions/<number>'",
+  );
+}
+
+/** An asymmetricSign digest: exactly `{ sha256: <base64 of 32 bytes> }` (the algorithm of EC_SIGN_P256_SHA256). */
+export function checkKmsSha256Digest(value: unknown): CheckResult {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { reason: `must be an object { sha256: <base64 of the 32-byte digest> }, got ${typeName(value)}` };
+  }
+  const digest = value as Readonly<Record<string, unknown>>;
+  const other = Object.keys(digest).find((k) => k !== "sha256" && digest[k] !== undefined);
+  if (other !== undefined) {
+    return {
+      reason: `has ${showValue(other)}: only sha256 is supported (EC_SIGN_P256_SHA256 keys sign SHA-256 digests)`,
+    };
+  }
+  const sha256 = digest["sha256"];
+  if (typeof sha256 !== "string" || !BASE64.test(sha256) || Buffer.from(sha256, "base64").length !== 32) {
+    return { property: "digest.sha256", reason: "must be the base64 text of a 32-byte SHA-256 digest" };
+  }
+  return { value: { sha256 } };
+}
+
+/** A CRC32C checksum as Google's int64 JSON encoding: a decimal string from 0 to 4294967295. */
+export function checkCrc32c(value: unknown): CheckResult {
+  const expected = "a CRC32C checksum as a decimal string from 0 to 4294967295";
+  if (typeof value !== "string") return { reason: `must be ${expected}, got ${typeName(value)}` };
+  if (!/^(?:0|[1-9][0-9]{0,9})$/.test(value) || Number(value) > 0xffffffff) {
+    return { reason: `${showValue(value)} must be ${expected}` };
+  }
+  return { value };
 }
 
 /** A firewall policy: the numeric id, `firewallPolicies/<id>` or `locations/global/firewallPolicies/<id>`; normalized to the id. */

@@ -21,8 +21,19 @@ export { DEFAULT_HASH, bytesEqual, concatBytes, sha256, sha384, sha3_256, sha3_3
 export type { Hash } from "./hash";
 export { deserializeIdentity, newIdentity, serializeIdentity } from "./identity";
 export type { Identity } from "./identity";
-export { isLowS, lowSSigner, newPrivateKeySigner, normalizeLowS, verifySignature } from "./signing";
+export { isLowS, lowSSigner, newPrivateKeySigner, normalizeLowS, toLowSDer, verifySignature } from "./signing";
 export type { Signer, VerifySignatureOptions } from "./signing";
+export { DEFAULT_HSM_MAX_SESSIONS, openHsmSigner } from "./hsm-signer";
+export type { HsmSigner, HsmSignerOptions } from "./hsm-signer";
+export {
+  assertSignerMatchesCertificate,
+  certificateSubject,
+  ecPointOf,
+  fabricSki,
+  publicKeyFromEcPoint,
+  samePublicKey,
+} from "./signer-keys";
+export type { SignerKeyCheck } from "./signer-keys";
 export { verifyCertificateChain } from "./cert-chain";
 export type { CertificateTrustOptions, TrustedMsp, VerifiedChain } from "./cert-chain";
 export {
@@ -78,6 +89,7 @@ export { LedgerDecodeError } from "./ledger-decode-error";
 export { VerificationError } from "./verification-error";
 export type { VerificationMismatch } from "./verification-error";
 export { IdentityError } from "./identity-error";
+export { SignerError } from "./signer-error";
 export { GatewayError } from "./gateway-error";
 export { EndorseError } from "./endorse-error";
 export { SubmitError } from "./submit-error";

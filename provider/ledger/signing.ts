@@ -87,6 +87,23 @@ export function lowSSigner(signer: Signer): Signer {
   return async (digest) => normalizeLowS(await signer(digest));
 }
 
+/**
+ * A P-256 signature as a backend returns it, as canonical low-S DER: 64 bytes are PKCS#11's raw r ‖ s (CKM_ECDSA,
+ * IEEE P1363), anything else must be DER (Cloud KMS, OpenSSL). Throws IdentityError for anything else, including an
+ * r or s outside 1..n-1.
+ */
+export function toLowSDer(signature: Uint8Array): Uint8Array {
+  if (signature.length === 64) {
+    const r = BigInt(`0x${Buffer.from(signature.subarray(0, 32)).toString("hex")}`);
+    const s = BigInt(`0x${Buffer.from(signature.subarray(32)).toString("hex")}`);
+    if (r <= 0n || r >= P256_ORDER || s <= 0n || s >= P256_ORDER) {
+      throw new IdentityError({ subject: "signature", reason: "raw r || s is not a valid ECDSA P-256 signature" });
+    }
+    return encodeDerSignature(r, s > P256_HALF_ORDER ? P256_ORDER - s : s);
+  }
+  return normalizeLowS(signature);
+}
+
 export interface VerifySignatureOptions {
   /** A PEM certificate (bytes or text) or a public KeyObject. */
   readonly publicKey: string | Uint8Array | crypto.KeyObject;

@@ -26,14 +26,17 @@ export const CONFIG_KEYS = [
   "deploymentManagerCustomEndpoint",
   "workspaceEventsCustomEndpoint",
   "displayVideoCustomEndpoint",
+  "kmsCustomEndpoint",
   "iamCredentialsCustomEndpoint",
   "oauth2CustomEndpoint",
 ] as const;
 
 let stackConfig: Readonly<Record<string, string>> | undefined;
+let fullConfig: dynamic.ConfigureRequest["config"] | undefined;
 
 /** Stores the `opsledger:*` stack configuration sent by the engine (secrets arrive unwrapped, and stay in memory). */
 export function configureProvider(req: dynamic.ConfigureRequest): void {
+  fullConfig = req.config;
   const values: Record<string, string> = {};
   for (const key of CONFIG_KEYS) {
     const value = req.config.get(`opsledger:${key}`);
@@ -62,6 +65,23 @@ function currentConfig(): Readonly<Record<string, string>> {
     }
   }
   return values;
+}
+
+/**
+ * Any stack config value by key (`key` of the program's project, or `<namespace>:<key>`): what configure() delivered,
+ * else PULUMI_CONFIG. Used for values a resource names by key (a PKCS#11 PIN), so that they are never stored.
+ */
+export function stackConfigValue(key: string): string | undefined {
+  if (fullConfig !== undefined) return fullConfig.get(key);
+  const project = process.env["PULUMI_PROJECT"] ?? process.env["PULUMI_NODEJS_PROJECT"] ?? "";
+  const full = key.includes(":") ? key : `${project}:${key}`;
+  try {
+    const parsed = JSON.parse(process.env["PULUMI_CONFIG"] ?? "{}") as Record<string, unknown>;
+    const value = parsed[full] ?? parsed[full.replace(":", ":config:")];
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The settings in force for this call: stack config, then the environment at call time, then defaults. */

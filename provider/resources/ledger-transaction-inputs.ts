@@ -4,10 +4,14 @@
  */
 import * as crypto from "node:crypto";
 import type { FieldFailure } from "../errors";
-import { newIdentity, VISIBILITY_MODES } from "../ledger";
+import { VISIBILITY_MODES } from "../ledger";
 import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
 import type { Timeouts } from "./common";
+import { identityFailures } from "./ledger-transaction-identity";
+import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
+
+export * from "./ledger-transaction-identity";
 
 /** The value Pulumi puts in place of an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -22,12 +26,6 @@ export interface LedgerGatewayInputs {
   clientKeyPem?: string;
   serverNameOverride?: string;
   supportsVisibility?: Visibility[];
-}
-
-export interface LedgerIdentityInputs {
-  mspId: string;
-  certificatePem: string;
-  privateKeyPem: string;
 }
 
 export interface LedgerPayload {
@@ -53,7 +51,7 @@ export interface LedgerTransactionInputs {
   timeouts?: Timeouts;
   /** Set by check: the generation of the transaction (bumped when a transaction input changes). */
   generation?: number;
-  /** Set by check: the keyed digest of the transaction inputs. */
+  /** State written by 0.1 only: an HMAC of the transaction inputs keyed by the private key. Read, never written. */
   transactionDigest?: string;
   /** Set by check: the txId the next submission uses. */
   txId?: string;
@@ -61,15 +59,27 @@ export interface LedgerTransactionInputs {
   previewResult?: LedgerPayload;
 }
 
+/** The identity as outputs keep it: the certificate and the signer reference, never a key or a PIN. */
+export interface LedgerIdentityOutputs {
+  mspId: string;
+  certificatePem: string;
+  keyFile?: string;
+  keyEnv?: string;
+  pkcs11?: Omit<LedgerPkcs11Inputs, "pin">;
+  kms?: LedgerKmsInputs;
+}
+
 export interface LedgerTransactionOutputs
   extends
     Omit<LedgerTransactionInputs, "gateway" | "identity" | "transientData" | "generation" | "txId">,
     LedgerOutcome {
   gateway: Omit<LedgerGatewayInputs, "clientKeyPem">;
-  identity: { mspId: string; certificatePem: string };
-  /** Marked secret by the SDK; needed by read (qscc) and delete (onDestroy). */
-  credentials: { privateKeyPem: string; clientKeyPem?: string };
-  transactionDigest: string;
+  identity: LedgerIdentityOutputs;
+  /**
+   * Marked secret by the SDK; read (qscc) and delete (onDestroy) sign with what they find here and in `identity`.
+   * Holds the private key only for an identity given as `privateKeyPem`, the PIN only when given as a value.
+   */
+  credentials: { privateKeyPem?: string; pin?: string; clientKeyPem?: string };
 }
 
 /** The committed transaction a submission reports (or adopts). */
@@ -190,52 +200,6 @@ function gatewayFailures(gateway: unknown): FieldFailure[] {
   return failures;
 }
 
-function identityFailures(identity: unknown): FieldFailure[] {
-  if (!isRecord(identity)) {
-    return [{ property: "identity", reason: "is required: { mspId, certificatePem, privateKeyPem }" }];
-  }
-  const failures: FieldFailure[] = [];
-  const mspId = identity["mspId"];
-  if (!hasUnknown(mspId) && (typeof mspId !== "string" || mspId.trim() === "")) {
-    failures.push({
-      property: "identity.mspId",
-      reason: "must not be empty: the MSP id of the identity's organization, e.g. 'Org1MSP'",
-    });
-  }
-  const certPem = identity["certificatePem"];
-  let certificate: crypto.X509Certificate | undefined;
-  if (!hasUnknown(certPem)) {
-    try {
-      newIdentity("msp", typeof certPem === "string" ? certPem : "");
-      certificate = new crypto.X509Certificate(certPem as string);
-    } catch {
-      failures.push({
-        property: "identity.certificatePem",
-        reason: "is not a PEM X.509 certificate with an ECDSA P-256 key; pass the enrolment certificate's PEM text",
-      });
-    }
-  }
-  const keyPem = identity["privateKeyPem"];
-  if (!hasUnknown(keyPem)) {
-    const key = privateKeyOf(keyPem);
-    if (key?.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
-      failures.push({
-        property: "identity.privateKeyPem",
-        reason: "is not a parsable ECDSA P-256 private key (PEM, PKCS#8 or SEC1)",
-      });
-    } else if (certificate !== undefined) {
-      const spki = (k: crypto.KeyObject): Buffer => k.export({ type: "spki", format: "der" });
-      if (!spki(crypto.createPublicKey(key)).equals(spki(certificate.publicKey))) {
-        failures.push({
-          property: "identity.privateKeyPem",
-          reason: "does not match identity.certificatePem: use the private key of that certificate",
-        });
-      }
-    }
-  }
-  return failures;
-}
-
 /** Every problem with the inputs, as check failures (property + reason naming the fix). Never throws. */
 export function ledgerTransactionInputFailures(news: Partial<LedgerTransactionInputs>): FieldFailure[] {
   const n = news as Record<string, unknown>;
@@ -252,7 +216,7 @@ export function ledgerTransactionInputFailures(news: Partial<LedgerTransactionIn
       failures.push({ property: "transientData", reason: "must be a map of key to string or { base64 }" });
     else for (const [k, v] of Object.entries(transient)) failures.push(...bytesFailures(`transientData.${k}`, v));
   }
-  failures.push(...identityFailures(n["identity"]));
+  failures.push(...identityFailures(n["identity"], hasUnknown));
   const orgs = n["endorsingOrganizations"];
   if (orgs !== undefined && !hasUnknown(orgs)) {
     if (!Array.isArray(orgs) || orgs.some((o) => typeof o !== "string" || o.trim() === "")) {

@@ -4,14 +4,14 @@
  * ledger-transaction.ts).
  */
 import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../ledger";
-import { LedgerError, newIdentity, newPrivateKeySigner, serializeIdentity, unwrap } from "../ledger";
+import { LedgerError, newIdentity, unwrap } from "../ledger";
 import { buildProposal, validationCodeMeaning, validationCodeName } from "../ledger";
-import type { Gateway, ProcessedTransaction, ProposalRequest, Visibility } from "../ledger";
+import type { Gateway, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { log } from "./context";
 import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
-import { deriveNonce } from "./ledger-transaction-txid";
+import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
 
 /** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */
 export const MAX_GENERATION_SKIPS = 20;
@@ -26,7 +26,8 @@ export const payloadOf = (bytes: Uint8Array): LedgerPayload => ({
 export interface Connection {
   gateway: LedgerGatewayInputs;
   identity: { mspId: string; certificatePem: string };
-  privateKeyPem: string;
+  /** The identity's signer, opened (and checked against the certificate) for this step. */
+  signer: Signer;
   trustedRootCertificates: Record<string, string>;
   timeouts?: Timeouts | undefined;
 }
@@ -47,7 +48,7 @@ export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
           },
         }),
     identity: newIdentity(c.identity.mspId, c.identity.certificatePem),
-    signer: newPrivateKeySigner(c.privateKeyPem),
+    signer: c.signer,
     trustedMsps: Object.entries(c.trustedRootCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
     supportedVisibility: g.supportsVisibility ?? ["full"],
     commitStatusOptions: () => ({ deadline: Date.now() + deadlineMs }),
@@ -163,10 +164,11 @@ function invalidMessage(name: string, txId: string, block: string, code: number)
 /** Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones. */
 export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceRequest): Promise<Outcome> {
   const name = nameFromUrn(r.urn);
+  const creator = creatorOf(c.identity);
   for (let generation = r.generation; generation < r.generation + MAX_GENERATION_SKIPS; generation++) {
-    const nonce = deriveNonce(c.privateKeyPem, r.urn, generation);
+    const nonce = deriveNonce(creator, r.urn, generation);
     const request = proposalRequestOf(r, nonce);
-    const txId = computeTxId(nonce, serializeIdentity(newIdentity(c.identity.mspId, c.identity.certificatePem)));
+    const txId = computeTxId(nonce, creator);
     const committed = await lookup(gateway, r.channel, txId);
     if (committed !== undefined) {
       const ours = carries(committed, request, c.identity);

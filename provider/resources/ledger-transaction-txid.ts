@@ -1,29 +1,50 @@
 /**
- * Exactly-once identifiers of a ledger.LedgerTransactionSubmission: the nonce and txId of a generation, and the keyed
- * digest of the transaction inputs (see ledger-transaction.ts).
+ * Exactly-once identifiers of a ledger.LedgerTransactionSubmission: the nonce and txId of a generation, derived from
+ * what every step has without any key (see ledger-transaction.ts and DEVELOPMENT.md, "The ledger nonce").
  */
 import * as crypto from "node:crypto";
 import { computeTxId, newIdentity, serializeIdentity } from "../ledger";
 import { isRecord } from "./ledger-transaction-inputs";
-import type { LedgerIdentityInputs, LedgerTransactionInputs } from "./ledger-transaction-inputs";
+import type { LedgerTransactionInputs } from "./ledger-transaction-inputs";
 
-function hmacKey(privateKeyPem: string): Buffer {
-  const der = crypto.createPrivateKey(privateKeyPem).export({ type: "pkcs8", format: "der" });
-  return crypto.createHash("sha256").update(der).digest();
+/** Domain separation of the nonce hash (v1, state written by 0.1, was an HMAC keyed by the private key). */
+const NONCE_DOMAIN = "pulumi-opsledger/ledger-nonce/v2";
+
+function lengthPrefixed(bytes: Uint8Array): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return Buffer.concat([length, bytes]);
 }
 
-/** The first 24 bytes of HMAC-SHA256(SHA-256(private key DER), URN ‖ uint64-BE generation). */
-export function deriveNonce(privateKeyPem: string, urn: string, generation: number): Uint8Array {
+/** The serialized creator (msp.SerializedIdentity) of an identity. */
+export function creatorOf(identity: { mspId: string; certificatePem: string }): Uint8Array {
+  return serializeIdentity(newIdentity(identity.mspId, identity.certificatePem));
+}
+
+/**
+ * The first 24 bytes of SHA-256(domain ‖ len ‖ creator ‖ len ‖ URN ‖ uint64-BE generation): the same for every retry
+ * of a generation, different for every resource, creator and generation, computable without the key.
+ */
+export function deriveNonce(creator: Uint8Array, urn: string, generation: number): Uint8Array {
   const gen = Buffer.alloc(8);
   gen.writeBigUInt64BE(BigInt(generation));
-  const mac = crypto.createHmac("sha256", hmacKey(privateKeyPem)).update(Buffer.from(urn, "utf8")).update(gen);
-  return new Uint8Array(mac.digest().subarray(0, 24));
+  const hash = crypto
+    .createHash("sha256")
+    .update(NONCE_DOMAIN)
+    .update(lengthPrefixed(creator))
+    .update(lengthPrefixed(Buffer.from(urn, "utf8")))
+    .update(gen);
+  return new Uint8Array(hash.digest().subarray(0, 24));
 }
 
 /** The txId a submission of `generation` uses: hex(SHA-256(nonce ‖ serialized creator)). */
-export function deriveTxId(identity: LedgerIdentityInputs, urn: string, generation: number): string {
-  const creator = serializeIdentity(newIdentity(identity.mspId, identity.certificatePem));
-  return computeTxId(deriveNonce(identity.privateKeyPem, urn, generation), creator);
+export function deriveTxId(
+  identity: { mspId: string; certificatePem: string },
+  urn: string,
+  generation: number,
+): string {
+  const creator = creatorOf(identity);
+  return computeTxId(deriveNonce(creator, urn, generation), creator);
 }
 
 /** The URN a compensating (onDestroy) transaction is keyed by, so it never shares a txId with the submission. */
@@ -38,7 +59,7 @@ export function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** What makes the transaction: a change of any of these is a new transaction (replace). */
+/** What makes the transaction: a change of any of these is a new transaction (replace). The signer is not part of it. */
 export function transactionFields(i: Partial<LedgerTransactionInputs>) {
   return {
     channel: i.channel,
@@ -51,8 +72,17 @@ export function transactionFields(i: Partial<LedgerTransactionInputs>) {
   };
 }
 
-/** HMAC of every transaction input, transient data included, keyed by the identity's key: it reveals nothing. */
-export function transactionDigest(i: LedgerTransactionInputs): string {
-  const data = canonical({ ...transactionFields(i), transientData: i.transientData ?? {} });
-  return crypto.createHmac("sha256", hmacKey(i.identity.privateKeyPem)).update(`digest\0${data}`).digest("hex");
+/**
+ * Whether two checked inputs make the same transaction: the same transaction fields and the same transient data.
+ * Both sides are inputs, which Pulumi keeps in state (transient data as a secret) and hands to check decrypted, so
+ * nothing derived from transient data is ever stored to compare it.
+ */
+export function sameTransaction(
+  olds: Partial<LedgerTransactionInputs>,
+  news: Partial<LedgerTransactionInputs>,
+): boolean {
+  return (
+    canonical(transactionFields(olds)) === canonical(transactionFields(news)) &&
+    canonical(olds.transientData ?? {}) === canonical(news.transientData ?? {})
+  );
 }

@@ -2,61 +2,120 @@
  * ledger.LedgerTransactionSubmission: one Fabric transaction, submitted exactly once (the child of the
  * ledger.LedgerTransaction component in sdk/ledger).
  *
- * Exactly-once: the nonce is the first 24 bytes of HMAC-SHA256(key = SHA-256(private key PKCS#8 DER),
- * data = URN ‖ uint64-BE generation), so txId = hex(SHA-256(nonce ‖ creator)) is the same for every retry of the same
- * generation. `check` keeps the generation while the transaction inputs are unchanged (compared through an HMAC digest
- * keyed like the nonce, so transient data never appears in clear) and bumps it when they change (a new transaction,
- * shown as a replace). Before submitting, the provider asks qscc for that txId: a committed VALID transaction with our
- * payload is adopted instead of submitted again. An invalid one changed nothing on the ledger, and its txId is burnt
- * (a resubmission would be a DUPLICATE_TXID), so the next generation is used — unless allowInvalid adopts it.
+ * Exactly-once: the nonce is the first 24 bytes of SHA-256(domain ‖ creator ‖ URN ‖ uint64-BE generation) (no key
+ * involved: ledger-transaction-txid.ts), so txId = hex(SHA-256(nonce ‖ creator)) is the same for every retry of the
+ * same generation. `check` keeps the generation (and the txId in state) while the transaction is unchanged — the same
+ * transaction fields and the same transient data, compared with the previous inputs Pulumi keeps in state — and bumps
+ * it when it changes (a new transaction, shown as a replace). Before submitting, the provider asks qscc for that txId:
+ * a committed VALID transaction with our payload is adopted instead of submitted again. An invalid one changed nothing
+ * on the ledger, and its txId is burnt (a resubmission would be a DUPLICATE_TXID), so the next generation is used —
+ * unless allowInvalid adopts it.
  *
- * Secrets: inputs arrive with secrets unwrapped. Outputs never hold transient data; the private keys are kept only in
- * the `credentials` output, which the SDK marks secret (additionalSecretOutputs), because `read` and `delete` receive
- * nothing but the outputs and must sign (qscc queries, the onDestroy compensating transaction). Nothing here logs them.
+ * Signers: the identity names its key (a file, an environment variable, a PKCS#11 token key, a Cloud KMS key
+ * version) or, for compatibility, carries it (`privateKeyPem`). Each step opens the signer in the provider process and
+ * checks its public key against the certificate before anything is signed (check does it too, so preview fails on a
+ * mismatch). Outputs keep the reference; only a `privateKeyPem` and a PIN given as a value are kept, in the
+ * `credentials` output the SDK marks secret, because `read` and `delete` receive nothing but the outputs.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { LedgerError } from "../ledger";
+import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { log } from "./context";
 import { hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
-import type { LedgerPayload, LedgerTransactionInputs, LedgerTransactionOutputs } from "./ledger-transaction-inputs";
+import type {
+  LedgerIdentityInputs,
+  LedgerIdentityOutputs,
+  LedgerPayload,
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "./ledger-transaction-inputs";
+import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
 import { lookup, openGateway, outcomeOf, payloadOf, proposalRequestOf, submitOnce } from "./ledger-transaction-submit";
 import type { Connection, Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
 import {
   canonical,
+  creatorOf,
   deriveNonce,
   deriveTxId,
   onDestroyUrn,
-  transactionDigest,
+  sameTransaction,
   transactionFields,
 } from "./ledger-transaction-txid";
 
 export * from "./ledger-transaction-inputs";
-export { deriveNonce, deriveTxId, transactionDigest } from "./ledger-transaction-txid";
+export { deriveNonce, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
+export { openLedgerSigner, signerReference } from "./ledger-transaction-signer";
 export { MAX_GENERATION_SKIPS, submitOnce } from "./ledger-transaction-submit";
 export type { SubmitOnceRequest } from "./ledger-transaction-submit";
 
-function connectionOf(i: LedgerTransactionInputs): Connection {
+/** The identity's key material and PIN (what only the secret `credentials` output may hold) and the rest. */
+function splitIdentity(identity: LedgerIdentityInputs): {
+  identity: LedgerIdentityOutputs;
+  secrets: { privateKeyPem?: string; pin?: string };
+} {
+  const { privateKeyPem, pkcs11, ...reference } = identity;
+  const { pin, ...token } = pkcs11 ?? { library: "", tokenLabel: "" };
+  return {
+    identity: { ...reference, ...(pkcs11 === undefined ? {} : { pkcs11: token }) },
+    secrets: { ...(privateKeyPem === undefined ? {} : { privateKeyPem }), ...(pin === undefined ? {} : { pin }) },
+  };
+}
+
+/** The identity inputs again, from outputs (state written by 0.1 has only credentials.privateKeyPem). */
+function identityOfOutputs(o: LedgerTransactionOutputs): LedgerIdentityInputs {
+  const { privateKeyPem, pin } = o.credentials;
+  const { pkcs11, ...rest } = o.identity;
+  return {
+    ...rest,
+    ...(privateKeyPem === undefined ? {} : { privateKeyPem }),
+    ...(pkcs11 === undefined ? {} : { pkcs11: { ...pkcs11, ...(pin === undefined ? {} : { pin }) } }),
+  };
+}
+
+function connectionOf(i: LedgerTransactionInputs, signer: Signer): Connection {
   return {
     gateway: i.gateway,
     identity: { mspId: i.identity.mspId, certificatePem: i.identity.certificatePem },
-    privateKeyPem: i.identity.privateKeyPem,
+    signer,
     trustedRootCertificates: i.trustedRootCertificates,
     timeouts: i.timeouts,
   };
 }
 
-function connectionOfOutputs(o: LedgerTransactionOutputs): Connection {
+function connectionOfOutputs(o: LedgerTransactionOutputs, signer: Signer): Connection {
   const gateway = {
     ...o.gateway,
     ...(o.credentials.clientKeyPem === undefined ? {} : { clientKeyPem: o.credentials.clientKeyPem }),
   };
   return {
     gateway,
-    identity: o.identity,
-    privateKeyPem: o.credentials.privateKeyPem,
+    identity: { mspId: o.identity.mspId, certificatePem: o.identity.certificatePem },
+    signer,
     trustedRootCertificates: o.trustedRootCertificates,
     timeouts: o.timeouts,
   };
+}
+
+/** Runs `step` with the identity's signer, opened and checked against the certificate, and closes it after. */
+async function withSigner<T>(
+  urn: string,
+  identity: LedgerIdentityInputs,
+  step: (signer: Signer) => Promise<T>,
+): Promise<T> {
+  let opened;
+  try {
+    opened = await openLedgerSigner(identity);
+  } catch (error) {
+    throw new LedgerError({
+      message: `LedgerTransaction ${nameFromUrn(urn)}: the signer cannot be used, nothing was sent: ${messageOf(error)}`,
+    });
+  }
+  try {
+    return await step(opened.signer);
+  } finally {
+    opened.close();
+  }
 }
 
 function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRequest {
@@ -74,16 +133,16 @@ function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRe
   };
 }
 
-/** The outputs: the inputs without transient data and keys, the keys under `credentials`, and the outcome. */
+/** The outputs: the inputs without transient data, keys and PIN, those under `credentials`, and the outcome. */
 function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransactionOutputs {
-  const { transientData: _t, identity, gateway, previewResult: _p, ...rest } = i;
+  const { transientData: _t, identity, gateway, previewResult: _p, transactionDigest: _d, ...rest } = i;
   const { clientKeyPem, ...publicGateway } = gateway;
+  const split = splitIdentity(identity);
   return {
     ...rest,
     gateway: publicGateway,
-    identity: { mspId: identity.mspId, certificatePem: identity.certificatePem },
-    credentials: { privateKeyPem: identity.privateKeyPem, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) },
-    transactionDigest: i.transactionDigest ?? transactionDigest(i),
+    identity: split.identity,
+    credentials: { ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) },
     ...outcome,
   };
 }
@@ -92,17 +151,17 @@ function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransact
  * With previewEndorse, check endorses (no submit, no commit) and returns the simulated result as the input-derived
  * `previewResult`. Preview runs only check and diff, and a dynamic resource's preview state is its checked inputs, so
  * this is the one place a simulated result can reach the program during `pulumi preview`. A txId already on the
- * ledger (a crashed run committed it) is not endorsed again: its committed result is shown.
+ * ledger (a crashed run committed it, or the transaction is unchanged) is not endorsed again: its committed result is
+ * shown.
  */
-async function previewEndorse(i: LedgerTransactionInputs, generation: number): Promise<LedgerPayload> {
-  const gateway = openGateway(connectionOf(i), "create");
+async function previewEndorse(i: LedgerTransactionInputs, txId: string, signer: Signer): Promise<LedgerPayload> {
+  const gateway = openGateway(connectionOf(i, signer), "create");
   try {
-    const r = requestOf(i, generation);
-    const nonce = deriveNonce(i.identity.privateKeyPem, i.resourceUrn, generation);
-    const txId = deriveTxId(i.identity, i.resourceUrn, generation);
+    const generation = i.generation ?? 1;
     const committed = await lookup(gateway, i.channel, txId);
     if (committed !== undefined) return (await outcomeOf(gateway, i.channel, generation, txId, committed)).result;
-    const proposal = gateway.newProposal(proposalRequestOf(r, nonce));
+    const nonce = deriveNonce(creatorOf(i.identity), i.resourceUrn, generation);
+    const proposal = gateway.newProposal(proposalRequestOf(requestOf(i, generation), nonce));
     return payloadOf((await proposal.endorse()).getResult());
   } finally {
     gateway.close();
@@ -115,41 +174,47 @@ async function check(
 ): Promise<dynamic.CheckResult> {
   const failures = ledgerTransactionInputFailures(news);
   if (failures.length > 0) return { failures };
-  const fields = {
-    ...transactionFields(news),
-    transientData: news.transientData,
-    key: news.identity.privateKeyPem,
-    urn: news.resourceUrn,
-  };
-  if (hasUnknown(fields)) return { inputs: news }; // the txId is shown once every transaction input is known
-  const digest = transactionDigest(news);
-  const same = olds.generation !== undefined && olds.transactionDigest === digest;
-  const generation = same && olds.generation !== undefined ? olds.generation : (olds.generation ?? 0) + 1;
-  const { previewResult: _stale, ...rest } = news;
-  const inputs: LedgerTransactionInputs = {
-    ...rest,
-    generation,
-    transactionDigest: digest,
-    txId: deriveTxId(news.identity, news.resourceUrn, generation),
-  };
-  if (news.previewEndorse === true) {
-    if (same && olds.previewResult !== undefined) inputs.previewResult = olds.previewResult;
-    else {
-      try {
-        inputs.previewResult = await previewEndorse(inputs, generation);
-      } catch (e) {
-        return {
-          failures: [
-            {
-              property: "previewEndorse",
-              reason: `endorsing the transaction for the preview failed: ${messageOf(e)}; fix the transaction or set previewEndorse to false`,
-            },
-          ],
-        };
-      }
+  // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
+  const signerKnown = !hasUnknown(news.identity);
+  let opened: Awaited<ReturnType<typeof openLedgerSigner>> | undefined;
+  if (signerKnown) {
+    try {
+      opened = await openLedgerSigner(news.identity);
+    } catch (error) {
+      return { failures: [signerCheckFailure(news.identity, error)] };
     }
   }
-  return { inputs };
+  try {
+    const fields = { ...transactionFields(news), transientData: news.transientData, urn: news.resourceUrn };
+    if (hasUnknown(fields)) return { inputs: news }; // the txId is shown once every transaction input is known
+    // An unchanged transaction keeps its generation and txId: a stack whose txId came from 0.1's key-derived nonce
+    // keeps it when its identity switches to a reference to the same key (the certificate is unchanged).
+    const same = olds.generation !== undefined && olds.txId !== undefined && sameTransaction(olds, news);
+    const generation = same && olds.generation !== undefined ? olds.generation : (olds.generation ?? 0) + 1;
+    const txId = same && olds.txId !== undefined ? olds.txId : deriveTxId(news.identity, news.resourceUrn, generation);
+    const { previewResult: _stale, transactionDigest: _legacy, ...rest } = news;
+    const inputs: LedgerTransactionInputs = { ...rest, generation, txId };
+    if (news.previewEndorse === true) {
+      if (same && olds.previewResult !== undefined) inputs.previewResult = olds.previewResult;
+      else if (opened !== undefined) {
+        try {
+          inputs.previewResult = await previewEndorse(inputs, txId, opened.signer);
+        } catch (e) {
+          return {
+            failures: [
+              {
+                property: "previewEndorse",
+                reason: `endorsing the transaction for the preview failed: ${messageOf(e)}; fix the transaction or set previewEndorse to false`,
+              },
+            ],
+          };
+        }
+      }
+    }
+    return { inputs };
+  } finally {
+    opened?.close();
+  }
 }
 
 const TRANSACTION_PROPERTIES = [
@@ -167,18 +232,20 @@ async function diff(
   olds: LedgerTransactionOutputs,
   news: LedgerTransactionInputs,
 ): Promise<dynamic.DiffResult> {
-  const was = transactionFields({ ...olds, identity: { ...olds.identity, privateKeyPem: "" } });
+  const was = transactionFields({ ...olds, identity: { ...olds.identity } });
   const now = transactionFields(news);
   const replaces: string[] = TRANSACTION_PROPERTIES.filter((p) => canonical(was[p]) !== canonical(now[p]));
-  if (replaces.length === 0 && olds.transactionDigest !== news.transactionDigest) replaces.push("transientData");
+  // check decided whether the transient data changed: a new transaction has a new generation.
+  const transientChanged =
+    news.generation === undefined ? hasUnknown(news.transientData) : news.generation !== olds.generation;
+  if (replaces.length === 0 && transientChanged) replaces.push("transientData");
   const { clientKeyPem, ...gateway } = news.gateway;
+  const split = splitIdentity(news.identity);
   const changed =
     canonical(olds.gateway) !== canonical(gateway) ||
+    canonical(olds.identity) !== canonical(split.identity) ||
     canonical(olds.credentials) !==
-      canonical({
-        privateKeyPem: news.identity.privateKeyPem,
-        ...(clientKeyPem === undefined ? {} : { clientKeyPem }),
-      }) ||
+      canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) }) ||
     (["trustedRootCertificates", "onDestroy", "allowInvalid", "previewEndorse", "timeouts"] as const).some(
       (k) => canonical(olds[k]) !== canonical(news[k]),
     );
@@ -189,15 +256,21 @@ export const ledgerTransactionProvider = {
   check,
   diff,
   async create(inputs: LedgerTransactionInputs): Promise<dynamic.CreateResult> {
-    const gateway = openGateway(connectionOf(inputs), "create");
-    try {
-      const outcome = await submitOnce(gateway, connectionOf(inputs), requestOf(inputs, inputs.generation ?? 1));
-      return { id: outcome.txId, outs: outputsOf(inputs, outcome) };
-    } finally {
-      gateway.close();
-    }
+    return withSigner(inputs.resourceUrn, inputs.identity, async (signer) => {
+      const connection = connectionOf(inputs, signer);
+      const gateway = openGateway(connection, "create");
+      try {
+        const outcome = await submitOnce(gateway, connection, requestOf(inputs, inputs.generation ?? 1));
+        return { id: outcome.txId, outs: outputsOf(inputs, outcome) };
+      } finally {
+        gateway.close();
+      }
+    });
   },
-  /** Only settings change in place (a transaction input change is a replace): the outcome is carried forward. */
+  /**
+   * Only settings change in place (a transaction input change is a replace): the outcome is carried forward. This is
+   * also where a stack moves from `privateKeyPem` to a key reference: the outputs are rewritten without the key.
+   */
   update(_id: string, olds: LedgerTransactionOutputs, news: LedgerTransactionInputs): Promise<dynamic.UpdateResult> {
     const outcome: Outcome = {
       generation: olds.generation,
@@ -209,48 +282,48 @@ export const ledgerTransactionProvider = {
       endorsers: olds.endorsers,
       processedTransaction: olds.processedTransaction,
     };
-    return Promise.resolve({ outs: outputsOf({ ...news, transactionDigest: olds.transactionDigest }, outcome) });
+    return Promise.resolve({ outs: outputsOf(news, outcome) });
   },
   async read(id: string, props: LedgerTransactionOutputs): Promise<dynamic.ReadResult> {
-    const gateway = openGateway(connectionOfOutputs(props), "create");
-    try {
-      const committed = await lookup(gateway, props.channel, props.txId);
-      if (committed === undefined) return { id: "" };
-      return {
-        id,
-        props: { ...props, ...(await outcomeOf(gateway, props.channel, props.generation, props.txId, committed)) },
-      };
-    } finally {
-      gateway.close();
-    }
+    return withSigner(props.resourceUrn, identityOfOutputs(props), async (signer) => {
+      const gateway = openGateway(connectionOfOutputs(props, signer), "create");
+      try {
+        const committed = await lookup(gateway, props.channel, props.txId);
+        if (committed === undefined) return { id: "" };
+        const outcome = await outcomeOf(gateway, props.channel, props.generation, props.txId, committed);
+        const { transactionDigest: _legacy, ...rest } = props;
+        return { id, props: { ...rest, ...outcome } };
+      } finally {
+        gateway.close();
+      }
+    });
   },
   async delete(_id: string, props: LedgerTransactionOutputs): Promise<void> {
     const name = nameFromUrn(props.resourceUrn);
-    if (props.onDestroy === undefined) {
+    const onDestroy = props.onDestroy;
+    if (onDestroy === undefined) {
       log(
         "info",
         `LedgerTransaction ${name}: transaction ${props.txId} stays on the ledger (set onDestroy to submit a compensating transaction)`,
       );
       return;
     }
-    const connection = connectionOfOutputs(props);
-    const gateway = openGateway(connection, "delete");
-    try {
-      const request = {
-        ...requestOf(
-          { ...props, gateway: connection.gateway, identity: { ...props.identity, privateKeyPem: "" } },
-          props.generation,
-        ),
-      };
-      await submitOnce(gateway, connection, {
-        ...request,
-        urn: onDestroyUrn(props.resourceUrn),
-        function: props.onDestroy.function,
-        args: props.onDestroy.args ?? [],
-        transientData: {},
-      });
-    } finally {
-      gateway.close();
-    }
+    const identity = identityOfOutputs(props);
+    await withSigner(props.resourceUrn, identity, async (signer) => {
+      const connection = connectionOfOutputs(props, signer);
+      const gateway = openGateway(connection, "delete");
+      try {
+        const request = requestOf({ ...props, gateway: connection.gateway, identity }, props.generation);
+        await submitOnce(gateway, connection, {
+          ...request,
+          urn: onDestroyUrn(props.resourceUrn),
+          function: onDestroy.function,
+          args: onDestroy.args ?? [],
+          transientData: {},
+        });
+      } finally {
+        gateway.close();
+      }
+    });
   },
 };

@@ -149,6 +149,27 @@ export function createRootCa(subject: DistinguishedName, now: Date = new Date())
 /** A leaf certificate for a new key pair, signed by `ca`. */
 export function issueCertificate(ca: KeyedCertificate, options: IssueOptions): KeyedCertificate {
   const { privateKey, publicKey } = newKeyPair();
+  return { ...certify(ca, publicKey, options), privateKey, publicKey, subject: options.subject };
+}
+
+/**
+ * A leaf certificate for a public key whose private key lives elsewhere (an HSM, Cloud KMS), signed by `ca`: what a
+ * Fabric CA issues for a certificate signing request made with such a key.
+ */
+export function certifyPublicKey(
+  ca: KeyedCertificate,
+  publicKey: KeyObject,
+  options: IssueOptions,
+): { certificatePem: string; certificateDer: Buffer } {
+  const { certificatePem, certificateDer } = certify(ca, publicKey, options);
+  return { certificatePem, certificateDer };
+}
+
+function certify(
+  ca: KeyedCertificate,
+  publicKey: KeyObject,
+  options: IssueOptions,
+): { certificatePem: string; certificateDer: Buffer; keyId: Buffer } {
   const keyId = keyIdOf(publicKey);
   const extensions = [
     extension(OID.keyUsage, true, der.bitString(Buffer.from([0x80]), 7)), // digitalSignature
@@ -180,14 +201,7 @@ export function issueCertificate(ca: KeyedCertificate, options: IssueOptions): K
     now: options.now ?? new Date(),
     extensions,
   });
-  return {
-    certificatePem: toPem(certificateDer),
-    certificateDer,
-    privateKey,
-    publicKey,
-    subject: options.subject,
-    keyId,
-  };
+  return { certificatePem: toPem(certificateDer), certificateDer, keyId };
 }
 
 /** PKCS#8 PEM of a private key (what `crypto.createPrivateKey(pem)` and the official client's signer accept). */

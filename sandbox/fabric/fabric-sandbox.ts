@@ -2,8 +2,9 @@
  * startFabricSandbox: organizations with their CAs and endorsing peers, the channel ledger and committer, the
  * gateway gRPC service and the front proxy that serves it on 127.0.0.1 (see README.md).
  */
+import { createPublicKey } from "node:crypto";
 import { assetChaincode } from "./chaincode";
-import { createRootCa, issueCertificate, privateKeyPem } from "./certificates";
+import { certifyPublicKey, createRootCa, issueCertificate, privateKeyPem } from "./certificates";
 import type { ChannelConfig } from "./channel-config";
 import { Committer } from "./committer";
 import { FabricSandboxError } from "./fabric-sandbox-error";
@@ -187,6 +188,13 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     caCertificates,
     newClientIdentity: (mspId, name) => newIdentity("newClientIdentity", "client", mspId, name),
     newPeerIdentity: (mspId, name) => newIdentity("newPeerIdentity", "peer", mspId, name),
+    enrollPublicKey: (mspId, publicKeyPem, name) => {
+      const org = organization("enrollPublicKey", mspId);
+      const commonName = name ?? `User@${mspId.toLowerCase()}`;
+      const subject = { commonName, organization: mspId, organizationalUnit: "client" };
+      const { certificatePem } = certifyPublicKey(org.ca, createPublicKey(publicKeyPem), { subject });
+      return { mspId, certificatePem };
+    },
     blocks: (): SandboxBlock[] =>
       ledger.blocks.map((b) => ({
         number: b.number,

@@ -100,6 +100,11 @@ export interface FabricSandbox {
   newClientIdentity(mspId: string, name?: string): SandboxIdentity;
   /** A new peer identity (NodeOU `peer`) of `mspId`: what endorsements must come from (for crafted transactions). */
   newPeerIdentity(mspId: string, name?: string): SandboxIdentity;
+  /**
+   * A client certificate (NodeOU `client`) of `mspId`'s CA for a public key whose private key is held elsewhere (an
+   * HSM, Cloud KMS), as a Fabric CA issues one for a certificate signing request.
+   */
+  enrollPublicKey(mspId: string, publicKeyPem: string, name?: string): { mspId: string; certificatePem: string };
   /** Every block, from the empty genesis block 0, with per-transaction validation codes. */
   blocks(): readonly SandboxBlock[];
   /** The chaincode's world state (a copy), in key order. */

@@ -88,6 +88,11 @@ function dispatch(core: SandboxCore, method: string, path: string, body: string)
     core.setParent(decodeURIComponent(setParent[1] ?? ""), parent);
     return ok({});
   }
+  if (route === "POST kms-key-versions") {
+    const name = asObject(parseJson(body), "createKmsKeyVersion")["name"];
+    if (typeof name !== "string") return invalidField("name", "createKmsKeyVersion: 'name' must be a string");
+    return ok({ name, pem: core.createKmsKeyVersion(name) });
+  }
   const key = /^GET service-accounts\/([^/]+)\/key$/.exec(route);
   if (key !== null) return ok(core.serviceAccountKey(decodeURIComponent(key[1] ?? "")));
   return notFound(`The sandbox control plane has no route ${method} /_sandbox/${path}.`);

@@ -47,6 +47,8 @@ export interface SandboxCoreOptions {
 
 const IAM_OPERATION_NAME = /^folders\/[0-9]{1,19}\/locations\/[^/]+\/operations\/[^/]+$/;
 const PARENT = /^(folders|organizations)\/([0-9]{1,19})$/;
+const KMS_KEY_VERSION_NAME =
+  /^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[A-Za-z0-9_-]{1,63}\/cryptoKeys\/[A-Za-z0-9_-]{1,63}\/cryptoKeyVersions\/[1-9][0-9]{0,18}$/;
 
 function fail(operation: string, message: string): never {
   throw new SandboxInputError({ operation, message });
@@ -77,6 +79,7 @@ export class SandboxCore {
       deploymentManager: root("deploymentManager"),
       workspaceEvents: root("workspaceEvents"),
       displayVideo: root("displayVideo"),
+      kms: root("kms"),
       sts: root("sts"),
       iamCredentials: root("iamCredentials"),
       oauth2: root("oauth2"),
@@ -227,6 +230,17 @@ export class SandboxCore {
     const path = join(dir, "sandbox-external-account.json");
     await writeFile(path, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
     return path;
+  }
+
+  createKmsKeyVersion(name: string): string {
+    if (!KMS_KEY_VERSION_NAME.test(name)) {
+      fail(
+        "createKmsKeyVersion",
+        `name '${name}' must be 'projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>'`,
+      );
+    }
+    this.state().putKmsKeyVersion({ name, algorithm: "EC_SIGN_P256_SHA256" });
+    return this.options.keys.kmsKey(name).publicKey.export({ type: "spki", format: "pem" }).toString();
   }
 
   setParent(firewallPolicyId: string, parent: string, source: AuditEntry["source"] = "control-plane"): void {

@@ -30,7 +30,9 @@ export function validateFaultRule(rule: FaultRule, index: number): void {
   const fail = (message: string): never => {
     throw new SandboxInputError({ operation: "setFaults", message: `rule ${index}: ${message}` });
   };
-  if (!["status", "drop", "latency"].includes(rule.kind)) fail(`kind must be "status", "drop" or "latency"`);
+  if (!["status", "drop", "latency", "corruptChecksum"].includes(rule.kind)) {
+    fail(`kind must be "status", "drop", "latency" or "corruptChecksum"`);
+  }
   if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) fail(`rate must be between 0 and 1`);
   if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0))
     fail(`times must be an integer >= 0`);
@@ -100,7 +102,9 @@ export class FaultInjector {
           ? `status:${rule.status ?? DEFAULT_FAULT_STATUS}:${phase}`
           : rule.kind === "drop"
             ? `drop:${phase}`
-            : `latency:${rule.latencyMs ?? DEFAULT_FAULT_LATENCY_MS}`;
+            : rule.kind === "corruptChecksum"
+              ? "corruptChecksum"
+              : `latency:${rule.latencyMs ?? DEFAULT_FAULT_LATENCY_MS}`;
       return { rule, phase, label };
     }
     return undefined;

@@ -55,6 +55,10 @@ export const FIXTURE_IAM_OPERATIONS = {
   running: `${IAM_OPERATIONS_PREFIX}/op-binding-pending`,
 } as const;
 export const FIXTURE_RUNNING_IAM_OPERATION_DURATION_MS = 30_000;
+/** Cloud KMS: one EC_SIGN_P256_SHA256 key for a Fabric identity. The deployer may sign with it; the reader may only
+ * read its public key. The key pair is generated when the sandbox starts. */
+export const FIXTURE_KMS_CRYPTO_KEY = `projects/${FIXTURE_PROJECT}/locations/global/keyRings/fabric/cryptoKeys/org1-deployer`;
+export const FIXTURE_KMS_KEY_VERSION = `${FIXTURE_KMS_CRYPTO_KEY}/cryptoKeyVersions/1`;
 
 const federatedPool = `iam.googleapis.com/projects/${FIXTURE_FEDERATION.projectNumber}/locations/global/workloadIdentityPools/${FIXTURE_FEDERATION.poolId}/`;
 
@@ -307,6 +311,9 @@ export const DEFAULT_SEED: SandboxSeed = deepFreeze({
     { principal: DEPLOYER, permission: "compute.firewallPolicies.move" },
     { principal: DEPLOYER, permission: "compute.firewallPolicies.get" },
     { principal: READER, permission: "compute.firewallPolicies.get" },
+    { principal: DEPLOYER, permission: "cloudkms.cryptoKeyVersions.useToSign", resource: FIXTURE_KMS_CRYPTO_KEY },
+    { principal: DEPLOYER, permission: "cloudkms.cryptoKeyVersions.viewPublicKey", resource: FIXTURE_KMS_CRYPTO_KEY },
+    { principal: READER, permission: "cloudkms.cryptoKeyVersions.viewPublicKey", resource: FIXTURE_KMS_CRYPTO_KEY },
     {
       principal: FIXTURE_USER,
       permission: "iam.serviceAccounts.getAccessToken",
@@ -331,4 +338,5 @@ export const DEFAULT_SEED: SandboxSeed = deepFreeze({
     },
   ],
   federation: FIXTURE_FEDERATION,
+  kmsKeyVersions: [{ name: FIXTURE_KMS_KEY_VERSION, algorithm: "EC_SIGN_P256_SHA256" }],
 });

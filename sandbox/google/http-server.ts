@@ -20,6 +20,7 @@ import {
 import { COMPUTE_ROUTES } from "./handlers-compute";
 import { DISPLAY_VIDEO_ROUTES } from "./handlers-display-video";
 import { IAM_ROUTES } from "./handlers-iam";
+import { KMS_ROUTES } from "./handlers-kms";
 import { RESOURCE_ROUTES } from "./handlers-resources";
 import { checkEmptyBody, checkQuery } from "./request-checks";
 import { render, type RouteResult } from "./results";
@@ -35,6 +36,7 @@ export const ROUTES: readonly Route[] = [
   ...COMPUTE_ROUTES,
   ...RESOURCE_ROUTES,
   ...DISPLAY_VIDEO_ROUTES,
+  ...KMS_ROUTES,
   ...TOKEN_ROUTES,
   ...IAM_CREDENTIALS_ROUTES,
 ];
@@ -186,7 +188,7 @@ async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResp
   const faultFields = fired === undefined ? {} : { fault: fired.label };
   const latencyMs = fired?.rule.kind === "latency" ? (fired.rule.latencyMs ?? DEFAULT_FAULT_LATENCY_MS) : 0;
   if (latencyMs > 0 && fired?.phase === "before") await delay(latencyMs);
-  if (fired !== undefined && fired.phase === "before" && fired.rule.kind !== "latency") {
+  if (fired !== undefined && fired.phase === "before" && fired.rule.kind !== "latency" && !corrupts(fired)) {
     if (fired.rule.kind === "drop") {
       req.socket.destroy();
       log({ status: 0, route: route.id, ...faultFields });
@@ -195,10 +197,12 @@ async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResp
     log({ status: send(res, faultError(fired.rule, route.api(params))), route: route.id, ...faultFields });
     return;
   }
-  const { result, principal } = handleApi(core, route, params, req, url, body);
+  const handled = handleApi(core, route, params, req, url, body);
+  const { principal } = handled;
+  const result = fired !== undefined && corrupts(fired) ? corruptChecksums(handled.result) : handled.result;
   if (latencyMs > 0 && fired?.phase === "after") await delay(latencyMs);
   const principalField = principal === "" ? {} : { principal };
-  if (fired !== undefined && fired.phase === "after" && fired.rule.kind !== "latency") {
+  if (fired !== undefined && fired.phase === "after" && fired.rule.kind !== "latency" && !corrupts(fired)) {
     if (fired.rule.kind === "drop") {
       req.socket.destroy();
       log({ status: 0, route: route.id, ...principalField, ...faultFields });
@@ -210,6 +214,21 @@ async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResp
   }
   const sent = sendBody(res, result);
   log({ status: sent.status, route: route.id, ...principalField, ...faultFields }, sent.body);
+}
+
+const corrupts = (fired: FiredFault): boolean => fired.rule.kind === "corruptChecksum";
+/** The CRC32C fields an integrity-checking client verifies (Cloud KMS). */
+const CHECKSUM_FIELDS = ["signatureCrc32c", "pemCrc32c"] as const;
+
+/** A JSON answer whose checksum fields are off by one (mod 2^32): the "corruptChecksum" fault. */
+function corruptChecksums(result: RouteResult): RouteResult {
+  if (result.kind !== "json" || typeof result.body !== "object" || result.body === null) return result;
+  const body = { ...(result.body as Record<string, unknown>) };
+  for (const field of CHECKSUM_FIELDS) {
+    const value = body[field];
+    if (typeof value === "string") body[field] = String((Number(value) + 1) % 2 ** 32);
+  }
+  return { ...result, body };
 }
 
 /** The request listener of the sandbox's server. */

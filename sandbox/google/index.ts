@@ -1,6 +1,7 @@
 /**
- * The Google sandbox: a local fake of seven Google endpoints (IAM, Compute, Deployment Manager, Workspace Events,
- * Display & Video 360) plus the token services (STS, IAM Credentials, OAuth2) behind real OAuth flows.
+ * The Google sandbox: a local fake of the Google endpoints this package calls (IAM, Compute, Deployment Manager,
+ * Workspace Events, Display & Video 360, Cloud KMS) plus the token services (STS, IAM Credentials, OAuth2) behind
+ * real OAuth flows.
  * See sandbox/README.md.
  */
 export { startGoogleSandbox, DEFAULT_MOVE_DURATION_MS, DEFAULT_OPERATION_RETENTION_MS } from "./sandbox";

@@ -17,6 +17,7 @@ export const SERVICE_PREFIXES: Readonly<Record<keyof GoogleSandboxEndpoints, str
   deploymentManager: "/deploymentmanager",
   workspaceEvents: "/workspaceevents",
   displayVideo: "/displayvideo",
+  kms: "/cloudkms",
   sts: "/sts",
   iamCredentials: "/iamcredentials",
   oauth2: "/oauth2",

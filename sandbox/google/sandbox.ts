@@ -95,6 +95,7 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     createIamOperation: (request) => {
       core.createIamOperation(request);
     },
+    createKmsKeyVersion: (name) => core.createKmsKeyVersion(name),
     close: () => (closing ??= closeServer(server)),
   };
 }

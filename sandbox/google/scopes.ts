@@ -36,6 +36,8 @@ export const WORKSPACE_EVENTS_GET_SCOPES = scopes(
   "meetings.space.readonly",
 );
 export const DISPLAY_VIDEO_SCOPES = scopes("display-video");
+/** Cloud KMS key version methods: cloudkms or cloud-platform (the discovery document's scopes). */
+export const KMS_SCOPES = scopes("cloudkms", "cloud-platform");
 /** generateAccessToken: the caller's token needs iam or cloud-platform (google-auth-library's comment, §8a). */
 export const IAM_CREDENTIALS_SCOPES = scopes("iam", "cloud-platform");
 

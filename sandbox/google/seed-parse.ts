@@ -65,6 +65,16 @@ export function parseSeed(value: unknown): SandboxSeed {
   for (const field of ["projectNumber", "poolId", "providerId"]) {
     if (typeof federation[field] !== "string") fail(`federation.${field} must be a string`);
   }
+  const kms = value["kmsKeyVersions"];
+  if (kms !== undefined) {
+    if (!Array.isArray(kms)) fail("'kmsKeyVersions' must be an array");
+    kms.forEach((k: unknown, index) => {
+      if (!isObject(k) || typeof k["name"] !== "string") fail(`kmsKeyVersions[${index}].name must be a string`);
+      if (k["algorithm"] !== "EC_SIGN_P256_SHA256") {
+        fail(`kmsKeyVersions[${index}].algorithm must be "EC_SIGN_P256_SHA256" (the only one the sandbox generates)`);
+      }
+    });
+  }
   const groups = value["inventorySourceGroups"] as readonly Json[];
   groups.forEach((g, index) => {
     const owner = g["owner"] as Json;

@@ -13,6 +13,7 @@ import type {
   SandboxSeed,
   SeedDeployment,
   SeedIamOperation,
+  SeedKmsKeyVersion,
   SeedWorkforcePool,
 } from "./types";
 import type { Creative, SubscriptionV1Beta } from "./wire";
@@ -85,6 +86,8 @@ export interface SandboxState {
   deleteInventorySourceGroup(id: string): void;
   creative(advertiserId: string, creativeId: string): Creative | undefined;
   serviceAccountExists(email: string): boolean;
+  kmsKeyVersion(name: string): SeedKmsKeyVersion | undefined;
+  putKmsKeyVersion(record: SeedKmsKeyVersion): void;
   hasPermission(principal: string, permission: string, resource: string): boolean;
   readonly seedData: SandboxSeed;
   record(entry: NewAuditEntry): AuditEntry;
@@ -124,6 +127,7 @@ export class MemoryState implements SandboxState {
   private readonly movesByRequestId = new Map<string, MoveOperationRecord>();
   private readonly iamOperations = new Map<string, IamOperationRecord>();
   private readonly groups = new Map<string, InventorySourceGroupRecord>();
+  private readonly kmsKeyVersions = new Map<string, SeedKmsKeyVersion>();
   private readonly auditLog: AuditEntry[] = [];
 
   constructor(seed: SandboxSeed, loadedAtMs: number) {
@@ -141,6 +145,7 @@ export class MemoryState implements SandboxState {
         outcome: op.outcome,
       });
     }
+    for (const k of this.seedData.kmsKeyVersions ?? []) this.kmsKeyVersions.set(k.name, k);
     for (const g of this.seedData.inventorySourceGroups) {
       this.groups.set(g.inventorySourceGroupId, {
         inventorySourceGroupId: g.inventorySourceGroupId,
@@ -271,6 +276,14 @@ export class MemoryState implements SandboxState {
 
   serviceAccountExists(email: string): boolean {
     return this.seedData.serviceAccounts.some((sa) => sa.email === email);
+  }
+
+  kmsKeyVersion(name: string): SeedKmsKeyVersion | undefined {
+    return this.kmsKeyVersions.get(name);
+  }
+
+  putKmsKeyVersion(record: SeedKmsKeyVersion): void {
+    this.kmsKeyVersions.set(record.name, record);
   }
 
   hasPermission(principal: string, permission: string, resource: string): boolean {

@@ -107,6 +107,10 @@ export interface ProjectStack {
   readonly name: string;
   readonly projectDir: string;
   readonly env: Readonly<Record<string, string>>;
+  /** The file backend's directory (it holds `.pulumi/stacks`, `.pulumi/history` and `.pulumi/backups`). */
+  readonly backendDir: string;
+  /** PULUMI_HOME of this stack (the CLI writes its automatic logs under `logs/`). */
+  readonly home: string;
   /** `pulumi <args> --stack <name> --non-interactive` in the project directory. */
   run(args: readonly string[], options?: RunOptions): Promise<CommandResult>;
   /** `pulumi config set-all`; `echo` shows secret values as `<secret>` unless `shown` says otherwise. */
@@ -119,6 +123,11 @@ export interface ProjectStack {
   outputs(): Promise<Record<string, unknown>>;
   /** `pulumi stack export` (`--show-secrets` on request): the deployment. */
   exportState(options?: { showSecrets?: boolean }): Promise<StackDeployment>;
+  /**
+   * The CLI's automatic logs of this stack's commands (PULUMI_HOME/logs), each made readable with `pulumi logs
+   * decrypt` (they are encrypted with the stack's secrets provider, or gzip before one is known).
+   */
+  decryptedLogs(): Promise<string[]>;
   /** Removes the stack (its backend and temp dir) and its settings file; resources it still names stay as they are. */
   dispose(): Promise<void>;
 }
@@ -171,8 +180,9 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
   let events = 0;
 
   const run = (args: readonly string[], runOptions: RunOptions = {}): Promise<CommandResult> => {
-    const init = args[0] === "stack" && args[1] === "init"; // names the stack itself
-    const full = [...args, ...(init ? [] : ["--stack", name]), "--non-interactive"];
+    // `stack init` names the stack itself; `logs decrypt` finds it from the log file's name.
+    const noStack = (args[0] === "stack" && args[1] === "init") || (args[0] === "logs" && args[1] === "decrypt");
+    const full = [...args, ...(noStack ? [] : ["--stack", name]), "--non-interactive"];
     const eventLog = EVENT_LOG_COMMANDS.has(args[0] ?? "") ? path.join(tmp, `events-${++events}.jsonl`) : undefined;
     if (eventLog) full.push("--event-log", eventLog);
     options.echo?.(runOptions.shown ?? `pulumi ${args.map(shellQuote).join(" ")}`);
@@ -215,6 +225,8 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     name,
     projectDir,
     env,
+    backendDir: path.join(tmp, "backend"),
+    home: env["PULUMI_HOME"] ?? path.join(tmp, "pulumi-home"),
     run,
     async setConfig(config, o = {}) {
       const args = ["config", "set-all"];
@@ -252,6 +264,18 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     async exportState(o = {}) {
       const r = await run(["stack", "export", ...(o.showSecrets ? ["--show-secrets"] : [])]);
       return (JSON.parse(r.stdout) as { deployment: StackDeployment }).deployment;
+    },
+    async decryptedLogs() {
+      const dir = path.join(stack.home, "logs");
+      const files = fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir)
+            .filter((f) => f.endsWith(".log"))
+            .sort()
+        : [];
+      const texts: string[] = [];
+      for (const file of files) texts.push((await run(["logs", "decrypt", path.join(dir, file)])).stdout);
+      return texts;
     },
     dispose() {
       // The backend lives in the temp dir: removing it removes the stack (resources it still names are left as they

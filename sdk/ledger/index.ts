@@ -3,6 +3,8 @@ export { LEDGER_TRANSACTION_TYPE, LedgerTransaction } from "./ledger-transaction
 export type {
   LedgerGatewayArgs,
   LedgerIdentityArgs,
+  LedgerKmsArgs,
+  LedgerPkcs11Args,
   LedgerOnDestroyArgs,
   LedgerTimeouts,
   LedgerTransactionArgs,

@@ -21,7 +21,7 @@ export interface LedgerTransactionSubmissionArgs {
   function: pulumi.Input<string>;
   args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
   transientData?: pulumi.Input<Record<string, pulumi.Input<LedgerBytesInput>>>;
-  identity: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  identity: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
   endorsingOrganizations?: pulumi.Input<pulumi.Input<string>[]>;
   visibility?: pulumi.Input<string>;
   trustedRootCertificates: pulumi.Input<Record<string, pulumi.Input<string>>>;
@@ -55,7 +55,6 @@ export class LedgerTransactionSubmission extends pulumi.dynamic.Resource {
         resourceUrn: pulumi.createUrn(name, LEDGER_TRANSACTION_SUBMISSION_TYPE, opts?.parent),
         txId: undefined,
         generation: undefined,
-        transactionDigest: undefined,
         validationCode: undefined,
         validationCodeNumber: undefined,
         blockNumber: undefined,
@@ -65,7 +64,8 @@ export class LedgerTransactionSubmission extends pulumi.dynamic.Resource {
         previewResult: undefined,
         credentials: undefined,
       },
-      // credentials (the signing keys read and delete need) must only ever be stored as a Pulumi secret.
+      // credentials (a privateKeyPem or PIN value and the mTLS client key, which read and delete need) must only ever
+      // be stored as a Pulumi secret.
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
       "ledger",
       "LedgerTransactionSubmission",

@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { LedgerTransactionSubmission } from "./ledger-transaction-submission";
 import type { LedgerBytesInput, LedgerPayload } from "./ledger-transaction-submission";
@@ -24,14 +25,57 @@ export interface LedgerGatewayArgs {
   supportsVisibility?: pulumi.Input<pulumi.Input<LedgerVisibility>[]>;
 }
 
-/** The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA. */
+/**
+ * A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
+ * pin, identifier })` addresses it. Give the PIN in exactly one way.
+ */
+export interface LedgerPkcs11Args {
+  /** Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so. */
+  library: pulumi.Input<string>;
+  /** The token's label. */
+  tokenLabel: pulumi.Input<string>;
+  /** The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain). */
+  pin?: pulumi.Input<string>;
+  /** The name of an environment variable holding the PIN where `pulumi` runs. Never stored. */
+  pinEnv?: pulumi.Input<string>;
+  /** A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored. */
+  pinConfig?: pulumi.Input<string>;
+  /**
+   * The key's CKA_ID in hex. @default the certificate's subject key identifier as Fabric's BCCSP names keys
+   * (SHA-256 of the public key's uncompressed point)
+   */
+  keyId?: pulumi.Input<string>;
+}
+
+/** A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`. */
+export interface LedgerKmsArgs {
+  /** `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`. */
+  cryptoKeyVersion: pulumi.Input<string>;
+}
+
+/**
+ * The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
+ * way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
+ * the key, and refresh and destroy sign through the same reference.
+ */
 export interface LedgerIdentityArgs {
   /** The MSP id of the identity's organization, e.g. "Org1MSP". */
   mspId: pulumi.Input<string>;
   /** The enrolment certificate (PEM). */
   certificatePem: pulumi.Input<string>;
-  /** Its private key (PEM, PKCS#8 or SEC1). Stored only as a Pulumi secret (wrapped here if given in plain). */
-  privateKeyPem: pulumi.Input<string>;
+  /**
+   * The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
+   * in the outputs (refresh and destroy sign with it). Prefer a reference below.
+   */
+  privateKeyPem?: pulumi.Input<string>;
+  /** The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory). */
+  keyFile?: pulumi.Input<string>;
+  /** The name of an environment variable holding the PEM private key where `pulumi` runs. */
+  keyEnv?: pulumi.Input<string>;
+  /** A key on a PKCS#11 token (HSM). */
+  pkcs11?: LedgerPkcs11Args;
+  /** A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings). */
+  kms?: pulumi.Input<LedgerKmsArgs>;
 }
 
 /** A compensating transaction submitted (exactly once) when the resource is destroyed or replaced. */
@@ -79,6 +123,18 @@ export interface LedgerTransactionArgs {
   timeouts?: pulumi.Input<LedgerTimeouts>;
 }
 
+/** The identity as the submission takes it: the key and a PIN value as secrets, a key file's path made absolute. */
+function identityInputs(identity: LedgerIdentityArgs): Record<string, pulumi.Input<unknown>> {
+  const { privateKeyPem, keyFile, pkcs11, ...rest } = identity;
+  const { pin, ...token } = pkcs11 ?? { library: "", tokenLabel: "" };
+  return {
+    ...rest,
+    ...(privateKeyPem === undefined ? {} : { privateKeyPem: secret(privateKeyPem) }),
+    ...(keyFile === undefined ? {} : { keyFile: pulumi.output(keyFile).apply((f) => path.resolve(f)) }),
+    ...(pkcs11 === undefined ? {} : { pkcs11: { ...token, ...(pin === undefined ? {} : { pin: secret(pin) }) } }),
+  };
+}
+
 /** Wraps a value as a Pulumi secret unless it is already one. */
 function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
   const output = pulumi.output(value) as pulumi.Output<T>;
@@ -89,7 +145,7 @@ function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
  * One Hyperledger Fabric transaction, declaratively: create submits it once (endorse → verify-before-sign → sign →
  * submit → commit status); a change of any transaction input submits a new one (replace); destroy leaves the ledger
  * alone unless `onDestroy` names a compensating call; a non-VALID validation code fails the resource unless
- * `allowInvalid`. Exactly once: the txId is derived from the identity's key, the URN and a generation, and a committed
+ * `allowInvalid`. Exactly once: the txId is derived from the identity's certificate, the URN and a generation (no key), and a committed
  * transaction with that txId is adopted rather than submitted twice. The preview shows the txId it will submit.
  */
 export class LedgerTransaction extends pulumi.ComponentResource {
@@ -123,11 +179,7 @@ export class LedgerTransaction extends pulumi.ComponentResource {
         function: args.function,
         ...(args.args === undefined ? {} : { args: args.args }),
         ...(args.transientData === undefined ? {} : { transientData: secret(args.transientData) }),
-        identity: {
-          mspId: args.identity.mspId,
-          certificatePem: args.identity.certificatePem,
-          privateKeyPem: secret(args.identity.privateKeyPem),
-        },
+        identity: identityInputs(args.identity),
         ...(args.endorsingOrganizations === undefined ? {} : { endorsingOrganizations: args.endorsingOrganizations }),
         ...(args.visibility === undefined ? {} : { visibility: args.visibility }),
         trustedRootCertificates: args.trustedRootCertificates,

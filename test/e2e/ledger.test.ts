@@ -12,6 +12,7 @@ import { changeSummary, dynamicResources, exampleDir, initProjectStack } from ".
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
 import { killCommand, waitFor } from "../helpers/kill-stack";
 import { plainStrings } from "../helpers/sandbox-config";
+import { stackFilesAtRest } from "../helpers/secrets-scan";
 
 const PROJECT = exampleDir("ledger");
 const TRANSIENT = "transient-value-never-in-state";
@@ -211,6 +212,13 @@ describe("examples/ledger: LedgerTransaction (pulumi CLI, Fabric sandbox)", func
     }
     assert.ok(!plain.includes(TRANSIENT));
     assert.ok(!printed.includes(TRANSIENT));
+    // At rest (the CLI's logs as written, the backend's stacks, history and backups) only ciphertext. With
+    // privateKeyPem the key is a Pulumi secret in the state, so `pulumi logs decrypt` and `stack export
+    // --show-secrets` do show it: test/e2e/ledger-signers.test.ts covers the references, which leave no key anywhere.
+    const atRest = stackFilesAtRest(stack);
+    assert.ok(atRest.includes(firstTxId), "the scan reads the backend's files");
+    for (const line of keyLines(me.privateKeyPem)) assert.ok(!atRest.includes(line), "no key bytes at rest");
+    assert.ok(!atRest.includes(TRANSIENT));
     const submission = dynamicResources(await stack.exportState())[0];
     assert.equal(submission?.outputs?.["transientData"], undefined);
   });

@@ -29,6 +29,7 @@ export function endpointConfig(sandbox: GoogleSandbox): ConfigMap {
     "opsledger:deploymentManagerCustomEndpoint": { value: e.deploymentManager },
     "opsledger:workspaceEventsCustomEndpoint": { value: e.workspaceEvents },
     "opsledger:displayVideoCustomEndpoint": { value: e.displayVideo },
+    "opsledger:kmsCustomEndpoint": { value: e.kms },
     "opsledger:iamCredentialsCustomEndpoint": { value: e.iamCredentials },
     "opsledger:oauth2CustomEndpoint": { value: e.oauth2 },
   };
@@ -50,6 +51,7 @@ export function deployerConfig(sandbox: GoogleSandbox): ConfigMap {
     SCOPE + "display-video",
     SCOPE + "ndev.cloudman.readonly",
     SCOPE + "chat.spaces.readonly",
+    SCOPE + "cloudkms",
   ]);
 }
 

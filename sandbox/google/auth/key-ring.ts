@@ -23,6 +23,7 @@ function toKeyPair(pair: { privateKey: KeyObject; publicKey: KeyObject }): KeyPa
 
 export class KeyRing {
   private readonly serviceAccountKeys = new Map<string, KeyPair>();
+  private readonly kmsKeys = new Map<string, KeyPair>();
 
   private constructor(readonly identityProvider: KeyPair) {}
 
@@ -45,6 +46,16 @@ export class KeyRing {
     if (pair === undefined) {
       pair = toKeyPair(generateKeyPairSync("rsa", { modulusLength: DEFAULT_RSA_MODULUS_BITS }));
       this.serviceAccountKeys.set(email, pair);
+    }
+    return pair;
+  }
+
+  /** The P-256 key pair of a Cloud KMS key version, generated on first use and kept for the sandbox's lifetime. */
+  kmsKey(name: string): KeyPair {
+    let pair = this.kmsKeys.get(name);
+    if (pair === undefined) {
+      pair = toKeyPair(generateKeyPairSync("ec", { namedCurve: "P-256" }));
+      this.kmsKeys.set(name, pair);
     }
     return pair;
   }

@@ -28,6 +28,14 @@ interface BadInput {
 
 const MOVE_OK = { firewallPolicy: "700000000001", parentId: "folders/200000000002", requestId: UUID };
 const ISG = "displayvideo.inventorySourceGroups.delete";
+const SIGN = "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign";
+const KEY_VERSION =
+  "'projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>/cryptoKeyVersions/<number>'";
+const SIGN_OK = {
+  name: "projects/p/locations/global/keyRings/r/cryptoKeys/k/cryptoKeyVersions/1",
+  digest: { sha256: Buffer.alloc(32).toString("base64") },
+  digestCrc32c: "0",
+};
 
 const CASES: readonly BadInput[] = [
   // iam.workforcePools.getIamPolicy
@@ -262,6 +270,43 @@ const CASES: readonly BadInput[] = [
     params: { advertiserId: "2001", creativeId: "7001", apiVersion: "V4" },
     failures: "apiVersion: 'V4' must be one of v1, v2, v3, v4",
   },
+  // cloudkms ... cryptoKeyVersions.asymmetricSign
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, name: "projects/p/locations/global/keyRings/r/cryptoKeys/k" },
+    failures: `name: 'projects/p/locations/global/keyRings/r/cryptoKeys/k' must be ${KEY_VERSION}`,
+  },
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, name: "projects/p/locations/global/keyRings/r/cryptoKeys/k/cryptoKeyVersions/0" },
+    failures: `name: 'projects/p/locations/global/keyRings/r/cryptoKeys/k/cryptoKeyVersions/0' must be ${KEY_VERSION}`,
+  },
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, digest: { sha256: Buffer.alloc(20).toString("base64") } },
+    failures: "digest.sha256: must be the base64 text of a 32-byte SHA-256 digest",
+  },
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, digest: { sha384: Buffer.alloc(48).toString("base64") } },
+    failures: "digest: has 'sha384': only sha256 is supported (EC_SIGN_P256_SHA256 keys sign SHA-256 digests)",
+  },
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, digestCrc32c: "4294967296" },
+    failures: "digestCrc32c: '4294967296' must be a CRC32C checksum as a decimal string from 0 to 4294967295",
+  },
+  {
+    id: SIGN,
+    params: { name: SIGN_OK.name, digest: SIGN_OK.digest },
+    failures: "digestCrc32c: is required: the CRC32C of the digest as a decimal string",
+  },
+  // cloudkms ... cryptoKeyVersions.getPublicKey
+  {
+    id: "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey",
+    params: { name: "projects/p/locations/global/keyRings/r/cryptoKeys/k/cryptoKeyVersions/1/publicKey" },
+    failures: `name: 'projects/p/locations/global/keyRings/r/cryptoKeys/k/cryptoKeyVersions/1/publi...' must be ${KEY_VERSION}`,
+  },
 ];
 
 /**
@@ -277,7 +322,7 @@ describe("Google client against the sandbox: bad input", () => {
 
   it("has at least 40 bad-input cases covering every endpoint", () => {
     assert.ok(CASES.length >= 40, String(CASES.length));
-    assert.equal(new Set(CASES.map((c) => c.id)).size, 10);
+    assert.equal(new Set(CASES.map((c) => c.id)).size, 12);
   });
 
   it("fetches a token first on a good call with the same credentials (which the cases below must never do)", async () => {

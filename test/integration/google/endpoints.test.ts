@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { ENDPOINTS, ENDPOINT_IDS, isApiError, parseComputeOperationRef } from "../../../provider/google";
+import { ENDPOINTS, ENDPOINT_IDS, crc32c, isApiError, parseComputeOperationRef } from "../../../provider/google";
 import type { ApiError, EndpointId, EndpointParams } from "../../../provider/google";
 import { resetDeprecationWarnings } from "../../../provider/google/deprecations";
 import { fixture, FIXTURE_CREATIVE_IDS } from "../../../sandbox/google";
@@ -32,6 +32,14 @@ const VALID: { [E in EndpointId]: EndpointParams<E> } = {
   "displayvideo.advertisers.creatives.get": {
     advertiserId: fixture.FIXTURE_ADVERTISERS.a,
     creativeId: FIXTURE_CREATIVE_IDS.video,
+  },
+  "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign": {
+    name: fixture.FIXTURE_KMS_KEY_VERSION,
+    digest: { sha256: Buffer.alloc(32, 1).toString("base64") },
+    digestCrc32c: String(crc32c(Buffer.alloc(32, 1))),
+  },
+  "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey": {
+    name: fixture.FIXTURE_KMS_KEY_VERSION,
   },
 };
 

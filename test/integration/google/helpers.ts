@@ -8,7 +8,7 @@ export const DEPLOYER = "deployer@sandbox-project.iam.gserviceaccount.com";
 export const READER = "reader@sandbox-project.iam.gserviceaccount.com";
 export const SCOPE = "https://www.googleapis.com/auth/";
 
-/** Every scope the client requests for some endpoint (so one token can call all ten). */
+/** Every scope the client requests for some endpoint (so one token can call all twelve). */
 export const ALL_REQUESTED_SCOPES = [
   "cloud-platform",
   "compute",
@@ -16,6 +16,7 @@ export const ALL_REQUESTED_SCOPES = [
   "ndev.cloudman.readonly",
   "chat.spaces.readonly",
   "display-video",
+  "cloudkms",
 ].map((s) => SCOPE + s);
 
 /** Routes of the token services (the sandbox logs them too); everything else is an API call of the client. */
@@ -62,6 +63,7 @@ export function sandboxEndpoints(sandbox: GoogleSandbox): Partial<GoogleSettings
     deploymentManagerCustomEndpoint: e.deploymentManager,
     workspaceEventsCustomEndpoint: e.workspaceEvents,
     displayVideoCustomEndpoint: e.displayVideo,
+    kmsCustomEndpoint: e.kms,
     iamCredentialsCustomEndpoint: e.iamCredentials,
     oauth2CustomEndpoint: e.oauth2,
   };

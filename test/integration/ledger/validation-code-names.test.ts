@@ -23,6 +23,7 @@ import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
 import { codecs, LedgerDecodeError, unwrap, validationCodeName, type Gateway } from "../../../provider/ledger";
 import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
+import { creatorOf } from "../../../provider/resources/ledger-transaction-txid";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";
 import { craft, envelopeOf, type CraftSpec } from "../fabric/craft";
@@ -324,7 +325,7 @@ describe("every validation code the sandbox produces, reported by name on our si
       it(`adopts its own transaction committed as ${c.name} and reports the code by name and number`, async () => {
         await c.setUp?.(sandbox, async (envelope) => (await sandbox.commitRaw(envelope)).codeName);
         const inputs = await checkedInputs(c.name.toLowerCase());
-        const nonce = deriveNonce(creator.privateKeyPem, inputs.resourceUrn, inputs.generation ?? 0);
+        const nonce = deriveNonce(creatorOf(creator), inputs.resourceUrn, inputs.generation ?? 0);
         const defect = c.overrides(ids);
         // The component's transaction (its creator, nonce and inputs) with the defect; for BAD_PROPOSAL_TXID, the
         // component's txId over another nonce.

@@ -56,6 +56,7 @@ describe("sandbox CLI", () => {
       GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT: `${url}/deploymentmanager`,
       GOOGLE_WORKSPACE_EVENTS_CUSTOM_ENDPOINT: `${url}/workspaceevents`,
       GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT: `${url}/displayvideo`,
+      GOOGLE_KMS_CUSTOM_ENDPOINT: `${url}/cloudkms`,
       GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT: `${url}/iamcredentials`,
       GOOGLE_OAUTH2_CUSTOM_ENDPOINT: `${url}/oauth2`,
       OPSLEDGER_SANDBOX_DIR: dir,

@@ -17,6 +17,8 @@ import type { EndpointId } from "../../../provider/google";
 import { ROOT, countingTokens, scriptedAxios, testSettings } from "./helpers";
 
 const UUID = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";
+const KEY_VERSION = "projects/p/locations/global/keyRings/fabric/cryptoKeys/k1/cryptoKeyVersions/1";
+const DIGEST = Buffer.alloc(32, 7).toString("base64");
 
 interface UrlCase {
   readonly id: EndpointId;
@@ -120,6 +122,22 @@ const URL_CASES: readonly UrlCase[] = [
     body: undefined,
     describe: "creative 9223372036854775807 of advertiser 2001",
   },
+  {
+    id: "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign",
+    params: { name: KEY_VERSION, digest: { sha256: DIGEST }, digestCrc32c: "1234" },
+    method: "POST",
+    url: `${ROOT}/kms/v1/${KEY_VERSION}:asymmetricSign`,
+    body: { digest: { sha256: DIGEST }, digestCrc32c: "1234" },
+    describe: `crypto key version ${KEY_VERSION}`,
+  },
+  {
+    id: "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey",
+    params: { name: KEY_VERSION },
+    method: "GET",
+    url: `${ROOT}/kms/v1/${KEY_VERSION}/publicKey`,
+    body: undefined,
+    describe: `crypto key version ${KEY_VERSION}`,
+  },
 ];
 
 function build(id: EndpointId, params: Readonly<Record<string, unknown>>, settingVersion?: "v1" | "v2" | "v3" | "v4") {
@@ -132,7 +150,7 @@ function build(id: EndpointId, params: Readonly<Record<string, unknown>>, settin
 }
 
 describe("endpoint table", () => {
-  it("holds exactly the ten endpoints of the brief", () => {
+  it("holds exactly the ten endpoints of the brief and the two Cloud KMS ones of ledger signing", () => {
     assert.deepEqual(ENDPOINT_IDS, [
       "iam.workforcePools.getIamPolicy",
       "iam.operations.get",
@@ -144,6 +162,8 @@ describe("endpoint table", () => {
       "displayvideo.inventorySourceGroups.delete",
       "displayvideo.inventorySourceGroups.get",
       "displayvideo.advertisers.creatives.get",
+      "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign",
+      "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey",
     ]);
   });
 
@@ -195,6 +215,7 @@ describe("endpoint table", () => {
       requested: [SCOPES.computeReadonly],
     };
     const dv = { accepted: [SCOPES.displayVideo], requested: [SCOPES.displayVideo] };
+    const kms = { accepted: [SCOPES.cloudkms, SCOPES.cloudPlatform], requested: [SCOPES.cloudkms] };
     assert.deepEqual(table, {
       "iam.workforcePools.getIamPolicy": iam,
       "iam.operations.get": iam,
@@ -220,6 +241,8 @@ describe("endpoint table", () => {
       "displayvideo.inventorySourceGroups.delete": dv,
       "displayvideo.inventorySourceGroups.get": dv,
       "displayvideo.advertisers.creatives.get": dv,
+      "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign": kms,
+      "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey": kms,
     });
     for (const id of ENDPOINT_IDS) {
       for (const scope of [...ENDPOINTS[id].acceptedScopes, ...ENDPOINTS[id].requestedScopes]) {
@@ -252,8 +275,14 @@ describe("endpoint table", () => {
       "displayvideo.inventorySourceGroups.delete": "idempotent",
       "displayvideo.inventorySourceGroups.get": "idempotent",
       "displayvideo.advertisers.creatives.get": "idempotent",
+      "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign": "idempotent",
+      "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey": "idempotent",
     });
     assert.equal(ENDPOINTS["compute.firewallPolicies.move"].extraPermission, "compute.firewallPolicies.move");
+    assert.equal(
+      ENDPOINTS["cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign"].extraPermission,
+      "cloudkms.cryptoKeyVersions.useToSign",
+    );
   });
 
   it("sends each call through the client to the URL the table builds, with the requested scope", async () => {

@@ -16,6 +16,7 @@ export function testSettings(extra: Partial<GoogleSettingsInput> = {}): GoogleSe
       deploymentManagerCustomEndpoint: `${ROOT}/dm`,
       workspaceEventsCustomEndpoint: `${ROOT}/we`,
       displayVideoCustomEndpoint: `${ROOT}/dv`,
+      kmsCustomEndpoint: `${ROOT}/kms`,
       ...extra,
     },
   });

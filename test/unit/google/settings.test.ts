@@ -43,6 +43,7 @@ describe("resolveGoogleSettings", () => {
       deploymentManager: "https://deploymentmanager.googleapis.com",
       workspaceEvents: "https://workspaceevents.googleapis.com",
       displayVideo: "https://displayvideo.googleapis.com",
+      kms: "https://cloudkms.googleapis.com",
       iamCredentials: "https://iamcredentials.googleapis.com",
       oauth2: "https://oauth2.googleapis.com",
     });
@@ -91,6 +92,7 @@ describe("resolveGoogleSettings", () => {
         GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT: "http://127.0.0.1:5555/deploymentmanager",
         GOOGLE_WORKSPACE_EVENTS_CUSTOM_ENDPOINT: "http://127.0.0.1:5555/workspaceevents",
         GOOGLE_DISPLAY_VIDEO_CUSTOM_ENDPOINT: "http://127.0.0.1:5555/displayvideo",
+        GOOGLE_KMS_CUSTOM_ENDPOINT: "http://127.0.0.1:5555/cloudkms",
         GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT: "http://127.0.0.1:5555/iamcredentials",
         GOOGLE_OAUTH2_CUSTOM_ENDPOINT: "http://127.0.0.1:5555/oauth2",
       },
@@ -101,6 +103,7 @@ describe("resolveGoogleSettings", () => {
       deploymentManager: "http://127.0.0.1:5555/deploymentmanager",
       workspaceEvents: "http://127.0.0.1:5555/workspaceevents",
       displayVideo: "http://127.0.0.1:5555/displayvideo",
+      kms: "http://127.0.0.1:5555/cloudkms",
       iamCredentials: "http://127.0.0.1:5555/iamcredentials",
       oauth2: "http://127.0.0.1:5555/oauth2",
     });
@@ -114,6 +117,7 @@ describe("resolveGoogleSettings", () => {
         deploymentManagerCustomEndpoint: "https://www.googleapis.com/deploymentmanager/v2/",
         workspaceEventsCustomEndpoint: "https://workspaceevents.googleapis.com/v1beta",
         displayVideoCustomEndpoint: "https://displayvideo.googleapis.com/v4/",
+        kmsCustomEndpoint: "https://cloudkms.googleapis.com/v1/",
         iamCredentialsCustomEndpoint: "https://iamcredentials.googleapis.com/v1/",
         oauth2CustomEndpoint: "http://127.0.0.1:9/oauth2/token",
       }),
@@ -124,6 +128,7 @@ describe("resolveGoogleSettings", () => {
       deploymentManager: "https://www.googleapis.com",
       workspaceEvents: "https://workspaceevents.googleapis.com",
       displayVideo: "https://displayvideo.googleapis.com",
+      kms: "https://cloudkms.googleapis.com",
       iamCredentials: "https://iamcredentials.googleapis.com",
       oauth2: "http://127.0.0.1:9/oauth2",
     });

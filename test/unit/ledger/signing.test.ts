@@ -15,6 +15,7 @@ import {
   messageSignerOf,
   newPrivateKeySigner,
   normalizeLowS,
+  toLowSDer,
   verifySignature,
 } from "../../../provider/ledger/signing";
 
@@ -183,5 +184,26 @@ describe("signing", () => {
     );
     assert.equal(decodeDerSignature(encodeDerSignature(P256_ORDER, 1n)), undefined);
     assert.equal(decodeDerSignature(encodeDerSignature(1n, 0n)), undefined);
+  });
+
+  it("turns a backend's raw r || s (PKCS#11) or DER (KMS) into low-S DER that still verifies", () => {
+    for (let i = 0; i < 20; i++) {
+      const message = crypto.randomBytes(40);
+      const high = nodeHighS(message);
+      const parsed = decodeDerSignature(high);
+      assert.ok(parsed !== undefined);
+      const raw = Buffer.concat([
+        Buffer.from(parsed.r.toString(16).padStart(64, "0"), "hex"),
+        Buffer.from(parsed.s.toString(16).padStart(64, "0"), "hex"),
+      ]);
+      for (const input of [new Uint8Array(raw), high]) {
+        const out = toLowSDer(input);
+        assert.ok(isLowS(out));
+        assert.deepEqual(decodeDerSignature(out), { r: parsed.r, s: P256_ORDER - parsed.s });
+        assert.ok(verifySignature({ publicKey, message, signature: out }));
+      }
+    }
+    assert.throws(() => toLowSDer(new Uint8Array(64)), /raw r \|\| s is not a valid ECDSA P-256 signature/);
+    assert.throws(() => toLowSDer(new Uint8Array(63)), /not a canonical DER ECDSA P-256 signature/);
   });
 });

@@ -1,5 +1,8 @@
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { computeTxId, serializeIdentity } from "../../../provider/ledger";
 import { dispatch } from "../../../provider/resources";
 import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
@@ -51,9 +54,8 @@ function outputs(i: LedgerTransactionInputs): LedgerTransactionOutputs {
     ...rest,
     gateway: { address: i.gateway.address },
     identity: { mspId: i.identity.mspId, certificatePem: i.identity.certificatePem },
-    credentials: { privateKeyPem: i.identity.privateKeyPem },
+    credentials: i.identity.privateKeyPem === undefined ? {} : { privateKeyPem: i.identity.privateKeyPem },
     generation: i.generation ?? 0,
-    transactionDigest: i.transactionDigest ?? "",
     txId: i.txId ?? "",
     validationCode: "VALID",
     validationCodeNumber: 0,
@@ -62,6 +64,23 @@ function outputs(i: LedgerTransactionInputs): LedgerTransactionOutputs {
     endorsers: ["Org1MSP", "Org2MSP"],
     processedTransaction: "",
   };
+}
+
+const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-keys-"));
+after(() => {
+  fs.rmSync(keyDir, { recursive: true, force: true });
+});
+
+/** The member's mspId and certificate: an identity without a signer. */
+function certificateOf(m: TestMember): { mspId: string; certificatePem: string } {
+  return { mspId: "Org1MSP", certificatePem: Buffer.from(m.identity.credentials).toString("utf8") };
+}
+
+/** The member's key in a file of its own. */
+function keyFile(m: TestMember): string {
+  const file = path.join(keyDir, `${crypto.createHash("sha256").update(m.privateKeyPem).digest("hex")}.pem`);
+  fs.writeFileSync(file, m.privateKeyPem, { mode: 0o600 });
+  return file;
 }
 
 function keyLines(pem: string): string[] {
@@ -148,19 +167,24 @@ describe("LedgerTransaction check", () => {
     ]);
   });
 
-  it("derives txId from HMAC-SHA256(SHA-256(key DER), URN ‖ generation), the same for a retried create", async () => {
+  it("derives txId from SHA-256(domain ‖ creator ‖ URN ‖ generation), no key involved, the same for a retry", async () => {
     const first = await checked({}, inputs());
     const retry = await checked({}, inputs());
     assert.equal(first.generation, 1);
     assert.equal(retry.txId, first.txId);
-    const keyDigest = crypto
+    const creator = serializeIdentity(member.identity);
+    const u32 = (n: number): Buffer => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+    const nonce = crypto
       .createHash("sha256")
-      .update(crypto.createPrivateKey(member.privateKeyPem).export({ type: "pkcs8", format: "der" }))
-      .digest();
-    const generation = Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]);
-    const nonce = crypto.createHmac("sha256", keyDigest).update(URN).update(generation).digest().subarray(0, 24);
-    assert.equal(first.txId, computeTxId(nonce, serializeIdentity(member.identity)));
-    assert.match(first.txId ?? "", /^[0-9a-f]{64}$/);
+      .update("pulumi-opsledger/ledger-nonce/v2")
+      .update(Buffer.concat([u32(creator.length), creator, u32(Buffer.byteLength(URN)), Buffer.from(URN)]))
+      .update(Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]))
+      .digest()
+      .subarray(0, 24);
+    assert.equal(first.txId, computeTxId(nonce, creator));
+    // The same key behind another signer reference gives the same txId.
+    const fromFile = await checked({}, inputs({ identity: { ...certificateOf(member), keyFile: keyFile(member) } }));
+    assert.equal(fromFile.txId, first.txId);
   });
 
   it("keeps the generation while the transaction is unchanged and bumps it (a new txId) when it changes", async () => {
@@ -173,7 +197,8 @@ describe("LedgerTransaction check", () => {
     assert.notEqual(g2.txId, g1.txId);
     const transientOnly = await checked(g2, inputs({ args: ["asset-1", "red"], transientData: { note: "other" } }));
     assert.equal(transientOnly.generation, 3);
-    assert.ok(!(transientOnly.transactionDigest ?? "").includes(TRANSIENT));
+    assert.ok(!JSON.stringify({ ...transientOnly, transientData: undefined }).includes("other"));
+    assert.equal(transientOnly.transactionDigest, undefined, "nothing derived from transient data is stored");
   });
 
   it("leaves the txId out while a transaction input is unknown (preview)", async () => {
@@ -187,6 +212,159 @@ describe("LedgerTransaction check", () => {
     assert.deepEqual(result.failures, [
       { property: "channel", reason: "is required: the channel name, e.g. 'mychannel'" },
     ]);
+  });
+});
+
+describe("LedgerTransaction signer references", () => {
+  it("rejects an identity with no signer or two, naming the fields and the choices", async () => {
+    const none = await ledgerTransactionProvider.check({}, inputs({ identity: certificateOf(member) }));
+    const [noSigner, ...noMore] = none.failures ?? [];
+    assert.deepEqual(noMore, []);
+    assert.equal(noSigner?.property, "identity");
+    assert.match(noSigner.reason, /^needs a signer: set one of privateKeyPem \(a secret\), keyFile/);
+    const two = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...inputs().identity, keyEnv: "FABRIC_KEY" } }),
+    );
+    assert.deepEqual(
+      two.failures?.map((f) => f.property),
+      ["identity.keyEnv"],
+    );
+    assert.match(
+      (two.failures ?? [])[0]?.reason ?? "",
+      /^set only one signer: identity.privateKeyPem and identity.keyEnv are both set/,
+    );
+  });
+
+  it("checks every PKCS#11 and KMS setting before anything is opened", async () => {
+    const pkcs11 = await ledgerTransactionProvider.check(
+      {},
+      inputs({
+        identity: {
+          ...certificateOf(member),
+          pkcs11: { library: "", tokenLabel: "fabric", pinEnv: "not a name", pinConfig: "x", keyId: "abc" },
+        },
+      }),
+    );
+    assert.deepEqual(pkcs11.failures, [
+      {
+        property: "identity.pkcs11.library",
+        reason: "is required: the path of the token's PKCS#11 module, e.g. '/usr/lib/softhsm/libsofthsm2.so'",
+      },
+      {
+        property: "identity.pkcs11.pinConfig",
+        reason: "set only one of identity.pkcs11.pinEnv and identity.pkcs11.pinConfig",
+      },
+      { property: "identity.pkcs11.pinEnv", reason: "must be an environment variable's name, e.g. 'HSM_PIN'" },
+      {
+        property: "identity.pkcs11.keyId",
+        reason:
+          "must be the key's CKA_ID in hex (an even number of 0-9a-f digits); leave it out for the certificate's SKI",
+      },
+    ]);
+    const noPin = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...certificateOf(member), pkcs11: { library: "/x.so", tokenLabel: "t" } } }),
+    );
+    assert.equal(noPin.failures?.[0]?.property, "identity.pkcs11.pin");
+    const kms = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...certificateOf(member), kms: { cryptoKeyVersion: "projects/p/cryptoKeys/k" } } }),
+    );
+    assert.deepEqual(kms.failures, [
+      {
+        property: "identity.kms.cryptoKeyVersion",
+        reason:
+          "'projects/p/cryptoKeys/k' must be 'projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>/cryptoKeyVersions/<number>'",
+      },
+    ]);
+  });
+
+  it("opens a key file or an environment variable in check and names certificate and key on a mismatch", async () => {
+    const wrong = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...certificateOf(member), keyFile: keyFile(other) } }),
+    );
+    const [mismatch, ...rest] = wrong.failures ?? [];
+    assert.deepEqual(rest, []);
+    assert.equal(mismatch?.property, "identity.keyFile");
+    assert.match(
+      mismatch.reason,
+      new RegExp(`^key file ${keyFile(other)}: this key is not the key of the certificate 'CN=deployer, O=Org1MSP'`),
+    );
+    for (const line of keyLines(other.privateKeyPem)) assert.ok(!JSON.stringify(wrong).includes(line));
+
+    const missing = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...certificateOf(member), keyFile: path.join(keyDir, "nope.pem") } }),
+    );
+    assert.match(missing.failures?.[0]?.reason ?? "", /cannot read the key file \(ENOENT\)/);
+
+    process.env["OPSLEDGER_TEST_KEY"] = member.privateKeyPem;
+    try {
+      const fromEnv = await checked(
+        {},
+        inputs({ identity: { ...certificateOf(member), keyEnv: "OPSLEDGER_TEST_KEY" } }),
+      );
+      assert.equal(fromEnv.txId, (await checked({}, inputs())).txId);
+      assert.equal(JSON.stringify(fromEnv).includes(keyLines(member.privateKeyPem)[0] ?? "?"), false);
+    } finally {
+      delete process.env["OPSLEDGER_TEST_KEY"];
+    }
+    const unset = await ledgerTransactionProvider.check(
+      {},
+      inputs({ identity: { ...certificateOf(member), keyEnv: "OPSLEDGER_TEST_KEY" } }),
+    );
+    assert.deepEqual(unset.failures, [
+      {
+        property: "identity.keyEnv",
+        reason:
+          "environment variable OPSLEDGER_TEST_KEY: is not set where pulumi runs: export the PEM private key in it before pulumi up",
+      },
+    ]);
+  });
+});
+
+describe("LedgerTransaction migration from privateKeyPem", () => {
+  /** What 0.1 stored: txId from HMAC(SHA-256(key DER), URN ‖ generation), a keyed digest, the key in credentials. */
+  function legacyInputs(): LedgerTransactionInputs {
+    const keyDigest = crypto
+      .createHash("sha256")
+      .update(crypto.createPrivateKey(member.privateKeyPem).export({ type: "pkcs8", format: "der" }))
+      .digest();
+    const nonce = crypto
+      .createHmac("sha256", keyDigest)
+      .update(URN)
+      .update(Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]))
+      .digest()
+      .subarray(0, 24);
+    const txId = computeTxId(nonce, serializeIdentity(member.identity));
+    return { ...inputs(), generation: 1, txId, transactionDigest: "a".repeat(64) };
+  }
+
+  it("keeps the txId and generation when the same key becomes a reference: an update, no replace, no key left", async () => {
+    const olds = legacyInputs();
+    const news = await checked(olds, inputs({ identity: { ...certificateOf(member), keyFile: keyFile(member) } }));
+    assert.deepEqual([news.generation, news.txId], [1, olds.txId]);
+    assert.notEqual(news.txId, deriveTxId(certificateOf(member), URN, 1));
+    assert.equal(news.transactionDigest, undefined);
+    const stored = { ...outputs(olds), transactionDigest: "a".repeat(64) };
+    assert.deepEqual(await ledgerTransactionProvider.diff(olds.txId ?? "", stored, news), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const updated = (await ledgerTransactionProvider.update(olds.txId ?? "", stored, news))
+      .outs as LedgerTransactionOutputs;
+    assert.equal(updated.txId, olds.txId);
+    assert.deepEqual(updated.credentials, {});
+    assert.deepEqual(updated.identity, { ...certificateOf(member), keyFile: keyFile(member) });
+    for (const line of keyLines(member.privateKeyPem)) assert.ok(!JSON.stringify(updated).includes(line));
+    // The next check keeps it, and a real change afterwards is a new generation with the new derivation.
+    const again = await checked(news, inputs({ identity: { ...certificateOf(member), keyFile: keyFile(member) } }));
+    assert.deepEqual([again.generation, again.txId], [1, olds.txId]);
+    const changed = await checked(news, inputs({ identity: news.identity, args: ["asset-1", "red"] }));
+    assert.deepEqual([changed.generation, changed.txId], [2, deriveTxId(news.identity, URN, 2)]);
   });
 });
 
