@@ -23,7 +23,9 @@ fi
 # In-repo programs load the dynamic providers' short stubs, which require this package by name: link it.
 [ -e node_modules/pulumi-opsledger ] || ln -s .. node_modules/pulumi-opsledger
 
-build() { tsc -p tsconfig.json; }
+# The assets chaincode (sandbox/fabric-network/chaincode) is compiled on its own: fabric-contract-api's decorators
+# need experimentalDecorators and emitDecoratorMetadata.
+build() { tsc -p tsconfig.json && tsc -p sandbox/fabric-network/chaincode; }
 lint() {
   log "tsc: the examples against the built package, as their users compile them"
   tsc --noEmit -p examples
@@ -61,5 +63,7 @@ case "$task" in
   demo) build; pulumi_env; node dist/scripts/demo.js "$@" ;;
   bench) build; pulumi_env; node dist/bench/index.js "$@" ;;
   sandbox) build; node dist/sandbox/cli.js "$@" ;;
-  *) log "unknown task '$task' (build, lint, test, demo, bench, sandbox)"; exit 2 ;;
+  fabric:up) build; node dist/sandbox/fabric-network/cli.js up "$@" ;;
+  fabric:down) build; node dist/sandbox/fabric-network/cli.js down "$@" ;;
+  *) log "unknown task '$task' (build, lint, test, demo, bench, sandbox, fabric:up, fabric:down)"; exit 2 ;;
 esac
