@@ -11,6 +11,11 @@ import { createServer } from "node:net";
 /** The lowest port drawn. */
 export const PORT_RANGE_LOW = 20000;
 
+/** [low, high): the range ports are drawn from (high = the start of the kernel's ephemeral range). */
+export function portRange(): readonly [number, number] {
+  return [PORT_RANGE_LOW, ephemeralLow()];
+}
+
 function ephemeralLow(): number {
   try {
     const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
@@ -36,11 +41,11 @@ function canBind(port: number): Promise<boolean> {
 
 /** `count` distinct free ports, drawn at random from [PORT_RANGE_LOW, ephemeral range). */
 export async function freePorts(count: number, random: () => number = Math.random): Promise<number[]> {
-  const high = ephemeralLow();
+  const [low, high] = portRange();
   const chosen = new Set<number>();
   for (let attempts = 0; chosen.size < count; attempts++) {
-    if (attempts > count * 50) throw new Error(`no ${count} free ports on 127.0.0.1 in [${PORT_RANGE_LOW}, ${high})`);
-    const port = PORT_RANGE_LOW + Math.floor(random() * (high - PORT_RANGE_LOW));
+    if (attempts > count * 50) throw new Error(`no ${count} free ports on 127.0.0.1 in [${low}, ${high})`);
+    const port = low + Math.floor(random() * (high - low));
     if (!chosen.has(port) && (await canBind(port))) chosen.add(port);
   }
   return [...chosen];

@@ -30,7 +30,7 @@ import { readNetworkFile, stopNetwork, updateProcess, writeNetworkFile } from ".
 import { coreYaml, ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
 import { logTail, startDetached, stopRecorded } from "./processes";
-import { healthz, isRaftLeader, waitFor } from "./readiness";
+import { healthz, isRaftLeader, portAnswers, waitFor } from "./readiness";
 import { NetworkLayout, ORDERER_HOSTS, ORDERER_MSP_ID, PEER_ORGS, ordererName, peerName } from "./topology";
 import * as T from "./types";
 import { startWatchdog } from "./watchdog";
@@ -229,12 +229,18 @@ export async function startFabricNetwork(options: T.FabricNetworkOptions = {}): 
     const ordererCa = layout.ordererTlsCa();
     const ordererCaPem = readFileSync(ordererCa, "utf8");
     await Promise.all([
-      ...orderers.map((ord) =>
-        waitFor(`${ord.name} /healthz`, () => healthz(ord.operationsUrl, ordererCaPem), {
+      ...orderers.map(async (ord, i) => {
+        await waitFor(`${ord.name} /healthz`, () => healthz(ord.operationsUrl, ordererCaPem), {
           timeoutMs: timeoutMs(),
           abort,
-        }),
-      ),
+        });
+        // The admin endpoint (channel participation API) comes up after the operations endpoint.
+        const admin = ordererPorts[i]?.admin ?? 0;
+        await waitFor(`${ord.name}'s admin endpoint`, async () => ((await portAnswers(admin)) ? true : undefined), {
+          timeoutMs: timeoutMs(),
+          abort,
+        });
+      }),
       ...PEER_ORGS.map((org, i) => {
         const url = `https://127.0.0.1:${peerPorts[i]?.operations ?? 0}`;
         const ca = readFileSync(layout.orgTlsCa(org), "utf8");
@@ -284,7 +290,10 @@ export async function startFabricNetwork(options: T.FabricNetworkOptions = {}): 
       peerTlsCa: layout.orgTlsCa(org),
       configDir: layout.node(peerName(org)),
     }));
-    await Promise.all(admins.map((admin) => tools.peer(["channel", "join", "-b", layout.channelBlock], admin)));
+    // One after the other: a peer's first gossip handshake with the other organization's anchor peer fails while that
+    // peer has not joined the channel ("Could not acquire policy manager"), and gossip retries only after
+    // peer.gossip.reconnectInterval (25 s). Joined in turn, the second peer's handshake with the first succeeds.
+    for (const admin of admins) await tools.peer(["channel", "join", "-b", layout.channelBlock], admin);
 
     step = "deploying the assets chaincode (ccaas)";
     o.log(step);

@@ -1,0 +1,112 @@
+/**
+ * The smoke test of a real Fabric network, one body for each release line (network-2.5.test.ts, network-3.1.test.ts):
+ * the network starts once per file; the official @hyperledger/fabric-gateway client submits and evaluates; qscc shows
+ * the committed transaction VALID with endorsements from both organizations; close() leaves no process behind.
+ */
+import { strict as assert } from "node:assert";
+import { existsSync } from "node:fs";
+import { peer } from "@hyperledger/fabric-protos";
+import { evaluate, processedTransaction, submit } from "../../helpers/fabric-network-client";
+import {
+  endorserMspIds,
+  readNetworkFile,
+  startFabricNetwork,
+  type FabricNetwork,
+  type FabricProcessRecord,
+  type FabricVersion,
+} from "../../../sandbox/fabric-network";
+import { commandLineOf, isRunning } from "../../../sandbox/fabric-network/processes";
+
+/** Generous: the network usually starts in seconds, but these 2 cores are shared with the rest of the suite. */
+export const NETWORK_START_TIMEOUT_MS = 240_000;
+
+export interface SmokeOptions {
+  /** Also kill -9 the Raft leader and restart it (the library's process control). */
+  readonly raftLeaderKill?: boolean;
+}
+
+export function describeNetworkSmoke(version: FabricVersion, options: SmokeOptions = {}): void {
+  describe(`a real Fabric ${version} network (3 etcdraft orderers, Org1MSP and Org2MSP, ccaas chaincode)`, function () {
+    let network: FabricNetwork | undefined;
+    const started = (): FabricNetwork => {
+      assert.ok(network, "the network started");
+      return network;
+    };
+    // Raw bytes that are not UTF-8: values are opaque.
+    const value = Buffer.from([0xff, 0x00, 0x41, 0xfe]);
+    const key = `smoke-${version}`;
+
+    before(async function () {
+      this.timeout(NETWORK_START_TIMEOUT_MS + 10_000);
+      network = await startFabricNetwork({ version, startTimeoutMs: NETWORK_START_TIMEOUT_MS });
+    });
+    after(async function () {
+      this.timeout(60_000);
+      await network?.close();
+    });
+
+    it("commits CreateAsset VALID with endorsements from both organizations and evaluates ReadAsset", async function () {
+      this.timeout(60_000);
+      const n = started();
+      const created = await submit(n, "Org1MSP", "CreateAsset", [key, value]);
+      assert.deepEqual(created.result, value);
+      assert.equal(created.status.code, peer.TxValidationCode.VALID);
+      assert.equal(created.status.successful, true);
+
+      const processed = await processedTransaction(n, "Org2MSP", created.txId);
+      assert.equal(processed.getValidationcode(), peer.TxValidationCode.VALID);
+      const envelope = processed.getTransactionenvelope();
+      assert.ok(envelope);
+      assert.deepEqual(endorserMspIds(envelope.serializeBinary()).sort(), ["Org1MSP", "Org2MSP"]);
+
+      assert.deepEqual(await evaluate(n, "Org2MSP", "ReadAsset", [key]), value);
+      assert.equal((await evaluate(n, "Org1MSP", "AssetExists", [`${key}-missing`])).toString(), "false");
+    });
+
+    it("records its processes in network.json and finds the Raft leader through the orderers' metrics", async function () {
+      this.timeout(60_000);
+      const n = started();
+      const processes = n.processes();
+      assert.deepEqual(processes.map((p) => `${p.role} ${p.name}`).sort(), [
+        "chaincode assets.org1.example.com",
+        "chaincode assets.org2.example.com",
+        "orderer orderer0.example.com",
+        "orderer orderer1.example.com",
+        "orderer orderer2.example.com",
+        "peer peer0.org1.example.com",
+        "peer peer0.org2.example.com",
+      ]);
+      for (const p of processes) assert.ok(isRunning(p), `${p.name} (pid ${String(p.pid)}) runs its recorded command`);
+      const leader = await n.waitForRaftLeader({ timeoutMs: 30_000 });
+      assert.ok(n.orderers.some((o) => o.name === leader));
+    });
+
+    if (options.raftLeaderKill === true) {
+      it("elects another leader after kill -9 of the Raft leader, commits, and takes the old leader back", async function () {
+        this.timeout(180_000);
+        const n = started();
+        const leader = await n.waitForRaftLeader({ timeoutMs: 30_000 });
+        await n.stopProcess(leader, { signal: "SIGKILL" });
+        const next = await n.waitForRaftLeader({ except: leader, timeoutMs: 60_000 });
+        assert.notEqual(next, leader);
+        const after = await submit(n, "Org2MSP", "UpdateAsset", [key, "after the leader died"]);
+        assert.equal(after.status.code, peer.TxValidationCode.VALID);
+        await n.startProcess(leader);
+        assert.ok(isRunning(n.processes().find((p) => p.name === leader) ?? { pid: null, command: [] }));
+      });
+    }
+
+    it("stops every process and removes its folder on close", async function () {
+      this.timeout(60_000);
+      const n = started();
+      const watchdog = readNetworkFile(n.networkFile).owner?.watchdog;
+      assert.ok(watchdog && isRunning(watchdog), "a watchdog guards the network while it runs");
+      const processes: readonly FabricProcessRecord[] = [...n.processes(), watchdog];
+      await n.close();
+      network = undefined;
+      const left = processes.filter((p) => p.pid !== null && commandLineOf(p.pid)?.join(" ") === p.command.join(" "));
+      assert.deepEqual(left, []);
+      assert.equal(existsSync(n.dir), false);
+    });
+  });
+}
