@@ -66,11 +66,17 @@ mkdir -p "$work/tree"
 tar -xzf "$work/$FILE" -C "$work/tree"
 complete "$work/tree" || { log "$FILE lacks bin/{peer,orderer,osnadmin,configtxgen,cryptogen}, config/ or builders/ccaas/bin"; exit 1; }
 if [ -n "${OPSLEDGER_RELEASE_MIRROR:-}" ]; then echo "mirror $OPSLEDGER_RELEASE_MIRROR"; else echo "official $OFFICIAL"; fi > "$work/tree/source"
-rm -rf "$DIR.old"
-[ -e "$DIR" ] && mv "$DIR" "$DIR.old" # an incomplete earlier copy
-if ! mv -T "$work/tree" "$DIR" 2>/dev/null; then
-  complete "$DIR" || { log "could not move the unpacked archive into $DIR"; exit 1; }
+if complete "$DIR"; then
+  : # another caller finished first: keep its copy (running networks may use it), drop ours
+else
+  if [ -e "$DIR" ]; then # an incomplete copy from an interrupted run
+    stale=$(mktemp -d "$CACHE/fabric/.stale.XXXXXX")
+    mv "$DIR" "$stale/" 2>/dev/null || true
+    rm -rf "$stale"
+  fi
+  if ! mv -T "$work/tree" "$DIR" 2>/dev/null; then
+    complete "$DIR" || { log "could not move the unpacked archive into $DIR"; exit 1; }
+  fi
+  log "Fabric $("$DIR/bin/peer" version 2>/dev/null | awk '/Version:/ { print $2; exit }') binaries in $DIR"
 fi
-rm -rf "$DIR.old"
-log "Fabric $("$DIR/bin/peer" version 2>/dev/null | awk '/Version:/ { print $2; exit }') binaries in $DIR"
 echo "$DIR"

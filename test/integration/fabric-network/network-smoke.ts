@@ -7,7 +7,9 @@ import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { peer } from "@hyperledger/fabric-protos";
 import { evaluate, processedTransaction, submit } from "../../helpers/fabric-network-client";
+import { ASSET_FUNCTIONS } from "../../../sandbox/fabric/chaincode";
 import {
+  connectGateway,
   endorserMspIds,
   readNetworkFile,
   startFabricNetwork,
@@ -61,6 +63,28 @@ export function describeNetworkSmoke(version: FabricVersion, options: SmokeOptio
 
       assert.deepEqual(await evaluate(n, "Org2MSP", "ReadAsset", [key]), value);
       assert.equal((await evaluate(n, "Org1MSP", "AssetExists", [`${key}-missing`])).toString(), "false");
+    });
+
+    it("serves the sandbox chaincode's functions, described by the contract API's GetMetadata", async function () {
+      this.timeout(60_000);
+      const connection = connectGateway(started().organization("Org1MSP"));
+      try {
+        const system = connection.gateway.getNetwork(started().channel).getContract("assets", "org.hyperledger.fabric");
+        const metadata = JSON.parse(Buffer.from(await system.evaluateTransaction("GetMetadata")).toString()) as {
+          contracts: Record<string, { transactions: { name: string; parameters?: { name: string }[] }[] }>;
+        };
+        const transactions = metadata.contracts["assets"]?.transactions ?? [];
+        assert.deepEqual(
+          transactions.map((t) => t.name),
+          ASSET_FUNCTIONS,
+        );
+        assert.deepEqual(
+          transactions.map((t) => (t.parameters ?? []).map((p) => p.name).join(",")),
+          ["key,value", "key", "key", "key,value", "key,value", "key", "key,newKey", "startKey,endKey"],
+        );
+      } finally {
+        connection.close();
+      }
     });
 
     it("records its processes in network.json and finds the Raft leader through the orderers' metrics", async function () {
