@@ -218,10 +218,10 @@ export async function startFabricNetwork(options: T.FabricNetworkOptions = {}): 
       processes,
     };
     writeNetworkFile(description);
-    if (!o.persistent) {
-      watchdog = startWatchdog(dir, layout.log("watchdog"));
-      writeNetworkFile({ ...description, owner: { pid: process.pid, watchdog } });
-    }
+    // Even a persistent network is guarded while it starts (Ctrl+C on fabric:up leaves nothing behind); it is
+    // released once it is up.
+    watchdog = startWatchdog(dir, layout.log("watchdog"));
+    writeNetworkFile({ ...description, owner: { pid: process.pid, watchdog } });
 
     step = "starting the orderers and peers";
     o.log(`${step} (Fabric ${o.version})`);
@@ -325,6 +325,10 @@ export async function startFabricNetwork(options: T.FabricNetworkOptions = {}): 
         },
         { timeoutMs: timeoutMs(), abort },
       );
+    }
+    if (o.persistent) {
+      await stopRecorded(watchdog, "SIGKILL");
+      writeNetworkFile({ ...readNetworkFile(dir), owner: null });
     }
     o.log(`Fabric ${o.version} network ready in ${dir}`);
     return openFabricNetwork(dir, { owned: true });

@@ -54,8 +54,9 @@ export interface FabricNetworkOptions {
   readonly logSpec?: string;
   /**
    * Whether the processes outlive this Node process. false (the library's default): a watchdog stops them and
-   * removes the folder when this process ends in any way, even kill -9. true: they run until stopNetwork / `npm run
-   * fabric:down` (what `npm run fabric:up` uses). @default false
+   * removes the folder when this process ends in any way, even kill -9. true: once the network is up they run until
+   * close(), stopNetwork or `npm run fabric:down` (what `npm run fabric:up` uses); while it starts, the watchdog
+   * guards it either way. @default false
    */
   readonly persistent?: boolean;
   /** Progress lines ("creating the channel", ...). @default none */
