@@ -69,9 +69,29 @@ function prepareDir(dir: string | undefined): string {
   return abs;
 }
 
+/** How often a start is tried again when a node finds one of its ports taken. */
+export const PORT_CONFLICT_RETRIES = 2;
+
+/**
+ * Starts a network (see the module comment). The ports are drawn before any node binds them (the genesis block names
+ * them), so another program (another network starting at the same moment, say) may take one in between; the node
+ * that loses exits with "address already in use", and the start is tried again with other ports and a new folder.
+ */
 export async function startFabricNetwork(options: T.FabricNetworkOptions = {}): Promise<T.FabricNetwork> {
   const o = resolveOptions(options);
   const fabricHome = resolve(o.fabricHome ?? (await ensureFabric(o.version)));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startOnce(o, fabricHome);
+    } catch (e) {
+      const conflict = e instanceof Error && /address already in use/.test(e.message);
+      if (!conflict || attempt >= PORT_CONFLICT_RETRIES) throw e;
+      o.log("a port was taken by another program: starting again with other ports");
+    }
+  }
+}
+
+async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwork> {
   const dir = prepareDir(o.dir);
   const layout = new NetworkLayout(dir);
   const deadline = Date.now() + o.startTimeoutMs;

@@ -54,9 +54,19 @@ describe("Fabric network process control", () => {
 
   it("draws distinct free ports below the ephemeral range and skips ports in use", async () => {
     const [low, high] = portRange();
-    const [taken = 0] = await freePorts(1);
     const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(taken, "127.0.0.1", resolve));
+    let taken = 0;
+    for (let bound = false; !bound;) {
+      taken = low + Math.floor(Math.random() * (high - low));
+      bound = await new Promise<boolean>((resolve) => {
+        busy.once("error", () => {
+          resolve(false);
+        });
+        busy.listen(taken, "127.0.0.1", () => {
+          resolve(true);
+        });
+      });
+    }
     try {
       // The first draw hits the busy port; the rest are random.
       let first = true;
@@ -70,6 +80,12 @@ describe("Fabric network process control", () => {
       assert.equal(new Set(ports).size, 3);
       for (const p of ports) assert.ok(p >= low && p < high, `${p} is in [${low}, ${high})`);
       assert.ok(high <= 65536 && low >= 1024);
+      const again = await freePorts(3);
+      assert.deepEqual(
+        again.filter((p) => ports.includes(p)),
+        [],
+        "a port is handed out once per process",
+      );
     } finally {
       busy.close();
     }
