@@ -212,6 +212,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         tlsServerName: name,
         tlsRootCertPath: layout.orgTlsCa(org),
         caCertificatePath: layout.orgCa(org),
+        peerMspDir: layout.peerMsp(org),
         client: { mspId: org.mspId, ...layout.user(org, "User1") },
         admin: { mspId: org.mspId, ...layout.user(org, "Admin") },
       };

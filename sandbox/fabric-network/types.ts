@@ -93,6 +93,8 @@ export interface FabricOrganizationRecord {
   readonly tlsRootCertPath: string;
   /** The organization's root CA (identities, endorsements): its entry of trustedRootCertificates. */
   readonly caCertificatePath: string;
+  /** The peer's MSP folder (signcerts/, keystore/priv_sk): what its endorsements are signed with, for crafted ones. */
+  readonly peerMspDir: string;
   /** A client identity (NodeOU `client`): what applications submit with. */
   readonly client: FabricIdentityFiles;
   /** The organization's admin (NodeOU `admin`): channel joins, chaincode lifecycle. */
