@@ -54,3 +54,23 @@ export async function evaluate(
     connection.close();
   }
 }
+
+/**
+ * Resolves once `mspId`'s peer has committed block `blockNumber`: its deliver service sends a block only after the
+ * peer committed it. (A commit status from one organization's gateway says nothing about the other peer.)
+ */
+export async function waitForBlock(network: FabricNetwork, mspId: string, blockNumber: bigint): Promise<void> {
+  const connection = connectGateway(network.organization(mspId));
+  try {
+    const blocks = await connection.gateway
+      .getNetwork(network.channel)
+      .getFilteredBlockEvents({ startBlock: blockNumber });
+    try {
+      for await (const block of blocks) if (BigInt(block.getNumber()) >= blockNumber) return;
+    } finally {
+      blocks.close();
+    }
+  } finally {
+    connection.close();
+  }
+}

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { peer } from "@hyperledger/fabric-protos";
-import { evaluate, processedTransaction, submit } from "../../helpers/fabric-network-client";
+import { evaluate, processedTransaction, submit, waitForBlock } from "../../helpers/fabric-network-client";
 import { ASSET_FUNCTIONS } from "../../../sandbox/fabric/chaincode";
 import {
   connectGateway,
@@ -55,6 +55,8 @@ export function describeNetworkSmoke(version: FabricVersion, options: SmokeOptio
       assert.equal(created.status.code, peer.TxValidationCode.VALID);
       assert.equal(created.status.successful, true);
 
+      // The commit status came from Org1's peer; Org2's commits the same block on its own time.
+      await waitForBlock(n, "Org2MSP", created.status.blockNumber);
       const processed = await processedTransaction(n, "Org2MSP", created.txId);
       assert.equal(processed.getValidationcode(), peer.TxValidationCode.VALID);
       const envelope = processed.getTransactionenvelope();
