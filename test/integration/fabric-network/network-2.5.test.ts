@@ -1,3 +1,3 @@
 import { describeNetworkSmoke } from "./network-smoke";
 
-describeNetworkSmoke("2.5.16", { raftLeaderKill: true });
+describeNetworkSmoke("2.5.16");
