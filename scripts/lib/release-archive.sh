@@ -71,7 +71,7 @@ fetch_release_archive() {
       expected="$OPSLEDGER_EXPECTED_SHA256"
       sums_from="the pinned digest"
     else
-      _rel_log "no published checksum for $file and none pinned; refusing an unverifiable download"
+      _rel_log "no published checksum for $file and none pinned (OPSLEDGER_EXPECTED_SHA256); refusing an unverifiable download"
       rm -rf "$tmp"; return 1
     fi
     _rel_get "$official_url" "$tmp/$file" || { rm -rf "$tmp"; return 3; }

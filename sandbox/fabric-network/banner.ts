@@ -1,0 +1,54 @@
+/**
+ * What `npm run fabric:up` prints: the connection settings of each organization (gateway address, TLS root
+ * certificate and server name, client identity, root CA for trustedRootCertificates), the orderers, and where the
+ * processes and logs are — in the manner of `npm run sandbox`.
+ */
+import type { FabricNetwork } from "./types";
+
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:@=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+export function networkBanner(network: FabricNetwork): string {
+  const lines = [
+    `Fabric ${network.version} network in ${network.dir}`,
+    `  channel ${network.channel}, chaincode ${network.chaincode} (endorsement policy ${network.endorsementPolicy})`,
+    "",
+  ];
+  for (const org of network.organizations) {
+    lines.push(
+      `${org.mspId} gateway ${org.gatewayAddress} (TLS; server name ${org.tlsServerName})`,
+      `  TLS root certificate:   ${org.tlsRootCertPath}`,
+      `  client identity:        certificate ${org.client.certificatePath}`,
+      `                          private key ${org.client.privateKeyPath}`,
+      `  root CA (trustedRootCertificates.${org.mspId}): ${org.caCertificatePath}`,
+      "",
+    );
+  }
+  lines.push("Orderers (etcdraft, TLS; admin = channel participation API with mutual TLS):");
+  for (const o of network.orderers) {
+    lines.push(`  ${o.name.padEnd(21)} ${o.address}  admin ${o.adminAddress}  metrics ${o.operationsUrl}/metrics`);
+  }
+  const org1 = network.organizations[0];
+  const [a, b] = network.organizations;
+  if (org1 !== undefined && a !== undefined && b !== undefined) {
+    const cat = (path: string): string => `"$(cat ${shellQuote(path)})"`;
+    lines.push(
+      "",
+      `# examples/ledger against this network, as ${org1.mspId}'s client:`,
+      `pulumi config set ledgerGateway ${org1.gatewayAddress}`,
+      `pulumi config set ledgerTlsRootCertPem -- ${cat(org1.tlsRootCertPath)}`,
+      `pulumi config set ledgerMspId ${org1.mspId}`,
+      `pulumi config set ledgerCertificatePem -- ${cat(org1.client.certificatePath)}`,
+      `pulumi config set --secret ledgerPrivateKeyPem -- ${cat(org1.client.privateKeyPath)}`,
+      `pulumi config set ledgerTrustedRootCertificates "$(jq -n --arg a ${cat(a.caCertificatePath)} --arg b ${cat(b.caCertificatePath)} '{${a.mspId}: $a, ${b.mspId}: $b}')"`,
+    );
+  }
+  lines.push(
+    "",
+    `Processes (pid, ports, command lines): ${network.networkFile}`,
+    `Logs: ${network.dir}/logs/`,
+    `Stop with: npm run fabric:down -- --dir ${network.dir}`,
+  );
+  return lines.join("\n") + "\n";
+}

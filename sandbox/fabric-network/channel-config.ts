@@ -1,0 +1,148 @@
+/**
+ * The inputs of cryptogen (crypto-config.yaml) and configtxgen (configtx.yaml), generated from the topology. The
+ * application channel is created without a system channel: configtxgen writes its genesis block, which every orderer
+ * joins through the channel participation API (osnadmin) and every peer joins with `peer channel join`.
+ *
+ * Capabilities per release line: Fabric 3.x runs channels at channel capability V3_0 (its sample's default; required
+ * for BFT and Ed25519, and it forbids the global Orderer.Addresses, so orderer endpoints are per organization, as
+ * here); a 2.5 binary does not know V3_0 and stops on such a channel, so 2.5 gets V2_0. Orderer V2_0 and application
+ * V2_5 on both.
+ */
+import { stringify } from "yaml";
+import {
+  NetworkLayout,
+  ORDERER_DOMAIN,
+  ORDERER_HOSTS,
+  ORDERER_MSP_ID,
+  PEER_ORGS,
+  CHAINCODE_HOST,
+  ordererName,
+  type PeerOrgSpec,
+} from "./topology";
+
+/** Ports chosen for the nodes that the channel configuration names. */
+export interface ChannelPorts {
+  /** Listen port of each orderer, in ORDERER_HOSTS order. */
+  readonly orderers: readonly number[];
+  /** Listen port of each organization's peer, in PEER_ORGS order. */
+  readonly peers: readonly number[];
+}
+
+export interface ChannelSettings {
+  readonly version: string;
+  readonly batchTimeoutMs: number;
+  readonly maxMessageCount: number;
+  readonly raftTickIntervalMs: number;
+  readonly raftElectionTick: number;
+}
+
+const LOCAL_SANS = ["127.0.0.1", "localhost"];
+
+export function cryptoConfigYaml(): string {
+  return stringify({
+    OrdererOrgs: [
+      {
+        Name: "Orderer",
+        Domain: ORDERER_DOMAIN,
+        EnableNodeOUs: true,
+        Specs: ORDERER_HOSTS.map((h) => ({ Hostname: h, SANS: LOCAL_SANS })),
+      },
+    ],
+    PeerOrgs: PEER_ORGS.map((org) => ({
+      Name: org.name,
+      Domain: org.domain,
+      EnableNodeOUs: true,
+      // peer0 and the chaincode server (only its TLS certificate is used).
+      Specs: [
+        { Hostname: "peer0", SANS: LOCAL_SANS },
+        { Hostname: CHAINCODE_HOST, SANS: LOCAL_SANS },
+      ],
+      Users: { Count: 1 },
+    })),
+  });
+}
+
+function signature(rule: string): { Type: string; Rule: string } {
+  return { Type: "Signature", Rule: rule };
+}
+function implicitMeta(rule: string): { Type: string; Rule: string } {
+  return { Type: "ImplicitMeta", Rule: rule };
+}
+
+function peerOrganization(layout: NetworkLayout, org: PeerOrgSpec, peerPort: number): object {
+  const m = org.mspId;
+  return {
+    Name: m,
+    ID: m,
+    MSPDir: layout.orgMsp(org),
+    Policies: {
+      Readers: signature(`OR('${m}.admin', '${m}.peer', '${m}.client')`),
+      Writers: signature(`OR('${m}.admin', '${m}.client')`),
+      Admins: signature(`OR('${m}.admin')`),
+      Endorsement: signature(`OR('${m}.peer')`),
+    },
+    // Gossip across organizations (and so the gateways' discovery of the other organization's peer) starts here.
+    AnchorPeers: [{ Host: "127.0.0.1", Port: peerPort }],
+  };
+}
+
+/** Channel capability by release line: see the module comment. */
+export function channelCapability(version: string): "V2_0" | "V3_0" {
+  return version.startsWith("2.") ? "V2_0" : "V3_0";
+}
+
+export function configtxYaml(layout: NetworkLayout, ports: ChannelPorts, settings: ChannelSettings): string {
+  const ordererOrg = {
+    Name: ORDERER_MSP_ID,
+    ID: ORDERER_MSP_ID,
+    MSPDir: layout.ordererOrgMsp(),
+    Policies: {
+      Readers: signature(`OR('${ORDERER_MSP_ID}.member')`),
+      Writers: signature(`OR('${ORDERER_MSP_ID}.member')`),
+      Admins: signature(`OR('${ORDERER_MSP_ID}.admin')`),
+    },
+    OrdererEndpoints: ports.orderers.map((p) => `127.0.0.1:${p}`),
+  };
+  const channelPolicies = {
+    Readers: implicitMeta("ANY Readers"),
+    Writers: implicitMeta("ANY Writers"),
+    Admins: implicitMeta("MAJORITY Admins"),
+  };
+  const profile = {
+    Policies: channelPolicies,
+    Capabilities: { [channelCapability(settings.version)]: true },
+    Orderer: {
+      OrdererType: "etcdraft",
+      BatchTimeout: `${settings.batchTimeoutMs}ms`,
+      BatchSize: { MaxMessageCount: settings.maxMessageCount, AbsoluteMaxBytes: "10 MB", PreferredMaxBytes: "2 MB" },
+      EtcdRaft: {
+        Consenters: ORDERER_HOSTS.map((host, i) => {
+          const tls = layout.ordererTls(ordererName(host));
+          return { Host: "127.0.0.1", Port: ports.orderers[i], ClientTLSCert: tls.cert, ServerTLSCert: tls.cert };
+        }),
+        Options: {
+          TickInterval: `${settings.raftTickIntervalMs}ms`,
+          ElectionTick: settings.raftElectionTick,
+          HeartbeatTick: 1,
+          MaxInflightBlocks: 5,
+          SnapshotIntervalSize: "16 MB",
+        },
+      },
+      Organizations: [ordererOrg],
+      Policies: { ...channelPolicies, BlockValidation: implicitMeta("ANY Writers") },
+      Capabilities: { V2_0: true },
+    },
+    Application: {
+      Organizations: PEER_ORGS.map((org, i) => peerOrganization(layout, org, ports.peers[i] ?? 0)),
+      Policies: {
+        ...channelPolicies,
+        LifecycleEndorsement: implicitMeta("MAJORITY Endorsement"),
+        Endorsement: implicitMeta("MAJORITY Endorsement"),
+      },
+      Capabilities: { V2_5: true },
+    },
+  };
+  return stringify({ Profiles: { OpsledgerChannel: profile } });
+}
+
+export const CHANNEL_PROFILE = "OpsledgerChannel";

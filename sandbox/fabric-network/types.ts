@@ -1,0 +1,205 @@
+/**
+ * The public face of the real Fabric network: its options, the handle, and the shape of network.json (the
+ * machine-readable description written into the network's folder, which other processes read to connect, to
+ * kill/restart a given node, or to stop the network).
+ */
+
+/** The Fabric releases the network is built for: the LTS line and the current line. */
+export const FABRIC_VERSIONS = ["2.5.16", "3.1.5"] as const;
+export type FabricVersion = (typeof FABRIC_VERSIONS)[number];
+export const DEFAULT_FABRIC_VERSION: FabricVersion = "2.5.16";
+
+export const FABRIC_NETWORK_CHANNEL = "opsledger";
+export const FABRIC_NETWORK_CHAINCODE = "assets";
+export const FABRIC_NETWORK_CHAINCODE_VERSION = "1.0";
+/** Every transaction needs an endorsement from a peer of each organization. */
+export const FABRIC_NETWORK_ENDORSEMENT_POLICY = "AND('Org1MSP.peer','Org2MSP.peer')";
+/** How long a network may take to come up before startFabricNetwork gives up (2 shared cores: generous). */
+export const DEFAULT_FABRIC_START_TIMEOUT_MS = 180_000;
+/** How long the orderers wait before cutting a block that is not full. */
+export const DEFAULT_BATCH_TIMEOUT_MS = 500;
+/** Transactions per block at most. */
+export const DEFAULT_MAX_MESSAGE_COUNT = 10;
+/**
+ * etcdraft timing: a tick every 200 ms, an election after 10 ticks without a leader (2 s). Fabric's sample uses
+ * 500 ms x 10; shorter ticks make re-election after a killed leader quicker while staying clear of spurious elections
+ * on a loaded 2-core machine.
+ */
+export const DEFAULT_RAFT_TICK_INTERVAL_MS = 200;
+export const DEFAULT_RAFT_ELECTION_TICK = 10;
+/** The environment variable through which other processes (mocha workers) find a running network's network.json. */
+export const FABRIC_NETWORK_ENV = "OPSLEDGER_FABRIC_NETWORK";
+
+export interface FabricNetworkOptions {
+  /** The Fabric release to run. @default "2.5.16" */
+  readonly version?: FabricVersion;
+  /**
+   * The folder for all state and logs; created (it must not exist or be empty) and removed by close().
+   * @default a fresh `opsledger-fabric-*` folder under the OS temp dir
+   */
+  readonly dir?: string;
+  /** The unpacked release (bin/, config/, builders/). @default what scripts/ensure-fabric.sh <version> prints */
+  readonly fabricHome?: string;
+  /** @default DEFAULT_FABRIC_START_TIMEOUT_MS */
+  readonly startTimeoutMs?: number;
+  /** @default DEFAULT_BATCH_TIMEOUT_MS */
+  readonly batchTimeoutMs?: number;
+  /** @default DEFAULT_MAX_MESSAGE_COUNT */
+  readonly maxMessageCount?: number;
+  /** @default DEFAULT_RAFT_TICK_INTERVAL_MS */
+  readonly raftTickIntervalMs?: number;
+  /** @default DEFAULT_RAFT_ELECTION_TICK */
+  readonly raftElectionTick?: number;
+  /** FABRIC_LOGGING_SPEC of peers and orderers. @default "info" */
+  readonly logSpec?: string;
+  /**
+   * Whether the processes outlive this Node process. false (the library's default): a watchdog stops them and
+   * removes the folder when this process ends in any way, even kill -9. true: once the network is up they run until
+   * close(), stopNetwork or `npm run fabric:down` (what `npm run fabric:up` uses); while it starts, the watchdog
+   * guards it either way. @default false
+   */
+  readonly persistent?: boolean;
+  /** Progress lines ("creating the channel", ...). @default none */
+  readonly log?: (line: string) => void;
+}
+
+/** Where an identity's files are (cryptogen's layout). */
+export interface FabricIdentityFiles {
+  readonly mspId: string;
+  readonly certificatePath: string;
+  /** PKCS#8 PEM, mode 0600: the key stays in the network's folder, never in network.json or a log. */
+  readonly privateKeyPath: string;
+  /** The identity's MSP folder (what the peer CLI takes as CORE_PEER_MSPCONFIGPATH). */
+  readonly mspDir: string;
+}
+
+/** An identity with its certificate and key read from the folder. */
+export interface FabricIdentity extends FabricIdentityFiles {
+  readonly certificatePem: string;
+  readonly privateKeyPem: string;
+}
+
+/** One organization's way in as network.json records it: its peer's Gateway service, TLS settings, identities. */
+export interface FabricOrganizationRecord {
+  readonly mspId: string;
+  readonly domain: string;
+  /** The peer's name (its host name in the certificates), e.g. "peer0.org1.example.com". */
+  readonly peerName: string;
+  /** "127.0.0.1:<port>": the peer's gRPC endpoint, Gateway service included. */
+  readonly gatewayAddress: string;
+  /** The name the peer's TLS certificate carries (it also has 127.0.0.1 and localhost). */
+  readonly tlsServerName: string;
+  /** The organization's TLS CA, which issued the peer's TLS certificate (trust it to connect). */
+  readonly tlsRootCertPath: string;
+  /** The organization's root CA (identities, endorsements): its entry of trustedRootCertificates. */
+  readonly caCertificatePath: string;
+  /** The peer's MSP folder (signcerts/, keystore/priv_sk): what its endorsements are signed with, for crafted ones. */
+  readonly peerMspDir: string;
+  /** A client identity (NodeOU `client`): what applications submit with. */
+  readonly client: FabricIdentityFiles;
+  /** The organization's admin (NodeOU `admin`): channel joins, chaincode lifecycle. */
+  readonly admin: FabricIdentityFiles;
+}
+
+/** An organization with its PEMs read from the folder. */
+export interface FabricOrganization extends FabricOrganizationRecord {
+  readonly tlsRootCertPem: string;
+  readonly caCertificatePem: string;
+  readonly client: FabricIdentity;
+  readonly admin: FabricIdentity;
+}
+
+export interface FabricOrderer {
+  readonly name: string;
+  /** "127.0.0.1:<port>": broadcast and deliver (TLS). */
+  readonly address: string;
+  /** "127.0.0.1:<port>": the channel participation API (mutual TLS, osnadmin). */
+  readonly adminAddress: string;
+  /** "http://127.0.0.1:<port>": /healthz and /metrics (Prometheus). */
+  readonly operationsUrl: string;
+  readonly tlsServerName: string;
+}
+
+export type FabricProcessRole = "orderer" | "peer" | "chaincode" | "watchdog";
+
+/** A process of the network as network.json records it: enough to find, verify, kill and start it again. */
+export interface FabricProcessRecord {
+  readonly name: string;
+  readonly role: FabricProcessRole;
+  readonly mspId: string;
+  /** The pid of the last start; null while stopped. */
+  readonly pid: number | null;
+  readonly ports: Readonly<Record<string, number>>;
+  readonly log: string;
+  /** argv, executable first: /proc/<pid>/cmdline must equal it before any signal is sent. */
+  readonly command: readonly string[];
+  readonly cwd: string;
+  /** Variables set on top of the cleaned environment (no secrets: configuration paths and logging only). */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** network.json. Paths are absolute. */
+export interface FabricNetworkDescription {
+  readonly schema: 1;
+  readonly version: string;
+  readonly dir: string;
+  readonly fabricHome: string;
+  /** The process whose end stops the network (its watchdog), or null for a persistent network. */
+  readonly owner: { readonly pid: number; readonly watchdog: FabricProcessRecord | null } | null;
+  readonly channel: string;
+  readonly chaincode: {
+    readonly name: string;
+    readonly version: string;
+    readonly sequence: number;
+    readonly endorsementPolicy: string;
+    /** The ccaas package each organization installed and approved (one chaincode server per organization). */
+    readonly packageIds: Readonly<Record<string, string>>;
+  };
+  readonly batchTimeoutMs: number;
+  readonly organizations: readonly FabricOrganizationRecord[];
+  readonly orderers: readonly FabricOrderer[];
+  /** The orderer organization's TLS CA (orderer endpoints, osnadmin, operations). */
+  readonly ordererTlsRootCertPath: string;
+  /** The orderer organization admin's TLS client certificate: osnadmin's --client-cert/--client-key, and /metrics. */
+  readonly ordererAdminTls: { readonly certPath: string; readonly keyPath: string };
+  readonly processes: readonly FabricProcessRecord[];
+}
+
+export interface StopProcessOptions {
+  /** @default "SIGTERM" (graceful); "SIGKILL" is kill -9 */
+  readonly signal?: NodeJS.Signals;
+}
+
+/** A running network (started here, or opened from its network.json). */
+export interface FabricNetwork {
+  readonly version: string;
+  readonly dir: string;
+  /** The path of network.json; hand it to other processes (FABRIC_NETWORK_ENV). */
+  readonly networkFile: string;
+  readonly channel: string;
+  readonly chaincode: string;
+  readonly endorsementPolicy: string;
+  readonly organizations: readonly FabricOrganization[];
+  readonly orderers: readonly FabricOrderer[];
+  /** Root CA certificate (PEM) of each organization, by MSP id (trustedRootCertificates). */
+  readonly caCertificates: Readonly<Record<string, string>>;
+  /** The organization with this MSP id; throws naming the known ones. */
+  organization(mspId: string): FabricOrganization;
+  /** The processes as network.json records them now. */
+  processes(): readonly FabricProcessRecord[];
+  /** Stops one process (orderer, peer or chaincode server) by name and waits until it is gone. */
+  stopProcess(name: string, options?: StopProcessOptions): Promise<void>;
+  /** Starts a stopped process again with its recorded command and waits until it answers. */
+  startProcess(name: string): Promise<void>;
+  /** stopProcess, then startProcess. */
+  restartProcess(name: string, options?: StopProcessOptions): Promise<void>;
+  /** The orderer that is Raft leader of the channel now (consensus_etcdraft_is_leader), or undefined. */
+  raftLeader(): Promise<string | undefined>;
+  /** Waits until a running orderer other than `except` is leader; resolves to its name. */
+  waitForRaftLeader(options?: { readonly except?: string; readonly timeoutMs?: number }): Promise<string>;
+  /**
+   * Started here: stops every process and removes the folder. Opened from network.json: only forgets it (the
+   * owner stops it).
+   */
+  close(): Promise<void>;
+}

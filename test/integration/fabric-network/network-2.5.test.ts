@@ -1,0 +1,3 @@
+import { describeNetworkSmoke } from "./network-smoke";
+
+describeNetworkSmoke("2.5.16");

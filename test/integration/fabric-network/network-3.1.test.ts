@@ -1,0 +1,3 @@
+import { describeNetworkSmoke } from "./network-smoke";
+
+describeNetworkSmoke("3.1.5");

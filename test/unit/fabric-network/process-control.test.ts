@@ -1,0 +1,133 @@
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { parseFabricCliArgs, FabricCliUsageError, DEFAULT_CLI_DIR } from "../../../sandbox/fabric-network/cli";
+import { freePorts, portRange } from "../../../sandbox/fabric-network/ports";
+import { cleanEnvironment, commandLineOf, isRunning, stopRecorded } from "../../../sandbox/fabric-network/processes";
+import { gaugeValue } from "../../../sandbox/fabric-network/readiness";
+
+function sleeper(): { pid: number; command: string[]; exited: Promise<unknown> } {
+  const command = ["/bin/sleep", "30"];
+  const child = spawn(command[0] ?? "", command.slice(1), { stdio: "ignore" });
+  assert.ok(child.pid);
+  return { pid: child.pid, command, exited: once(child, "exit") };
+}
+
+describe("Fabric network process control", () => {
+  it("reads a process's command line from /proc", async () => {
+    const s = sleeper();
+    assert.deepEqual(commandLineOf(s.pid), s.command);
+    process.kill(s.pid, "SIGKILL");
+    await s.exited;
+    assert.equal(commandLineOf(s.pid), undefined);
+  });
+
+  it("never signals a pid that now runs another command, and stops one that runs the recorded command", async () => {
+    const s = sleeper();
+    const reused = { name: "orderer0.example.com", pid: s.pid, command: ["/fabric/bin/orderer"] };
+    assert.equal(isRunning(reused), false);
+    assert.equal(await stopRecorded(reused, "SIGKILL"), "pid reused");
+    assert.deepEqual(commandLineOf(s.pid), s.command, "the other program still runs");
+
+    const own = { name: "sleeper", pid: s.pid, command: s.command };
+    assert.equal(isRunning(own), true);
+    assert.equal(await stopRecorded(own), "stopped");
+    await s.exited;
+    assert.equal(await stopRecorded(own), "not running");
+    assert.equal(await stopRecorded({ ...own, pid: null }), "not running");
+  });
+
+  it("gives Fabric binaries none of the caller's CORE_*, ORDERER_*, FABRIC_* or CHAINCODE_* settings", () => {
+    process.env["CORE_PEER_ADDRESS"] = "10.0.0.1:7051";
+    process.env["FABRIC_CFG_PATH"] = "/elsewhere";
+    try {
+      const env = cleanEnvironment({ FABRIC_CFG_PATH: "/node" });
+      assert.equal(env["CORE_PEER_ADDRESS"], undefined);
+      assert.equal(env["FABRIC_CFG_PATH"], "/node");
+      assert.equal(env["PATH"], process.env["PATH"]);
+    } finally {
+      delete process.env["CORE_PEER_ADDRESS"];
+      delete process.env["FABRIC_CFG_PATH"];
+    }
+  });
+
+  it("draws distinct free ports below the ephemeral range and skips ports in use", async () => {
+    const [low, high] = portRange();
+    const busy = createServer();
+    let taken = 0;
+    for (let bound = false; !bound;) {
+      taken = low + Math.floor(Math.random() * (high - low));
+      bound = await new Promise<boolean>((resolve) => {
+        busy.once("error", () => {
+          resolve(false);
+        });
+        busy.listen(taken, "127.0.0.1", () => {
+          resolve(true);
+        });
+      });
+    }
+    try {
+      // The first draw hits the busy port; the rest are random.
+      let first = true;
+      const random = (): number => {
+        if (!first) return Math.random();
+        first = false;
+        return (taken - low + 0.5) / (high - low);
+      };
+      const ports = await freePorts(3, random);
+      assert.equal(ports.includes(taken), false);
+      assert.equal(new Set(ports).size, 3);
+      for (const p of ports) assert.ok(p >= low && p < high, `${p} is in [${low}, ${high})`);
+      assert.ok(high <= 65536 && low >= 1024);
+      const again = await freePorts(3);
+      assert.deepEqual(
+        again.filter((p) => ports.includes(p)),
+        [],
+        "a port is handed out once per process",
+      );
+    } finally {
+      busy.close();
+    }
+  });
+
+  it("reads a Prometheus gauge by its exact labels", () => {
+    const metrics = [
+      "# HELP consensus_etcdraft_is_leader The leadership status of the current node",
+      'consensus_etcdraft_is_leader{channel="other"} 1',
+      'consensus_etcdraft_is_leader{channel="opsledger"} 0',
+      'consensus_etcdraft_is_leader_total{channel="opsledger"} 5',
+    ].join("\n");
+    assert.equal(gaugeValue(metrics, "consensus_etcdraft_is_leader", { channel: "opsledger" }), 0);
+    assert.equal(gaugeValue(metrics, "consensus_etcdraft_is_leader", { channel: "other" }), 1);
+    assert.equal(gaugeValue(metrics, "consensus_etcdraft_is_leader", { channel: "none" }), undefined);
+  });
+
+  it("parses fabric:up / fabric:down flags over the environment over the defaults", () => {
+    assert.deepEqual(parseFabricCliArgs(["up"], {}), { command: "up", version: "2.5.16", dir: DEFAULT_CLI_DIR });
+    assert.deepEqual(parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_VERSION: "3.1.5", OPSLEDGER_FABRIC_DIR: "/x" }), {
+      command: "up",
+      version: "3.1.5",
+      dir: "/x",
+    });
+    assert.deepEqual(parseFabricCliArgs(["up", "--fabric=3.1.5", "--dir", "/y"], { OPSLEDGER_FABRIC_DIR: "/x" }), {
+      command: "up",
+      version: "3.1.5",
+      dir: "/y",
+    });
+    assert.equal(parseFabricCliArgs(["down", "--help"], {}), undefined);
+    assert.throws(
+      () => parseFabricCliArgs(["up", "--fabric", "2.4.0"], {}),
+      new FabricCliUsageError("--fabric must be 2.5.16 or 3.1.5, got '2.4.0'"),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["down", "--fabric", "3.1.5"], {}),
+      new FabricCliUsageError("--fabric applies to fabric:up only"),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["start"], {}),
+      new FabricCliUsageError("the command must be up or down, got 'start'"),
+    );
+    assert.throws(() => parseFabricCliArgs(["up", "--dir"], {}), new FabricCliUsageError("--dir needs a value"));
+  });
+});
