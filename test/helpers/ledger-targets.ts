@@ -1,0 +1,247 @@
+/**
+ * One test body per ledger behaviour, run against the Fabric sandbox and against a real Fabric network: a target is
+ * either, behind one interface (a channel, a chaincode, each organization's gateway and identities, the trust roots).
+ *
+ *   for (const target of ledgerTargets()) {
+ *     describe(`our gateway client (${target.label})`, function () {
+ *       this.timeout(120_000);
+ *       let ledger: LedgerTarget;
+ *       before(async () => (ledger = await target.start()));
+ *       after(() => ledger.close());
+ *       it("submits VALID", async () => { ... ledger.connectOurs() ... });
+ *     });
+ *   }
+ *
+ * Both have the same shape: organizations Org1MSP and Org2MSP, the `assets` chaincode, endorsement policy "both
+ * organizations" (the sandbox is started with `endorsementPolicy: "all"` over those two), TLS on. The sandbox serves
+ * every organization from one gateway address (its first organization's); the network has a gateway peer each.
+ * A real-network target uses the run's shared network (test/helpers/fabric-network-fixture.ts) when one of its
+ * release is there and the caller does not ask for its own; a test that stops, kills or restarts nodes must ask for
+ * its own (`start({ own: true })`).
+ */
+import { createPrivateKey } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { connect as connectOfficialClient, signers } from "@hyperledger/fabric-gateway";
+import { connect, newIdentity, newPrivateKeySigner } from "../../provider/ledger";
+import type { ConnectOptions, Gateway, TrustedMsp } from "../../provider/ledger";
+import { startFabricSandbox } from "../../sandbox/fabric";
+import type { FabricSandbox } from "../../sandbox/fabric";
+import {
+  FABRIC_NETWORK_ENV,
+  openFabricNetwork,
+  startFabricNetwork,
+  type FabricNetwork,
+  type FabricVersion,
+} from "../../sandbox/fabric-network";
+
+/** An identity as the ledger component and our client take it. */
+export interface TargetIdentity {
+  readonly mspId: string;
+  readonly certificatePem: string;
+  readonly privateKeyPem: string;
+}
+
+/** How to reach one organization's gateway (the component's `gateway` input has the same fields). */
+export interface TargetGateway {
+  readonly address: string;
+  readonly tlsRootCertPem: string;
+  readonly serverNameOverride?: string;
+}
+
+export interface LedgerTarget {
+  /** "Fabric sandbox", "Fabric 2.5.16", ... */
+  readonly label: string;
+  readonly kind: "sandbox" | "fabric";
+  readonly channel: string;
+  readonly chaincode: string;
+  /** The organizations, gateway organization first. */
+  readonly organizations: readonly string[];
+  /** Root CA PEM by MSP id: the component's trustedRootCertificates. */
+  readonly caCertificates: Readonly<Record<string, string>>;
+  /** The gateway of `mspId` (default the first organization). */
+  gateway(mspId?: string): TargetGateway;
+  /** A client identity of `mspId` (default the first organization). */
+  client(mspId?: string): TargetIdentity;
+  /** A peer identity of `mspId`, to craft endorsements with. */
+  peer(mspId: string): TargetIdentity;
+  /** Our gateway client (provider/ledger) connected to `mspId`'s gateway as `identity` (default its client). */
+  connectOurs(options?: {
+    readonly mspId?: string;
+    readonly identity?: TargetIdentity;
+    readonly overrides?: Partial<Omit<ConnectOptions, "identity">>;
+  }): Gateway;
+  /** The official @hyperledger/fabric-gateway client connected to `mspId`'s gateway as its client identity. */
+  connectOfficial(mspId?: string): OfficialConnection;
+  /** The sandbox behind a sandbox target (for what only a fake can show); undefined for a network. */
+  readonly sandbox: FabricSandbox | undefined;
+  /** The network behind a real target (to stop, kill or restart its nodes); undefined for the sandbox. */
+  readonly network: FabricNetwork | undefined;
+  /** Stops what start() started (a shared network stays up for the other files). */
+  close(): Promise<void>;
+}
+
+/** The official client's Gateway and the grpc-js client under it; close() closes both. */
+export interface OfficialConnection {
+  readonly gateway: ReturnType<typeof connectOfficialClient>;
+  readonly client: grpc.Client;
+  close(): void;
+}
+
+export interface LedgerTargetFactory {
+  readonly label: string;
+  readonly kind: "sandbox" | "fabric";
+  /** `own`: a network of this test's own even when the run shares one (required to stop or kill its nodes). */
+  start(options?: { readonly own?: boolean }): Promise<LedgerTarget>;
+}
+
+const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
+
+function trustedMsps(caCertificates: Readonly<Record<string, string>>): TrustedMsp[] {
+  return Object.entries(caCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] }));
+}
+
+function connectWith(
+  gateway: TargetGateway,
+  identity: TargetIdentity,
+  caCertificates: Readonly<Record<string, string>>,
+  overrides: Partial<Omit<ConnectOptions, "identity">>,
+): Gateway {
+  return connect({
+    address: gateway.address,
+    tls: {
+      rootCertificates: gateway.tlsRootCertPem,
+      ...(gateway.serverNameOverride === undefined ? {} : { serverNameOverride: gateway.serverNameOverride }),
+    },
+    identity: newIdentity(identity.mspId, identity.certificatePem),
+    signer: newPrivateKeySigner(identity.privateKeyPem),
+    trustedMsps: trustedMsps(caCertificates),
+    ...overrides,
+  });
+}
+
+function connectOfficialWith(gateway: TargetGateway, identity: TargetIdentity): OfficialConnection {
+  const client = new grpc.Client(
+    gateway.address,
+    grpc.credentials.createSsl(Buffer.from(gateway.tlsRootCertPem)),
+    gateway.serverNameOverride === undefined ? {} : { "grpc.ssl_target_name_override": gateway.serverNameOverride },
+  );
+  const official = connectOfficialClient({
+    client,
+    identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certificatePem) },
+    signer: signers.newPrivateKeySigner(createPrivateKey(identity.privateKeyPem)),
+  });
+  return {
+    gateway: official,
+    client,
+    close: () => {
+      official.close();
+      client.close();
+    },
+  };
+}
+
+/** The signing identity in a cryptogen MSP folder (signcerts/ and keystore/ hold one file each). */
+function identityInMspDir(mspId: string, mspDir: string): TargetIdentity {
+  const only = (folder: string): string => {
+    const files = fs.readdirSync(path.join(mspDir, folder));
+    if (files.length !== 1) throw new Error(`${path.join(mspDir, folder)} holds ${files.length} files, expected one`);
+    return fs.readFileSync(path.join(mspDir, folder, files[0] ?? ""), "utf8");
+  };
+  return { mspId, certificatePem: only("signcerts"), privateKeyPem: only("keystore") };
+}
+
+async function startSandboxTarget(): Promise<LedgerTarget> {
+  const sandbox = await startFabricSandbox({ organizations: [...ORGANIZATIONS], endorsementPolicy: "all", tls: true });
+  const tlsRootCertPem = sandbox.tlsRootCertPem ?? "";
+  // One client and one peer identity per organization, as a real network's cryptogen material has.
+  const identities = new Map<string, TargetIdentity>();
+  const once = (key: string, make: () => TargetIdentity): TargetIdentity => {
+    const made = identities.get(key) ?? make();
+    identities.set(key, made);
+    return made;
+  };
+  const client = (mspId: string = ORGANIZATIONS[0]): TargetIdentity =>
+    once(`client ${mspId}`, () => sandbox.newClientIdentity(mspId, "User1"));
+  const gateway = (): TargetGateway => ({ address: sandbox.address, tlsRootCertPem });
+  return {
+    label: "Fabric sandbox",
+    kind: "sandbox",
+    channel: sandbox.channel,
+    chaincode: sandbox.chaincode,
+    organizations: ORGANIZATIONS,
+    caCertificates: sandbox.caCertificates,
+    gateway,
+    client,
+    peer: (mspId) => once(`peer ${mspId}`, () => sandbox.newPeerIdentity(mspId)),
+    connectOurs: (options = {}) =>
+      connectWith(
+        gateway(),
+        options.identity ?? client(options.mspId),
+        sandbox.caCertificates,
+        options.overrides ?? {},
+      ),
+    connectOfficial: (mspId) => connectOfficialWith(gateway(), client(mspId)),
+    sandbox,
+    network: undefined,
+    close: () => sandbox.close(),
+  };
+}
+
+/** The run's shared network when it is of `version`, else undefined. */
+function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
+  const file = process.env[FABRIC_NETWORK_ENV] ?? "";
+  if (file === "") return undefined;
+  const network = openFabricNetwork(file);
+  return network.version === version ? network : undefined;
+}
+
+async function startNetworkTarget(version: FabricVersion, own: boolean): Promise<LedgerTarget> {
+  const shared = own ? undefined : sharedNetwork(version);
+  const network = shared ?? (await startFabricNetwork({ version }));
+  const organization = (mspId: string = ORGANIZATIONS[0]) => network.organization(mspId);
+  const gateway = (mspId?: string): TargetGateway => {
+    const o = organization(mspId);
+    return { address: o.gatewayAddress, tlsRootCertPem: o.tlsRootCertPem, serverNameOverride: o.tlsServerName };
+  };
+  const client = (mspId?: string): TargetIdentity => {
+    const c = organization(mspId).client;
+    return { mspId: c.mspId, certificatePem: c.certificatePem, privateKeyPem: c.privateKeyPem };
+  };
+  return {
+    label: `Fabric ${network.version}`,
+    kind: "fabric",
+    channel: network.channel,
+    chaincode: network.chaincode,
+    organizations: network.organizations.map((o) => o.mspId),
+    caCertificates: network.caCertificates,
+    gateway,
+    client,
+    peer: (mspId) => identityInMspDir(mspId, organization(mspId).peerMspDir),
+    connectOurs: (options = {}) =>
+      connectWith(
+        gateway(options.mspId),
+        options.identity ?? client(options.mspId),
+        network.caCertificates,
+        options.overrides ?? {},
+      ),
+    connectOfficial: (mspId) => connectOfficialWith(gateway(mspId), client(mspId)),
+    sandbox: undefined,
+    network,
+    // A shared network's handle is only forgotten (its owner, the global fixture, stops it).
+    close: () => network.close(),
+  };
+}
+
+/** The targets a ledger behaviour runs against: the sandbox and real Fabric of each release in `versions`. */
+export function ledgerTargets(versions: readonly FabricVersion[] = ["2.5.16"]): LedgerTargetFactory[] {
+  return [
+    { label: "Fabric sandbox", kind: "sandbox", start: startSandboxTarget },
+    ...versions.map((version): LedgerTargetFactory => ({
+      label: `Fabric ${version}`,
+      kind: "fabric",
+      start: (options) => startNetworkTarget(version, options?.own ?? false),
+    })),
+  ];
+}
