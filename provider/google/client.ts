@@ -224,7 +224,11 @@ class GoogleRestClient implements GoogleClient {
       if (decision.quota === true && parsed !== undefined && !tooLong) {
         // A rate quota: this call and every other call of the quota group wait for the refill in the shared pacer
         // (above), then go on without counting a failed attempt. A call that cannot be repeated fails as before.
-        const notice = rateLimitNotice(parsed.metadata, decision.serverDelayMs);
+        // RetryInfo is to the millisecond; Retry-After (whole seconds) only when there is none.
+        const notice = rateLimitNotice(
+          parsed.metadata,
+          parsed.details.retryInfo?.retryDelayMs ?? decision.serverDelayMs,
+        );
         const pacer = sharedQuotaPacer(serviceRoot, definition.id, notice, { now: this.#now });
         pacer.reject(notice);
         if (!retrySafe) throw httpCallError(state, parsed, attempts, undefined);

@@ -98,8 +98,8 @@ export class QuotaPacer {
   }
 
   /**
-   * Records a rejection: nothing more is sent until the refill (the server's delay, else the end of a window), and from
-   * then on at most the limit per window.
+   * Records a rejection: nothing more is sent until the refill (the server's delay, else a whole window), and from then
+   * on at most the limit per window.
    */
   reject(notice: RateLimitNotice): void {
     const now = this.#now();
@@ -107,12 +107,12 @@ export class QuotaPacer {
     this.#notice = notice;
     if (notice.windowMs !== undefined) this.#windowMs = notice.windowMs;
     if (notice.limitPerWindow !== undefined) this.#limit = notice.limitPerWindow;
-    const refill = now + (notice.serverDelayMs ?? this.#windowMs);
-    if (refill > this.#blockedUntil) {
-      this.#blockedUntil = refill;
-      this.#windowStart = refill;
-      this.#admitted = 0;
-    }
+    // Before the announced refill, a rejection answers a request sent in the same window (before the pacer held the
+    // group): it changes nothing. After it, the count was wrong (another process spends the quota too): re-synchronize.
+    if (now < this.#blockedUntil) return;
+    this.#blockedUntil = now + (notice.serverDelayMs ?? this.#windowMs);
+    this.#windowStart = this.#blockedUntil;
+    this.#admitted = 0;
   }
 
   /**

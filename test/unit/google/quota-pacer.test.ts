@@ -38,9 +38,22 @@ describe("QuotaPacer", () => {
     pacer.reject({});
     assert.deepEqual([pacer.reserve(), pacer.reserve()], [61_000, 61_000]);
     pacer.reject({ serverDelayMs: 90_000 });
-    assert.equal(pacer.reserve(), 91_000, "a later refill moves the block");
     pacer.reject({ serverDelayMs: 5_000 });
-    assert.equal(pacer.reserve(), 91_000, "an earlier one does not shorten it");
+    assert.equal(pacer.reserve(), 61_000, "rejections before the refill answer the same window: no change");
+    assert.equal(pacer.rejections, 3);
+  });
+
+  it("keeps its count when a burst sent before it held the group is rejected one by one", () => {
+    let now = 0;
+    const pacer = new QuotaPacer({ now: () => now });
+    const places: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      // Each rejection arrives a little later and its Retry-After is rounded up: it must not open a new window.
+      now = 5 + i;
+      pacer.reject({ serverDelayMs: 1000, limitPerWindow: 2, windowMs: 1000 });
+      places.push(pacer.reserve());
+    }
+    assert.deepEqual(places, [1005, 1005, 2005, 2005, 3005, 3005]);
   });
 
   it("re-synchronizes on a rejection in a window it thought had room (another process spends the quota too)", () => {
