@@ -1,18 +1,33 @@
 /**
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
- * `npm run bench -- <name> ...` runs only the named sections (client, waiter, moves, codec, signing, submit).
+ * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
+ * submit). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and OPSLEDGER_BENCH_PARALLEL (default 16) size the scale
+ * benchmarks.
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
 import { benchLedgerCodec } from "./ledger-codec";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
-import { benchPulumiMoves } from "./pulumi-moves";
+import { benchScaleMoves } from "./scale-moves";
+import { benchScaleQuota } from "./scale-quota";
+import { benchScaleReads } from "./scale-reads";
+import { printScaleMoves, printScaleQuota, printScaleReads } from "./scale-report";
 import { printTable, ratio } from "./table";
 import { MAX_MEAN_DELAY_PCT, MAX_WORST_DELAY_PCT, benchWaiterSchedule } from "./waiter-schedule";
 
 type Section = readonly [name: string, run: () => Promise<void>];
+
+/** "10,100,1000" as numbers; undefined when unset. */
+function numbers(text: string | undefined): number[] | undefined {
+  return text === undefined || text.trim() === "" ? undefined : text.split(",").map(Number);
+}
+
+/** A line of progress on stderr (the scale benchmarks take minutes). */
+function progress(line: string): void {
+  process.stderr.write(`  .. ${line}\n`);
+}
 
 const sections: readonly Section[] = [
   [
@@ -60,19 +75,28 @@ const sections: readonly Section[] = [
     },
   ],
   [
-    "moves",
+    "scale",
     async () => {
-      const r = await benchPulumiMoves({ count: 100, parallel: 16, moveDurationMs: 2000 });
-      printTable(
-        `pulumi up of ${r.count} FirewallPolicyMoves vs a plain script, parallelism ${r.parallel}, 2 s operations (target <= 1.5x)`,
-        ["run", "ms", "ratio"],
-        [
-          ["plain script: same calls, client and waiter (baseline)", r.scriptMs, "1.00x"],
-          ["pulumi up (real engine)", r.pulumiUpMs, `${r.ratio.toFixed(2)}x`],
-          ["pulumi preview of the same stack", r.previewMs, ""],
-          ["__provider bytes per resource in state (target <= 2048)", r.providerBytesPerResource, ""],
-        ],
-      );
+      const options = {
+        sizes: numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"]) ?? [10, 100, 1000],
+        parallel: numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16,
+        moveDurationMs: 2000,
+        onProgress: progress,
+      };
+      printScaleMoves(await benchScaleMoves(options), options);
+    },
+  ],
+  [
+    "reads",
+    async () => {
+      printScaleReads(await benchScaleReads({ count: 500, onProgress: progress }));
+    },
+  ],
+  [
+    "quota",
+    async () => {
+      const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
+      printScaleQuota(await benchScaleQuota({ count, limitPerMinute: 300, onProgress: progress }));
     },
   ],
   [
