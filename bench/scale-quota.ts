@@ -66,17 +66,19 @@ export async function benchScaleQuota(partial: Partial<ScaleQuotaOptions> = {}):
   const rejections = (): number => sandbox.requests().filter((r) => r.route === MOVE && r.status === 429).length;
   try {
     seedPolicies(sandbox, [options.count]);
-    const token = sandbox.mintToken({
-      principal: fixture.DEPLOYER,
-      scopes: ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`),
-    });
+    const mint = (): string =>
+      sandbox.mintToken({
+        principal: fixture.DEPLOYER,
+        scopes: ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`),
+      });
+    const token = mint();
     say(`${options.count} moves under ${options.limitPerMinute} writes/min: plain script`);
     const script = await runScript(
       { mode: "up", count: options.count, parentId: TO, parallel: options.parallel, firstPolicy: SCRIPT_BASE },
       { GOOGLE_COMPUTE_CUSTOM_ENDPOINT: sandbox.endpoints.compute, GOOGLE_OAUTH_ACCESS_TOKEN: token },
     );
     const scriptSide = { ...script, rejections: rejections(), moves: moves() };
-    sandbox.reset(); // the seed, the quota of the options, empty logs
+    sandbox.reset(); // the seed, the quota of the options, empty logs, no tokens
 
     say(`${options.count} moves under ${options.limitPerMinute} writes/min: pulumi up`);
     const project = writeBenchProject("moves");
@@ -89,7 +91,7 @@ export async function benchScaleQuota(partial: Partial<ScaleQuotaOptions> = {}):
           firstPolicy: { value: String(STACK_BASE) },
           parentId: { value: TO },
           "opsledger:computeCustomEndpoint": { value: sandbox.endpoints.compute },
-          "opsledger:accessToken": { value: token, secret: true },
+          "opsledger:accessToken": { value: mint(), secret: true },
         },
       });
       try {
