@@ -234,6 +234,11 @@ class GoogleRestClient implements GoogleClient {
         if (!retrySafe) throw httpCallError(state, parsed, attempts, undefined);
         rateLimited = parsed;
         quotaWaitStarted ??= this.#now();
+        const waitedMs = this.#now() - quotaWaitStarted;
+        if (waitedMs > this.#retry.maxQuotaWaitMs) {
+          const note = `Waited ${Math.round(waitedMs / 1000)} s for the quota, longer than retry.maxQuotaWaitMs allows`;
+          throw httpCallError(state, parsed, attempts, note);
+        }
         this.#report(state, attempts, Math.max(0, pacer.refillsAt - this.#now()), decision, parsed.httpStatus);
         continue;
       }

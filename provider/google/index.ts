@@ -90,6 +90,7 @@ export { createLimiter, sharedLimiter } from "./limiter";
 export type { Limiter } from "./limiter";
 export {
   DEFAULT_QUOTA_WINDOW_MS,
+  MIN_QUOTA_HOLD_MS,
   QuotaPacer,
   clearQuotaPacers,
   pacersFor,

@@ -17,6 +17,8 @@
 
 /** The window Google counts a rate quota over when the error does not say (`quota_unit` "1/min/{project}"). */
 export const DEFAULT_QUOTA_WINDOW_MS = 60_000;
+/** The shortest hold after a rejection, however short the server's delay (a Retry-After of 0 must not spin). */
+export const MIN_QUOTA_HOLD_MS = 1_000;
 
 /** What a rate-limit rejection said about the quota. */
 export interface RateLimitNotice {
@@ -110,7 +112,7 @@ export class QuotaPacer {
     // Before the announced refill, a rejection answers a request sent in the same window (before the pacer held the
     // group): it changes nothing. After it, the count was wrong (another process spends the quota too): re-synchronize.
     if (now < this.#blockedUntil) return;
-    this.#blockedUntil = now + (notice.serverDelayMs ?? this.#windowMs);
+    this.#blockedUntil = now + Math.max(MIN_QUOTA_HOLD_MS, notice.serverDelayMs ?? this.#windowMs);
     this.#windowStart = this.#blockedUntil;
     this.#admitted = 0;
   }

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import {
+  MIN_QUOTA_HOLD_MS,
   QuotaPacer,
   clearQuotaPacers,
   pacersFor,
@@ -54,6 +55,13 @@ describe("QuotaPacer", () => {
       places.push(pacer.reserve());
     }
     assert.deepEqual(places, [1005, 1005, 2005, 2005, 3005, 3005]);
+  });
+
+  it("holds at least a second after a rejection whose server delay is zero, so a Retry-After of 0 cannot spin", () => {
+    const now = 7000;
+    const pacer = new QuotaPacer({ now: () => now });
+    pacer.reject({ serverDelayMs: 0 });
+    assert.equal(pacer.reserve(), 7000 + MIN_QUOTA_HOLD_MS);
   });
 
   it("re-synchronizes on a rejection in a window it thought had room (another process spends the quota too)", () => {

@@ -227,6 +227,47 @@ describe("pacing to a rate quota", () => {
     assert.equal(error.errorMetadata["quota_metric"], "compute.googleapis.com/write_requests");
     assert.match(error.message, /longer than retry\.maxQuotaWaitMs allows/);
   });
+
+  it("does not spin on a Retry-After of 0: it holds a second each time and gives up after retry.maxQuotaWaitMs", async () => {
+    const time = new VirtualTime();
+    let requests = 0;
+    const instance = axios.create({
+      adapter: (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+        requests++;
+        const body = googleError(429, "RESOURCE_EXHAUSTED", "Slow down.", {
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "RATE_LIMIT_EXCEEDED",
+              domain: "googleapis.com",
+            },
+          ],
+        });
+        return Promise.resolve({
+          data: JSON.stringify(body),
+          status: 429,
+          statusText: "429",
+          headers: new AxiosHeaders({ "retry-after": "0" }),
+          config,
+        });
+      },
+    });
+    const c = createGoogleClient({
+      settings: testSettings(),
+      axios: instance,
+      sleep: time.sleep,
+      now: () => time.now,
+      tokenSource: countingTokens(),
+      retry: { maxQuotaWaitMs: 5000 },
+    });
+    const error = await time
+      .run(c.call("compute.firewallPolicies.get", { firewallPolicy: "1" }))
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof ApiError);
+    assert.match(error.message, /longer than retry\.maxQuotaWaitMs allows/);
+    assert.equal(requests, 6, "one request a second for five seconds, then the error");
+    assert.equal(time.now, 5000);
+  });
 });
 
 function c2(time: VirtualTime, server: ReturnType<typeof quotaServer>): GoogleClient {
