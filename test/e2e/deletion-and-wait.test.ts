@@ -3,6 +3,7 @@
  * directories against the Google sandbox.
  */
 import { strict as assert } from "node:assert";
+import { DEFAULT_POLL_JITTER, DEFAULT_POLL_RELATIVE_STEP } from "../../provider/operations";
 import { fixture, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
@@ -138,7 +139,10 @@ describe("examples/operation-wait (pulumi CLI, sandbox)", function () {
       assert.equal(outputs["operationName"], name);
       assert.equal(outputs["result"], "type.googleapis.com/google.iam.v3beta.PolicyBinding");
       const polls = sandbox.requests().filter((r) => r.route === "iam.operations.get").length;
-      assert.ok(polls >= 2 && polls <= 6, `polled ${polls} times for an 8 s operation`);
+      // The schedule's bound: a first poll, one at 1 s, then steps of at least (1 - jitter) * 14% of the time run.
+      const step = 1 + DEFAULT_POLL_RELATIVE_STEP * (1 - DEFAULT_POLL_JITTER);
+      const most = 2 + Math.ceil(Math.log(8) / Math.log(step));
+      assert.ok(polls >= 2 && polls <= most, `polled ${polls} times for an 8 s operation (at most ${most})`);
     } finally {
       await stack.dispose();
     }
