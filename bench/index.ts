@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
- * `npm run bench -- <name> ...` runs only the named sections (client, waiter, moves, codec, signing, submit,
- * fabric-start).
+ * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
+ * submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and OPSLEDGER_BENCH_PARALLEL (default 16)
+ * size the scale benchmarks.
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
@@ -11,11 +12,24 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
-import { benchPulumiMoves } from "./pulumi-moves";
-import { printTable } from "./table";
-import { benchWaiterSchedule } from "./waiter-schedule";
+import { benchScaleMoves } from "./scale-moves";
+import { benchScaleQuota } from "./scale-quota";
+import { benchScaleReads } from "./scale-reads";
+import { printScaleMoves, printScaleQuota, printScaleReads } from "./scale-report";
+import { printTable, ratio } from "./table";
+import { MAX_MEAN_DELAY_PCT, MAX_WORST_DELAY_PCT, benchWaiterSchedule } from "./waiter-schedule";
 
 type Section = readonly [name: string, run: () => Promise<void>];
+
+/** "10,100,1000" as numbers; undefined when unset. */
+function numbers(text: string | undefined): number[] | undefined {
+  return text === undefined || text.trim() === "" ? undefined : text.split(",").map(Number);
+}
+
+/** A line of progress on stderr (the scale benchmarks take minutes). */
+function progress(line: string): void {
+  process.stderr.write(`  .. ${line}\n`);
+}
 
 const sections: readonly Section[] = [
   [
@@ -35,37 +49,56 @@ const sections: readonly Section[] = [
   [
     "waiter",
     () => {
-      const rows = benchWaiterSchedule();
+      const { rows, total } = benchWaiterSchedule();
       printTable(
-        "Operation waiter vs Terraform's schedule (simulated clock, 50 seeds; target: delay <= 10% of duration, polls <= 1.5x)",
-        ["operation", "polls ours", "polls Terraform", "poll ratio", "delay ours", "delay Terraform", "delay % ours"],
-        rows.map((r) => [
-          `${r.durationS} s`,
-          r.ours.polls,
-          r.terraform.polls,
-          `${r.pollRatio.toFixed(2)}x`,
-          `${Math.round(r.ours.delayMs)} ms`,
-          `${Math.round(r.terraform.delayMs)} ms`,
-          `${r.delayPct.toFixed(1)}%`,
+        `Operation waiter vs Terraform's schedule: ${total.operations} durations log-uniform in 1 s - 1 h (simulated clock; target: mean delay <= ${MAX_MEAN_DELAY_PCT}%, worst <= ${MAX_WORST_DELAY_PCT}%, total polls <= Terraform's)`,
+        [
+          "durations",
+          "ops",
+          "mean delay",
+          "worst delay",
+          "Terraform mean",
+          "polls/op ours",
+          "polls/op Terraform",
+          "poll ratio",
+        ],
+        [...rows, total].map((r) => [
+          r.band,
+          r.operations,
+          `${r.meanDelayPct.toFixed(1)}%`,
+          `${r.worstDelayPct.toFixed(1)}%`,
+          `${r.terraformMeanDelayPct.toFixed(1)}%`,
+          (r.polls / Math.max(1, r.operations)).toFixed(1),
+          (r.terraformPolls / Math.max(1, r.operations)).toFixed(1),
+          ratio(r.polls, r.terraformPolls),
         ]),
       );
       return Promise.resolve();
     },
   ],
   [
-    "moves",
+    "scale",
     async () => {
-      const r = await benchPulumiMoves({ count: 100, parallel: 16, moveDurationMs: 2000 });
-      printTable(
-        `pulumi up of ${r.count} FirewallPolicyMoves vs a plain script, parallelism ${r.parallel}, 2 s operations (target <= 1.5x)`,
-        ["run", "ms", "ratio"],
-        [
-          ["plain script: same calls, client and waiter (baseline)", r.scriptMs, "1.00x"],
-          ["pulumi up (real engine)", r.pulumiUpMs, `${r.ratio.toFixed(2)}x`],
-          ["pulumi preview of the same stack", r.previewMs, ""],
-          ["__provider bytes per resource in state (target <= 2048)", r.providerBytesPerResource, ""],
-        ],
-      );
+      const options = {
+        sizes: numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"]) ?? [10, 100, 1000],
+        parallel: numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16,
+        moveDurationMs: 2000,
+        onProgress: progress,
+      };
+      printScaleMoves(await benchScaleMoves(options), options);
+    },
+  ],
+  [
+    "reads",
+    async () => {
+      printScaleReads(await benchScaleReads({ count: 500, onProgress: progress }));
+    },
+  ],
+  [
+    "quota",
+    async () => {
+      const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
+      printScaleQuota(await benchScaleQuota({ count, limitPerMinute: 300, onProgress: progress }));
     },
   ],
   [

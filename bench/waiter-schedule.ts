@@ -1,48 +1,71 @@
 /**
- * Benchmark of the operation waiter's polling schedule against Terraform's, on a simulated clock.
+ * Benchmark of the operation waiter's polling schedule against Terraform's, on a simulated clock, at every duration.
  *
- * An operation starts at t = 0 and becomes DONE after `durationS`. Both pollers start from the operation returned by
- * the mutating call (the observation at t = 0):
+ * `DEFAULT_BENCH_OPERATIONS` operations get durations spread log-uniformly from 1 s to 1 h (a seeded PRNG); each
+ * starts at t = 0 and becomes DONE after its duration. Both pollers start from the operation returned by the mutating
+ * call (the observation at t = 0) and wait without a deadline:
  * - Terraform (terraform-plugin-sdk StateChangeConf with MinTimeout 2 s, as in terraform-provider-google's compute
  *   waiter) polls immediately, then waits 2 s, 4 s, 8 s, 10 s, 10 s, ...
- * - ours is the waiter given that operation as `initial`: it skips the immediate poll and follows nextPollDelayMs
- *   with a seeded random, averaged over many seeds.
- * `polls` counts GET requests; `delayMs` is the time from DONE to the poll that sees it. Nothing is printed: the
- * caller prints the rows.
+ * - ours is the waiter given that operation as `initial`: it follows nextPollDelayMs with a seeded random per
+ *   operation (the jitter).
+ * `polls` counts GET requests; the delay is the time from DONE to the poll that sees it, as a percentage of the
+ * duration. The rows group the operations by duration band; nothing is printed here.
  */
-import { DEFAULT_OPERATION_TIMEOUT_MS, DEFAULT_POLL_SCHEDULE, nextPollDelayMs } from "../provider/operations";
+import { DEFAULT_POLL_SCHEDULE, nextPollDelayMs } from "../provider/operations";
 import type { PollSchedule } from "../provider/operations";
 
-/** Operation durations of the benchmark, in seconds. */
-export const DEFAULT_BENCH_DURATIONS_S: readonly number[] = [2, 10, 60, 300];
-/** Seeds averaged per duration for our (jittered) schedule. */
-export const DEFAULT_BENCH_SEEDS = 50;
-/** The goal: at most this many times Terraform's polls... */
-export const MAX_POLL_RATIO = 1.5;
-/** ...while seeing DONE within this percentage of the operation's duration. */
-export const MAX_DELAY_PCT = 10;
+/** Operations simulated (at least 200, issue 13). */
+export const DEFAULT_BENCH_OPERATIONS = 240;
+/** Seed of the durations and of each operation's jitter. */
+export const DEFAULT_BENCH_SEED = 13;
+export const MIN_DURATION_MS = 1_000;
+export const MAX_DURATION_MS = 3_600_000;
+/** The goals: mean detection delay at most 7% of the duration, the worst at most 15%... */
+export const MAX_MEAN_DELAY_PCT = 7;
+export const MAX_WORST_DELAY_PCT = 15;
+/** ...with no more polls in total than Terraform's schedule. */
+export const MAX_TOTAL_POLL_RATIO = 1;
+
+/** Duration bands of the printed curve: [label, from (inclusive), to (exclusive)] in ms. */
+export const DURATION_BANDS: readonly (readonly [string, number, number])[] = [
+  ["1-3 s", 1_000, 3_000],
+  ["3-10 s", 3_000, 10_000],
+  ["10-30 s", 10_000, 30_000],
+  ["30-60 s", 30_000, 60_000],
+  ["1-3 min", 60_000, 180_000],
+  ["3-10 min", 180_000, 600_000],
+  ["10-20 min", 600_000, 1_200_000],
+  ["20-60 min", 1_200_000, 3_600_001],
+];
 
 export interface PollOutcome {
   polls: number;
   delayMs: number;
 }
 
-export interface WaiterBenchRow {
-  durationS: number;
-  /** Averages over the seeds. */
-  ours: PollOutcome;
-  terraform: PollOutcome;
-  /** ours.polls / terraform.polls */
-  pollRatio: number;
-  /** 100 * ours.delayMs / duration */
-  delayPct: number;
+export interface WaiterBandRow {
+  band: string;
+  operations: number;
+  /** Mean and worst delay as a percentage of each operation's duration. */
+  meanDelayPct: number;
+  worstDelayPct: number;
+  terraformMeanDelayPct: number;
+  /** Polls of all the band's operations. */
+  polls: number;
+  terraformPolls: number;
+}
+
+export interface WaiterBenchResult {
+  /** One row per band, then the row "all" over every operation. */
+  rows: WaiterBandRow[];
+  total: WaiterBandRow;
 }
 
 export interface WaiterBenchOptions {
-  /** @default DEFAULT_BENCH_DURATIONS_S */
-  durationsS?: readonly number[];
-  /** @default DEFAULT_BENCH_SEEDS */
-  seeds?: number;
+  /** @default DEFAULT_BENCH_OPERATIONS */
+  operations?: number;
+  /** @default DEFAULT_BENCH_SEED */
+  seed?: number;
   /** @default DEFAULT_POLL_SCHEDULE */
   schedule?: PollSchedule;
 }
@@ -57,6 +80,13 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** `count` durations spread log-uniformly over [MIN_DURATION_MS, MAX_DURATION_MS], whole milliseconds. */
+export function logUniformDurationsMs(count: number, seed: number): number[] {
+  const random = seededRandom(seed);
+  const span = Math.log(MAX_DURATION_MS / MIN_DURATION_MS);
+  return Array.from({ length: count }, () => Math.round(MIN_DURATION_MS * Math.exp(span * random())));
 }
 
 /** Terraform's StateChangeConf: an immediate poll, then waits doubling from 100 ms, clamped to [2 s, 10 s]. */
@@ -77,40 +107,52 @@ export function pollOurs(
   durationMs: number,
   random: () => number,
   schedule: PollSchedule = DEFAULT_POLL_SCHEDULE,
-  timeoutMs: number = DEFAULT_OPERATION_TIMEOUT_MS,
+  timeoutMs = Infinity,
 ): PollOutcome {
   let nowMs = 0;
   let polls = 0;
-  for (let attempt = 0; nowMs < durationMs; attempt++) {
+  while (nowMs < durationMs) {
     const remainingMs = timeoutMs - nowMs;
     if (remainingMs <= 0) break;
-    nowMs += nextPollDelayMs({ attempt, elapsedMs: nowMs, remainingMs }, schedule, random);
+    nowMs += nextPollDelayMs({ elapsedMs: nowMs, remainingMs }, schedule, random);
     polls++;
   }
   return { polls, delayMs: nowMs - durationMs };
 }
 
-export function benchWaiterSchedule(options: WaiterBenchOptions = {}): WaiterBenchRow[] {
-  const durationsS = options.durationsS ?? DEFAULT_BENCH_DURATIONS_S;
-  const seeds = options.seeds ?? DEFAULT_BENCH_SEEDS;
+function summarize(
+  band: string,
+  runs: readonly { durationMs: number; ours: PollOutcome; terraform: PollOutcome }[],
+): WaiterBandRow {
+  const pct = (outcome: PollOutcome, durationMs: number): number => (100 * outcome.delayMs) / durationMs;
+  const mean = (values: readonly number[]): number =>
+    values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    band,
+    operations: runs.length,
+    meanDelayPct: mean(runs.map((r) => pct(r.ours, r.durationMs))),
+    worstDelayPct: Math.max(0, ...runs.map((r) => pct(r.ours, r.durationMs))),
+    terraformMeanDelayPct: mean(runs.map((r) => pct(r.terraform, r.durationMs))),
+    polls: runs.reduce((n, r) => n + r.ours.polls, 0),
+    terraformPolls: runs.reduce((n, r) => n + r.terraform.polls, 0),
+  };
+}
+
+export function benchWaiterSchedule(options: WaiterBenchOptions = {}): WaiterBenchResult {
+  const seed = options.seed ?? DEFAULT_BENCH_SEED;
   const schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
-  return durationsS.map((durationS) => {
-    const durationMs = durationS * 1000;
-    let polls = 0;
-    let delayMs = 0;
-    for (let seed = 1; seed <= seeds; seed++) {
-      const outcome = pollOurs(durationMs, seededRandom(seed), schedule);
-      polls += outcome.polls;
-      delayMs += outcome.delayMs;
-    }
-    const ours = { polls: polls / seeds, delayMs: delayMs / seeds };
-    const terraform = pollTerraform(durationMs);
-    return {
-      durationS,
-      ours,
-      terraform,
-      pollRatio: ours.polls / terraform.polls,
-      delayPct: (100 * ours.delayMs) / durationMs,
-    };
-  });
+  const runs = logUniformDurationsMs(options.operations ?? DEFAULT_BENCH_OPERATIONS, seed).map((durationMs, i) => ({
+    durationMs,
+    ours: pollOurs(durationMs, seededRandom(seed * 1_000_003 + i), schedule),
+    terraform: pollTerraform(durationMs),
+  }));
+  return {
+    rows: DURATION_BANDS.map(([band, from, to]) =>
+      summarize(
+        band,
+        runs.filter((r) => r.durationMs >= from && r.durationMs < to),
+      ),
+    ),
+    total: summarize("all", runs),
+  };
 }

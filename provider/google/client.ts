@@ -21,6 +21,9 @@ import type { BuiltRequest } from "./endpoints";
 import { CREDENTIALS_HINT } from "./hints";
 import type { HintContext } from "./hints";
 import { sharedLimiter } from "./limiter";
+import { pacedRateLimitError, quotaWaitEvent, reserveAdmission } from "./quota-admission";
+import { rateLimitNotice, sharedQuotaPacer } from "./quota-pacer";
+import type { QuotaWaitEvent } from "./quota-wait-event";
 import { parseGoogleError } from "./parse-error";
 import type { ParsedGoogleError } from "./parse-error";
 import { redactDeep, redactText } from "./redact";
@@ -63,6 +66,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-attempt timeout, overriding the requestTimeout setting. */
   timeoutMs?: number;
+  /** Called before the call waits for a rate quota to refill (so the caller can say why it waits). No secrets. */
+  onQuotaWait?: (event: QuotaWaitEvent) => void;
 }
 
 export interface GoogleClient {
@@ -140,10 +145,20 @@ class GoogleRestClient implements GoogleClient {
       started: this.#now(),
       signal: options.signal,
     };
-    return (await this.#execute(state, timeoutMs)) as EndpointResult<E>;
+    return (await this.#execute(state, timeoutMs, options.onQuotaWait)) as EndpointResult<E>;
   }
 
-  async #execute(state: CallState, timeoutMs: number): Promise<unknown> {
+  /** Sleeps before a paced request; an abort ends the call. */
+  async #holdFor(state: CallState, waitMs: number): Promise<void> {
+    try {
+      await this.#sleep(waitMs, state.signal);
+    } catch (error) {
+      if (isAborted(state.signal)) throw abortedCall(state, this.#now());
+      throw error;
+    }
+  }
+
+  async #execute(state: CallState, timeoutMs: number, onQuotaWait?: (event: QuotaWaitEvent) => void): Promise<unknown> {
     const { definition } = state.context;
     const { request, signal } = state;
     const retrySafe = isRetrySafe(definition.idempotency, request.query);
@@ -152,14 +167,33 @@ class GoogleRestClient implements GoogleClient {
     if (definition.idempotency !== "idempotent" && request.query["requestId"] === undefined) {
       assert.equal(maxAttempts, 1, `${definition.id} without a requestId must never be retried`);
     }
-    const limiter = sharedLimiter(this.#settings.endpoints[definition.service], this.#settings.maxConcurrentRequests);
+    const serviceRoot = this.#settings.endpoints[definition.service];
+    const limiter = sharedLimiter(serviceRoot, this.#settings.maxConcurrentRequests);
     let attempts = 0;
     let failures = 0;
     let refreshed = false;
     let rejectedToken: string | undefined;
+    let quotaWaitStarted: number | undefined;
+    let rateLimited: ParsedGoogleError | undefined;
     for (;;) {
       attempts++;
       if (isAborted(signal)) throw abortedCall(state, this.#now());
+      const admission = reserveAdmission(serviceRoot, definition.id, this.#now());
+      if (admission !== undefined && admission.waitMs > 0) {
+        // Held back by a rate quota's pacer: wait for the place it gave, within the call's quota budget.
+        quotaWaitStarted ??= this.#now();
+        if (this.#now() + admission.waitMs - quotaWaitStarted > this.#retry.maxQuotaWaitMs) {
+          const waitS = Math.round(admission.waitMs / 1000);
+          throw httpCallError(
+            state,
+            rateLimited ?? pacedRateLimitError(admission.notice),
+            attempts,
+            `The quota would hold this request for another ${waitS} s, longer than retry.maxQuotaWaitMs allows`,
+          );
+        }
+        onQuotaWait?.(quotaWaitEvent(definition.id, state.resource, admission));
+        await this.#holdFor(state, admission.waitMs);
+      }
       const token = await this.#token(state, rejectedToken, attempts);
       rejectedToken = undefined;
       let outcome: Outcome;
@@ -187,6 +221,27 @@ class GoogleRestClient implements GoogleClient {
       }
       const serverDelayMs = decision.serverDelayMs ?? 0;
       const tooLong = serverDelayMs > this.#retry.maxServerDelayMs;
+      if (decision.quota === true && parsed !== undefined && !tooLong) {
+        // A rate quota: this call and every other call of the quota group wait for the refill in the shared pacer
+        // (above), then go on without counting a failed attempt. A call that cannot be repeated fails as before.
+        // RetryInfo is to the millisecond; Retry-After (whole seconds) only when there is none.
+        const notice = rateLimitNotice(
+          parsed.metadata,
+          parsed.details.retryInfo?.retryDelayMs ?? decision.serverDelayMs,
+        );
+        const pacer = sharedQuotaPacer(serviceRoot, definition.id, notice, { now: this.#now });
+        pacer.reject(notice);
+        if (!retrySafe) throw httpCallError(state, parsed, attempts, undefined);
+        rateLimited = parsed;
+        quotaWaitStarted ??= this.#now();
+        const waitedMs = this.#now() - quotaWaitStarted;
+        if (waitedMs > this.#retry.maxQuotaWaitMs) {
+          const note = `Waited ${Math.round(waitedMs / 1000)} s for the quota, longer than retry.maxQuotaWaitMs allows`;
+          throw httpCallError(state, parsed, attempts, note);
+        }
+        this.#report(state, attempts, Math.max(0, pacer.refillsAt - this.#now()), decision, parsed.httpStatus);
+        continue;
+      }
       if (!decision.retryable || failures + 1 >= maxAttempts || tooLong) {
         const note = tooLong
           ? `The server asked to wait ${Math.ceil(serverDelayMs / 1000)} s before retrying, longer than retry.maxServerDelayMs`

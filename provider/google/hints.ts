@@ -21,6 +21,9 @@ export function hasRateLimitReason(parsed: ParsedGoogleError): boolean {
   return parsed.errors.some((e) => e.reason !== undefined && RATE_LIMIT_REASONS.includes(e.reason));
 }
 
+export const RATE_LIMIT_HINT =
+  "The service is rate limiting these calls: lower opsledger:maxConcurrentRequests or try again later";
+
 export const CREDENTIALS_HINT =
   "Provide valid credentials: set opsledger:credentials (a key file path or its JSON), opsledger:accessToken, or " +
   "GOOGLE_APPLICATION_CREDENTIALS, or run 'gcloud auth application-default login'; an access token may have expired " +
@@ -99,15 +102,14 @@ export function hintFor(context: HintContext, parsed: ParsedGoogleError): string
       ? `The caller lacks an IAM permission on ${resource}`
       : `The caller lacks the IAM permission ${permission} on ${resource}`;
   }
+  if (status === 403 && hasRateLimitReason(parsed)) return RATE_LIMIT_HINT;
   if (status === 403 && definition.service === "displayVideo") return displayVideoOwnershipHint(context);
   if (status === 403 && definition.extraPermission !== undefined) {
     return `The caller may lack the IAM permission ${definition.extraPermission} on ${resource}`;
   }
   if (status === 404) return `Check that ${resource} exists and that the caller can see it${sunsetNote(values)}`;
   if (status === 429) {
-    if (parsed.details.retryInfo !== undefined || hasRateLimitReason(parsed)) {
-      return "The service is rate limiting these calls: lower opsledger:maxConcurrentRequests or try again later";
-    }
+    if (parsed.details.retryInfo !== undefined || hasRateLimitReason(parsed)) return RATE_LIMIT_HINT;
     const violation = parsed.details.quotaFailure?.violations[0]?.description;
     return `A quota is exhausted${violation === undefined ? "" : ` (${violation})`}: wait for it to refill or request more quota`;
   }

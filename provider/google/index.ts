@@ -79,12 +79,14 @@ export {
   DEFAULT_RETRY_INITIAL_DELAY_MS,
   DEFAULT_RETRY_MAX_ATTEMPTS,
   DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_RETRY_MAX_QUOTA_WAIT_MS,
   DEFAULT_RETRY_MAX_SERVER_DELAY_MS,
   DEFAULT_RETRY_MULTIPLIER,
   backoffDelayMs,
   classifyHttpFailure,
   classifyNetworkFailure,
   isRetrySafe,
+  QUOTA_EXHAUSTED_REASONS,
 } from "./retry";
 export type { FailureClassification, RetryInfoEvent, RetryOptions } from "./retry";
 export { DEFAULT_TOKEN_REFRESH_MARGIN_MS, clearGoogleAuthCache, createGoogleTokenSource } from "./auth";
@@ -92,6 +94,19 @@ export { GOOGLE_TOKEN_URL } from "./auth-clients";
 export type { GoogleTokenSourceOptions, TokenRequestOptions, TokenSource } from "./auth";
 export { createLimiter, sharedLimiter } from "./limiter";
 export type { Limiter } from "./limiter";
+export {
+  DEFAULT_QUOTA_WINDOW_MS,
+  MIN_QUOTA_HOLD_MS,
+  QuotaPacer,
+  clearQuotaPacers,
+  pacersFor,
+  quotaUnitWindowMs,
+  rateLimitNotice,
+  sharedQuotaPacer,
+} from "./quota-pacer";
+export type { QuotaPacerOptions, RateLimitNotice } from "./quota-pacer";
+export { describeQuota } from "./quota-wait-event";
+export type { QuotaWaitEvent } from "./quota-wait-event";
 export { delay } from "./delay";
 export { DISPLAY_VIDEO_SUNSET_DATES, displayVideoDeprecation } from "./deprecations";
 export { redactText, redactUrl } from "./redact";

@@ -21,6 +21,8 @@ export const DEFAULT_RETRY_MAX_DELAY_MS = 32_000;
 export const DEFAULT_RETRY_MULTIPLIER = 2;
 /** A server asking for a longer wait than this is not waited for: the error is returned instead. */
 export const DEFAULT_RETRY_MAX_SERVER_DELAY_MS = 60_000;
+/** The longest a call waits in total for a rate quota to refill (quota-pacer.ts) before it fails. */
+export const DEFAULT_RETRY_MAX_QUOTA_WAIT_MS = 10 * 60_000;
 
 /** The retry options bag (every field documented with its default). */
 export interface RetryOptions {
@@ -34,6 +36,11 @@ export interface RetryOptions {
   multiplier: number;
   /** Longest server-requested wait honoured; longer requests end the retries. @default DEFAULT_RETRY_MAX_SERVER_DELAY_MS (60000) */
   maxServerDelayMs: number;
+  /**
+   * Longest total wait of one call for rate quotas to refill; waits for a quota do not count as failed attempts.
+   * @default DEFAULT_RETRY_MAX_QUOTA_WAIT_MS (600000)
+   */
+  maxQuotaWaitMs: number;
 }
 
 /** Fills the defaults in one place; never mutates `options`. */
@@ -44,6 +51,7 @@ export function resolveRetryOptions(options: Partial<RetryOptions> = {}): RetryO
     maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS,
     multiplier: options.multiplier ?? DEFAULT_RETRY_MULTIPLIER,
     maxServerDelayMs: options.maxServerDelayMs ?? DEFAULT_RETRY_MAX_SERVER_DELAY_MS,
+    maxQuotaWaitMs: options.maxQuotaWaitMs ?? DEFAULT_RETRY_MAX_QUOTA_WAIT_MS,
   };
   if (!Number.isInteger(resolved.maxAttempts) || resolved.maxAttempts < 1) {
     throw new RangeError(`retry.maxAttempts must be a positive integer, got ${resolved.maxAttempts}`);
@@ -97,16 +105,25 @@ export interface FailureClassification {
   readonly reason: string;
   /** The server's minimum wait, if it asked for one. */
   readonly serverDelayMs?: number;
+  /**
+   * A rate quota that says which quota or when it refills (quota metadata, RetryInfo or Retry-After): the client paces
+   * to it (quota-pacer.ts) instead of counting a failed attempt.
+   */
+  readonly quota?: boolean;
 }
 
 /** HTTP statuses that are transient whatever the body says. */
 export const RETRYABLE_HTTP_STATUSES: readonly number[] = [502, 503, 504];
 
+/** Reasons that name an exhausted quota (not a rate): waiting seconds will not cure it, so it is never retried. */
+export const QUOTA_EXHAUSTED_REASONS: readonly string[] = ["QUOTA_EXCEEDED", "quotaExceeded", "dailyLimitExceeded"];
+
 /**
- * Classifies an HTTP error response. 502/503/504 are transient. 429 is retried only when it is a rate limit (a
- * RetryInfo detail, a Retry-After header, or a rate-limit reason: ErrorInfo RATE_LIMIT_EXCEEDED, or when there is no
- * ErrorInfo a legacy rateLimitExceeded / userRateLimitExceeded) and never for plain quota exhaustion, which waiting
- * seconds will not cure (AIP-194).
+ * Classifies an HTTP error response. 502/503/504 are transient. A rate limit is retried: a 429 with a RetryInfo
+ * detail, a Retry-After header or a rate-limit reason (ErrorInfo RATE_LIMIT_EXCEEDED, or when there is no ErrorInfo a
+ * legacy rateLimitExceeded / userRateLimitExceeded), and a 403 with a rate-limit reason (Compute answers its rate
+ * quotas with 403 rateLimitExceeded). An exhausted quota is never retried, whatever hints come with it: a 429 without
+ * rate-limit markers, or any error whose reason is QUOTA_EXCEEDED (AIP-194: waiting seconds will not cure it).
  */
 export function classifyHttpFailure(
   parsed: ParsedGoogleError,
@@ -120,12 +137,16 @@ export function classifyHttpFailure(
   const hints = [retryInfoMs, retryAfterMs].filter((v): v is number => v !== undefined);
   const serverDelay = hints.length === 0 ? {} : { serverDelayMs: Math.max(...hints) };
   if (RETRYABLE_HTTP_STATUSES.includes(status)) return { retryable: true, reason, ...serverDelay };
-  if (status === 429) {
-    const rateLimited =
-      parsed.details.retryInfo !== undefined || retryAfterMs !== undefined || hasRateLimitReason(parsed);
-    return { retryable: rateLimited, reason, ...serverDelay };
+  if (parsed.reason !== undefined && QUOTA_EXHAUSTED_REASONS.includes(parsed.reason)) {
+    return { retryable: false, reason };
   }
-  return { retryable: false, reason };
+  const rateLimitReason = hasRateLimitReason(parsed);
+  const rateLimited =
+    (status === 429 && (parsed.details.retryInfo !== undefined || retryAfterMs !== undefined || rateLimitReason)) ||
+    (status === 403 && rateLimitReason);
+  if (!rateLimited) return { retryable: false, reason };
+  const namesQuota = parsed.metadata["quota_metric"] !== undefined || parsed.metadata["quota_limit"] !== undefined;
+  return { retryable: true, reason, ...serverDelay, ...(namesQuota || hints.length > 0 ? { quota: true } : {}) };
 }
 
 /** Network error codes that mean the request may not have reached the server, or its answer was lost. */

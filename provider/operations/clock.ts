@@ -4,12 +4,18 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms` milliseconds, or settles early (resolving or rejecting) once `signal` is aborted. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Wall-clock time, ms since the Unix epoch, to compare with the operation's own start time (its `insertTime`).
+   * Without it the waiter measures the operation's age from the start of the wait.
+   */
+  wallNow?(): number;
 }
 
-/** The real clock: `performance.now()` (monotonic) and `setTimeout`. */
+/** The real clock: `performance.now()` (monotonic), `setTimeout` and `Date.now()`. */
 export const systemClock: Clock = Object.freeze({
   now: () => performance.now(),
   sleep: sleepFor,
+  wallNow: () => Date.now(),
 });
 
 function sleepFor(ms: number, signal: AbortSignal): Promise<void> {

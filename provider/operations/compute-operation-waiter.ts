@@ -30,6 +30,7 @@ const computeAdapter: OperationAdapter<ComputeOperation> = {
       statusMessage: operation.statusMessage,
       done: status === "DONE",
       anomalies,
+      startedAt: typeof operation.insertTime === "string" ? operation.insertTime : undefined,
     };
   },
   finish(operation, { target, warn }) {

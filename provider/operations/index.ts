@@ -5,14 +5,14 @@ export { DEFAULT_OPERATION_TIMEOUT_MS } from "./waiter-options";
 export type { Poll, PollResult, ProgressEvent, WaitOptions } from "./waiter-options";
 export {
   DEFAULT_INITIAL_POLL_DELAY_MS,
-  DEFAULT_MAX_POLL_DELAY_CAP_MS,
-  DEFAULT_MIN_POLL_DELAY_CAP_MS,
-  DEFAULT_POLL_DELAY_CAP_FRACTION,
-  DEFAULT_POLL_DELAY_MULTIPLIER,
+  DEFAULT_MAX_POLL_DELAY_MS,
+  DEFAULT_MIN_POLL_DELAY_MS,
   DEFAULT_POLL_JITTER,
+  DEFAULT_POLL_RELATIVE_STEP,
   DEFAULT_POLL_SCHEDULE,
   nextPollDelayMs,
 } from "./schedule";
+export { MAX_PLAUSIBLE_OPERATION_AGE_MS, OPERATION_AGE_SKEW_ALLOWANCE_MS, operationAgeAtStartMs } from "./waiter";
 export type { PollSchedule, ScheduleState } from "./schedule";
 export { systemClock } from "./clock";
 export type { Clock } from "./clock";

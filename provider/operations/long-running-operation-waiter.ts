@@ -21,11 +21,13 @@ const longRunningAdapter: OperationAdapter<LongRunningOperation> = {
       anomalies.push("the operation carries an error or a response but done is not true; waiting for done");
     }
     const statusMessage = operation.metadata?.["statusMessage"];
+    const createTime = operation.metadata?.["createTime"];
     return {
       status: done === true ? "DONE" : "RUNNING",
       statusMessage: typeof statusMessage === "string" ? statusMessage : undefined,
       done: done === true,
       anomalies,
+      startedAt: typeof createTime === "string" ? createTime : undefined,
     };
   },
   finish(operation, { target, warn }) {

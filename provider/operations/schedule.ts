@@ -1,62 +1,65 @@
 /**
- * The polling schedule of the operation waiter: exponential backoff, a cap that grows with the time already waited,
- * upward jitter, and the server's recommended interval as a floor. Pure: `nextPollDelayMs` takes the random number
- * as an argument, so tests and the bench (bench/waiter-schedule.ts) can replay it exactly.
+ * The polling schedule of the operation waiter: a geometric schedule with a bounded relative step. The first poll is
+ * `initialDelayMs` after the operation started; after that each wait is `relativeStep` (k) times the time the
+ * operation has been running, within [minDelayMs, maxDelayMs], shortened by a random fraction of up to `jitter`,
+ * raised to the server's recommended interval and never past the deadline. Pure: `nextPollDelayMs` takes the random
+ * number as an argument, so tests and the bench (bench/waiter-schedule.ts) replay it exactly.
  *
- * Why these defaults. The goal, measured by the bench against operations that finish after 2 s, 10 s, 60 s and
- * 300 s: see the DONE status within 10% of the operation's duration, using at most 1.5x the polls of Terraform's
- * schedule (an immediate poll, then waits of 2 s, 4 s, 8 s, 10 s, 10 s, ...). Terraform is slow to notice short
- * operations (a 10 s operation is seen at 14 s) and polls a long one every 10 s forever.
- * - Detection delay is at most one interval, so intervals must stay a fixed fraction of the time already waited:
- *   that is the growing cap, `clamp(capFraction * elapsed, minCapMs, maxCapMs)`. Once the cap governs, poll times
- *   form a geometric series with ratio about `1 + capFraction`, which costs O(log(duration)) polls.
- * - The first wait is 2 s, like Terraform's: the operation returned by the mutating call is the observation at
- *   time 0, so the waiter skips Terraform's immediate (and almost always wasted) poll when it is given `initial`.
- * - Then intervals of 2.5 s until the cap passes that (after about 9 s), so the 10 s case costs ~4 polls.
- * - capFraction 0.28 (successive polls ~1.3x apart with jitter) came from a parameter sweep with the bench. With
- *   it, the four points come out at 0.5x / 1.04x / 1.23x / 0.59x Terraform's polls and 7.5% / 6.3% / 8.0% / 5.2%
- *   detection delay (50 seeds). Honest caveat: that is partly where the points fall between polls. Averaged over
- *   durations from 0.8x to 1.25x of 10 s or 60 s the delay is about 15% (Terraform: 41% and 8%), which is what
- *   theory gives for a geometric schedule of ratio R, (R - 1) / ln(R) - 1. No schedule of this shape gets the
- *   average under 10% near 60 s without going over 1.5x Terraform's polls there.
- * - maxCapMs 30 s bounds the detection delay of long operations (they are polled every 30 to 34.5 s), at about a
- *   third of Terraform's request rate on a 20-minute operation.
- * - Jitter: when one `pulumi up` starts many operations at once, waiters on the same deterministic schedule would
- *   poll in lockstep: a thundering herd that spends the project's read quota in bursts and meets rate limits
- *   together. A random extra of up to 15% of each interval desynchronizes them, and because the cap depends on each
- *   waiter's own elapsed time the spread grows with every poll. Jitter only lengthens a wait (never an earlier poll
- *   than the backoff asks for), so the first poll is never sooner than 2 s.
+ * The goal (issue 13), measured by the bench over 240 durations spread log-uniformly from 1 s to 1 h: see DONE
+ * within 7% of the operation's duration on average and 15% at worst, with no more polls in total than Terraform's
+ * schedule (an immediate poll, then waits of 2 s, 4 s, 8 s, 10 s, 10 s, ...) makes for the same operations.
+ *
+ * The bound. With polls at t1 < t2 < ... and every step t(i+1) - t(i) <= k * t(i), an operation that ends at d in
+ * (t(i), t(i+1)] is seen at t(i+1), at most k * t(i) < k * d late: the worst relative delay is below k at every
+ * duration from the first poll on. Over a log-uniform spread of d, a fixed ratio R = 1 + k gives a mean relative delay
+ * of (R - 1) / ln(R) - 1, about k/2 - k²/12: 6.8% for k = 0.14. The jitter only shortens steps, which lowers both the
+ * worst case and the mean (about 6% here). Capped steps (maxDelayMs, reached at t = maxDelayMs / k, 7 minutes for
+ * 60 s) are shorter than k * t, so the bound holds there too. The price: the worst case at 15% needs a ratio of
+ * at most 1.15 from the first second on, so a short operation is polled more often than Terraform polls it (about
+ * ln(d / 1 s) / 0.13 + 1 polls: 19 for 10 s against Terraform's 4); a long one is polled far less (a one-hour
+ * operation about 110 times against 362), and over the spread the total is below Terraform's.
+ * - k = 0.14: the largest step whose mean stays under 7% without relying on jitter; with the jitter the bench
+ *   measures about 6% mean and 14% worst.
+ * - initialDelayMs = 1 s: the operation returned by the mutating call is the observation at t = 0, so the waiter makes
+ *   no immediate poll; a first poll at 1 s sees an operation of 1 s without delay.
+ * - maxDelayMs = 60 s: a long operation is seen within a minute of its end (Terraform: 10 s) for about a third of
+ *   Terraform's requests; without a cap a one-hour operation would be seen up to 8 minutes late.
+ * - Jitter: one `pulumi up` starts many operations at once; waiters on the same schedule would poll in lockstep, a
+ *   thundering herd that spends the read quota in bursts. Each wait is shortened by up to 15% at random (never
+ *   lengthened, so the bound stays), and because steps follow each operation's own age the spread grows with every poll.
+ * - The operation's own start time (compute `insertTime`, IAM `metadata.createTime`) is used as the origin when the
+ *   waiter joins an operation that has been running for a while (a re-run after a crash, OperationWait): its steps
+ *   then follow the operation's age, not the wait's. See waiter.ts for how clock skew is allowed for.
+ * - Progress is not used to predict completion: real compute progress is coarse (it often jumps from 0 to 100), so
+ *   an estimate from it would be wrong exactly when it matters.
  */
 
 /** The knobs of the schedule. Every duration is in milliseconds. */
 export interface PollSchedule {
   /**
-   * The first wait; each later wait is multiplied by `multiplier` (before the cap and jitter).
-   * @default DEFAULT_INITIAL_POLL_DELAY_MS (2000)
+   * When the first poll happens, measured from the operation's start (from the start of the wait when that is not
+   * known). A wait that begins later than this starts with the relative step.
+   * @default DEFAULT_INITIAL_POLL_DELAY_MS (1000)
    */
   readonly initialDelayMs: number;
   /**
-   * Growth factor of the exponential backoff, >= 1.
-   * @default DEFAULT_POLL_DELAY_MULTIPLIER (2)
+   * Each later wait as a fraction of the time the operation has been running (k); the detection delay stays below
+   * this fraction of the operation's duration.
+   * @default DEFAULT_POLL_RELATIVE_STEP (0.14)
    */
-  readonly multiplier: number;
+  readonly relativeStep: number;
   /**
-   * Lower bound of the growing cap: waits are never capped below this.
-   * @default DEFAULT_MIN_POLL_DELAY_CAP_MS (2500)
+   * The shortest wait.
+   * @default DEFAULT_MIN_POLL_DELAY_MS (100)
    */
-  readonly minCapMs: number;
+  readonly minDelayMs: number;
   /**
-   * Upper bound of the growing cap: the longest wait before jitter.
-   * @default DEFAULT_MAX_POLL_DELAY_CAP_MS (30000)
+   * The longest wait (unless the server recommends a longer one).
+   * @default DEFAULT_MAX_POLL_DELAY_MS (60000)
    */
-  readonly maxCapMs: number;
+  readonly maxDelayMs: number;
   /**
-   * The cap as a fraction of the time already waited: `cap = clamp(capFraction * elapsedMs, minCapMs, maxCapMs)`.
-   * @default DEFAULT_POLL_DELAY_CAP_FRACTION (0.28)
-   */
-  readonly capFraction: number;
-  /**
-   * Random extra of up to this fraction of each wait, in [0, 1]: the wait is `delay * (1 + jitter * random())`.
+   * Each wait is shortened by a random fraction of up to this, in [0, 1): `delay * (1 - jitter * random())`.
    * @default DEFAULT_POLL_JITTER (0.15)
    */
   readonly jitter: number;
@@ -64,9 +67,7 @@ export interface PollSchedule {
 
 /** What the schedule needs to know to choose the next wait. */
 export interface ScheduleState {
-  /** How many waits came before this one (0 for the first wait). */
-  readonly attempt: number;
-  /** Time since the wait began. */
+  /** How long the operation has been running as far as the waiter knows (at least the time since the wait began). */
   readonly elapsedMs: number;
   /** The server's recommended interval from the last poll (e.g. from Retry-After): a floor for this wait. */
   readonly recommendedDelayMs?: number | undefined;
@@ -74,40 +75,39 @@ export interface ScheduleState {
   readonly remainingMs?: number | undefined;
 }
 
-/** The first wait between polls. Terraform's StateChangeConf also starts at 2 s (its MinTimeout). */
-export const DEFAULT_INITIAL_POLL_DELAY_MS = 2_000;
-/** Exponential growth of the waits before the cap; the growing cap governs after the first wait. */
-export const DEFAULT_POLL_DELAY_MULTIPLIER = 2;
-/** The waits are never capped below 2.5 s: short operations are polled about every 2.5 s. */
-export const DEFAULT_MIN_POLL_DELAY_CAP_MS = 2_500;
-/** The longest wait (before jitter): one poll per 30 s on long operations. */
-export const DEFAULT_MAX_POLL_DELAY_CAP_MS = 30_000;
-/** Each wait is capped at 28% of the time already waited (see the module comment for why). */
-export const DEFAULT_POLL_DELAY_CAP_FRACTION = 0.28;
-/** Up to 15% random extra on each wait, so that operations started together do not poll together. */
+/** The first poll, 1 s after the operation started. */
+export const DEFAULT_INITIAL_POLL_DELAY_MS = 1_000;
+/** Each later wait is 14% of the time the operation has been running (see the module comment for why). */
+export const DEFAULT_POLL_RELATIVE_STEP = 0.14;
+/** No wait is shorter than 100 ms. */
+export const DEFAULT_MIN_POLL_DELAY_MS = 100;
+/** No wait is longer than a minute: long operations are seen within a minute of their end. */
+export const DEFAULT_MAX_POLL_DELAY_MS = 60_000;
+/** Each wait is shortened by up to 15% at random, so that operations started together do not poll together. */
 export const DEFAULT_POLL_JITTER = 0.15;
 
 export const DEFAULT_POLL_SCHEDULE: Readonly<PollSchedule> = Object.freeze({
   initialDelayMs: DEFAULT_INITIAL_POLL_DELAY_MS,
-  multiplier: DEFAULT_POLL_DELAY_MULTIPLIER,
-  minCapMs: DEFAULT_MIN_POLL_DELAY_CAP_MS,
-  maxCapMs: DEFAULT_MAX_POLL_DELAY_CAP_MS,
-  capFraction: DEFAULT_POLL_DELAY_CAP_FRACTION,
+  relativeStep: DEFAULT_POLL_RELATIVE_STEP,
+  minDelayMs: DEFAULT_MIN_POLL_DELAY_MS,
+  maxDelayMs: DEFAULT_MAX_POLL_DELAY_MS,
   jitter: DEFAULT_POLL_JITTER,
 });
 
 /**
  * The wait before the next poll, in whole milliseconds:
- * `min(initialDelayMs * multiplier^attempt, clamp(capFraction * elapsedMs, minCapMs, maxCapMs)) * (1 + jitter * random())`,
- * raised to the server's recommended delay (itself clamped to the remaining time), and never beyond the remaining time.
- * `random` returns a number in [0, 1], as Math.random does.
+ * `max(minDelayMs, max(initialDelayMs - elapsedMs, clamp(relativeStep * elapsedMs, minDelayMs, maxDelayMs)) * (1 - jitter * random()))`,
+ * raised to the server's recommended delay (itself limited to the remaining time), and never beyond the remaining
+ * time. `random` returns a number in [0, 1], as Math.random does.
  */
 export function nextPollDelayMs(state: ScheduleState, schedule: PollSchedule, random: () => number): number {
   const remainingMs = Math.max(0, state.remainingMs ?? Infinity);
-  const backoffMs = schedule.initialDelayMs * schedule.multiplier ** Math.max(0, state.attempt);
-  const capMs = clamp(schedule.capFraction * Math.max(0, state.elapsedMs), schedule.minCapMs, schedule.maxCapMs);
+  const elapsedMs = Math.max(0, Number.isFinite(state.elapsedMs) ? state.elapsedMs : 0);
+  const stepMs = clamp(schedule.relativeStep * elapsedMs, schedule.minDelayMs, schedule.maxDelayMs);
+  const baseMs = Math.max(schedule.initialDelayMs - elapsedMs, stepMs);
   const r = random();
-  const jittered = Math.min(backoffMs, capMs) * (1 + schedule.jitter * (Number.isFinite(r) ? clamp(r, 0, 1) : 0));
+  const shortened = baseMs * (1 - schedule.jitter * (Number.isFinite(r) ? clamp(r, 0, 1) : 0));
+  const jittered = Math.max(schedule.minDelayMs, shortened);
   // A recommendation that is not a finite positive number (NaN from a bad Retry-After, say) is no recommendation.
   const recommended = state.recommendedDelayMs;
   const floorMs = recommended !== undefined && Number.isFinite(recommended) && recommended > 0 ? recommended : 0;
@@ -121,29 +121,31 @@ export function resolvePollSchedule(overrides: Partial<PollSchedule> | undefined
 } {
   const schedule: PollSchedule = {
     initialDelayMs: overrides?.initialDelayMs ?? DEFAULT_POLL_SCHEDULE.initialDelayMs,
-    multiplier: overrides?.multiplier ?? DEFAULT_POLL_SCHEDULE.multiplier,
-    minCapMs: overrides?.minCapMs ?? DEFAULT_POLL_SCHEDULE.minCapMs,
-    maxCapMs: overrides?.maxCapMs ?? DEFAULT_POLL_SCHEDULE.maxCapMs,
-    capFraction: overrides?.capFraction ?? DEFAULT_POLL_SCHEDULE.capFraction,
+    relativeStep: overrides?.relativeStep ?? DEFAULT_POLL_SCHEDULE.relativeStep,
+    minDelayMs: overrides?.minDelayMs ?? DEFAULT_POLL_SCHEDULE.minDelayMs,
+    maxDelayMs: overrides?.maxDelayMs ?? DEFAULT_POLL_SCHEDULE.maxDelayMs,
     jitter: overrides?.jitter ?? DEFAULT_POLL_SCHEDULE.jitter,
   };
   const failures: { property: string; reason: string }[] = [];
   const need = (property: keyof PollSchedule, ok: boolean, rule: string): void => {
     if (!ok) failures.push({ property: `schedule.${property}`, reason: `${String(schedule[property])} ${rule}` });
   };
-  need("initialDelayMs", finite(schedule.initialDelayMs) && schedule.initialDelayMs > 0, "must be a number above 0");
-  need("multiplier", finite(schedule.multiplier) && schedule.multiplier >= 1, "must be a number of at least 1");
-  need("minCapMs", finite(schedule.minCapMs) && schedule.minCapMs > 0, "must be a number above 0");
   need(
-    "maxCapMs",
-    finite(schedule.maxCapMs) && schedule.maxCapMs >= schedule.minCapMs,
-    `must be a number of at least minCapMs (${String(schedule.minCapMs)})`,
+    "initialDelayMs",
+    finite(schedule.initialDelayMs) && schedule.initialDelayMs >= 0,
+    "must be a number of at least 0",
   );
-  need("capFraction", finite(schedule.capFraction) && schedule.capFraction >= 0, "must be a number of at least 0");
+  need("relativeStep", finite(schedule.relativeStep) && schedule.relativeStep > 0, "must be a number above 0");
+  need("minDelayMs", finite(schedule.minDelayMs) && schedule.minDelayMs > 0, "must be a number above 0");
+  need(
+    "maxDelayMs",
+    finite(schedule.maxDelayMs) && schedule.maxDelayMs >= schedule.minDelayMs,
+    `must be a number of at least minDelayMs (${String(schedule.minDelayMs)})`,
+  );
   need(
     "jitter",
-    finite(schedule.jitter) && schedule.jitter >= 0 && schedule.jitter <= 1,
-    "must be a number from 0 to 1",
+    finite(schedule.jitter) && schedule.jitter >= 0 && schedule.jitter < 1,
+    "must be a number from 0 up to (not including) 1",
   );
   return { schedule, failures };
 }

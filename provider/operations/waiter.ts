@@ -14,8 +14,15 @@ import type { Poll, PollResult, WaitOptions } from "./waiter-options";
 /** How to read one kind of operation. */
 export interface OperationAdapter<T> {
   name(operation: T): string | undefined;
-  /** Status and progress as sent, whether the operation is done, and out-of-spec findings. */
-  observe(operation: T): Observation & { readonly done: boolean; readonly anomalies: readonly string[] };
+  /**
+   * Status and progress as sent, whether the operation is done, out-of-spec findings, and when the operation started
+   * (RFC 3339, as sent) when it says so.
+   */
+  observe(operation: T): Observation & {
+    readonly done: boolean;
+    readonly anomalies: readonly string[];
+    readonly startedAt?: string | undefined;
+  };
   /**
    * Called once, on the done operation: returns it on success (after reporting its warnings through `warn`),
    * or throws its OperationError.
@@ -26,6 +33,31 @@ export interface OperationAdapter<T> {
 export type AdapterWaitOptions<T> = WaitOptions & { initial?: T };
 
 const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * How far the client's clock may be ahead of the server's without the waiter mistaking a fresh operation for an old
+ * one: an operation's age counts only beyond this.
+ */
+export const OPERATION_AGE_SKEW_ALLOWANCE_MS = 10_000;
+/** An operation that claims to have started longer ago than this is taken as a clock mismatch, not an age. */
+export const MAX_PLAUSIBLE_OPERATION_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long before the wait began the operation started, from its start time and the wall clock: 0 when either is
+ * unknown, the time is unparseable, or the age is within the skew allowance or implausibly large.
+ */
+export function operationAgeAtStartMs(
+  startedAt: string | undefined,
+  wallNowMs: number | undefined,
+  elapsedMs: number,
+): number {
+  if (startedAt === undefined || wallNowMs === undefined) return 0;
+  const startMs = Date.parse(startedAt);
+  if (!Number.isFinite(startMs)) return 0;
+  const ageMs = wallNowMs - startMs;
+  if (ageMs > MAX_PLAUSIBLE_OPERATION_AGE_MS) return 0;
+  return Math.max(0, ageMs - elapsedMs - OPERATION_AGE_SKEW_ALLOWANCE_MS);
+}
 
 export async function waitForOperation<T>(
   adapter: OperationAdapter<T>,
@@ -78,15 +110,20 @@ export async function waitForOperation<T>(
     }
   };
 
+  // The operation's age when the wait began, once known from its start time: the schedule follows the operation's age.
+  let ageAtStartMs: number | undefined;
   let result: PollResult<T> =
     options.initial === undefined ? await guarded(async () => poll(signal)) : { operation: options.initial };
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const operation: unknown = result.operation;
     if (typeof operation === "object" && operation !== null) {
       name = adapter.name(operation as T) ?? name;
       const observation = adapter.observe(operation as T);
       observation.anomalies.forEach(warn);
       tracker.observe(observation, elapsed());
+      if (ageAtStartMs === undefined && observation.startedAt !== undefined) {
+        ageAtStartMs = operationAgeAtStartMs(observation.startedAt, clock.wallNow?.(), elapsed());
+      }
       if (observation.done) return adapter.finish(operation as T, { target: options.target, warn });
     } else {
       // An empty or garbled response body: report it and poll again, within the deadline.
@@ -97,7 +134,11 @@ export async function waitForOperation<T>(
 
     const remainingMs = timeoutMs - elapsed();
     if (remainingMs <= 0) throw deadline(false);
-    const state = { attempt, elapsedMs: elapsed(), remainingMs, recommendedDelayMs: result.recommendedDelayMs };
+    const state = {
+      elapsedMs: elapsed() + (ageAtStartMs ?? 0),
+      remainingMs,
+      recommendedDelayMs: result.recommendedDelayMs,
+    };
     const delayMs = nextPollDelayMs(state, schedule, random);
     await guarded(() => clock.sleep(delayMs, signal));
     result = await guarded(async () => poll(signal));

@@ -10,8 +10,9 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { ComputeOperation } from "../operations/types";
 import { waitForComputeOperation } from "../operations";
 import { isApiError } from "../google";
-import type { GoogleClient } from "../google";
+import type { CallOptions, GoogleClient } from "../google";
 import { log, providerClient, status } from "./context";
+import { quotaWaitReporter } from "./quota-status";
 import { checkTimeouts, deterministicUuid, messageOf, nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { moveInputFailures, normalizeFirewallPolicy } from "./validate";
@@ -171,13 +172,14 @@ export async function moveAndWait(
   const started = Date.now();
   const urnName = nameFromUrn(args.urn);
   const signal = AbortSignal.timeout(args.deadlineMs);
+  const onQuotaWait = quotaWaitReporter(args.urn);
   for (let attempt = 0; attempt <= MAX_STALE_OPERATION_SKIPS; attempt++) {
     const requestId =
       attempt === 0 ? args.requestId : deterministicUuid(args.requestId, "after-failed-operation", String(attempt));
     const op = await client.call(
       "compute.firewallPolicies.move",
       { firewallPolicy: args.policyId, parentId: args.parentId, requestId },
-      { signal },
+      { signal, onQuotaWait },
     );
     if (failedLongAgo(op, started)) {
       log(
@@ -198,7 +200,7 @@ export async function moveAndWait(
         operation: await client.call(
           "compute.globalOrganizationOperations.get",
           { operation: operationName, parentId: args.parentId },
-          { signal: pollSignal },
+          { signal: pollSignal, onQuotaWait },
         ),
       }),
       {
@@ -223,9 +225,13 @@ export async function moveAndWait(
   );
 }
 
-async function observeParent(client: GoogleClient, policyId: string): Promise<string | undefined> {
+async function observeParent(
+  client: GoogleClient,
+  policyId: string,
+  options: CallOptions = {},
+): Promise<string | undefined> {
   try {
-    return (await client.call("compute.firewallPolicies.get", { firewallPolicy: policyId })).parent;
+    return (await client.call("compute.firewallPolicies.get", { firewallPolicy: policyId }, options)).parent;
   } catch (e) {
     if (isApiError(e) && e.httpStatus === 404) return undefined;
     throw e;
@@ -240,7 +246,8 @@ async function apply(
   const client = providerClient();
   const policyId = normalizeFirewallPolicy(inputs.firewallPolicy);
   const urnName = nameFromUrn(inputs.__urn);
-  const before = await observeParent(client, policyId);
+  const reads = { onQuotaWait: quotaWaitReporter(inputs.__urn) };
+  const before = await observeParent(client, policyId, reads);
   if (before === undefined)
     throw new Error(
       `FirewallPolicyMove ${urnName}: firewall policy ${policyId} was not found (compute.firewallPolicies.get returned 404); check firewallPolicy`,
@@ -268,7 +275,7 @@ async function apply(
   });
   const summary = summarize(op);
   if (summary) outs.operation = summary;
-  outs.parent = (await observeParent(client, policyId)) ?? inputs.parentId;
+  outs.parent = (await observeParent(client, policyId, reads)) ?? inputs.parentId;
   return outs;
 }
 

@@ -73,6 +73,26 @@ export function dispatch(method: string, args: unknown[]): Promise<unknown> {
     });
 }
 
+type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
+
+function via(method: Method): (...args: unknown[]) => Promise<never> {
+  return (...args) => dispatch(method, args) as Promise<never>;
+}
+
+/**
+ * The provider object the one-line `__provider` module returns (sdk/provider-stubs.ts): every method goes through
+ * `dispatch`. The dynamic-provider host evaluates that module once per process and keeps this object.
+ */
+export const provider: dynamic.ResourceProvider = {
+  configure: via("configure"),
+  check: via("check"),
+  diff: via("diff"),
+  create: via("create"),
+  read: via("read"),
+  update: via("update"),
+  delete: via("delete"),
+};
+
 /**
  * The dynamic-provider host hands errors of read and delete straight to grpc-js as a call status, where fields such as
  * `code`, `details` and `metadata` have grpc meanings (a `metadata` without .clone() crashes the host). So the host

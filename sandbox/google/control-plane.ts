@@ -13,6 +13,7 @@ import type {
   MintTokenRequest,
   MoveOutcome,
   PutInventorySourceGroupRequest,
+  RateQuota,
 } from "./types";
 
 function parseJson(body: string): unknown {
@@ -37,6 +38,14 @@ function faultRules(value: unknown): readonly FaultRule[] {
     throw new SandboxInputError({ operation: "setFaults", message: "send a list of rules or {rules: [...]}" });
   }
   return rules as FaultRule[];
+}
+
+function rateQuotas(value: unknown): readonly RateQuota[] {
+  const quotas = Array.isArray(value) ? value : asObject(value, "setRateQuotas")["quotas"];
+  if (!Array.isArray(quotas)) {
+    throw new SandboxInputError({ operation: "setRateQuotas", message: "send a list of quotas or {quotas: [...]}" });
+  }
+  return quotas as RateQuota[];
 }
 
 /**
@@ -64,6 +73,11 @@ function dispatch(core: SandboxCore, method: string, path: string, body: string)
     case "DELETE faults":
       core.clearFaults();
       return ok({});
+    case "POST rate-quotas":
+      core.setRateQuotas(rateQuotas(parseJson(body)));
+      return ok({});
+    case "GET concurrency":
+      return ok(core.concurrency());
     case "POST tokens": {
       const request = asObject(parseJson(body), "mintToken") as unknown as MintTokenRequest;
       const lifetime = request.lifetimeSeconds ?? 3600;

@@ -8,6 +8,7 @@ import { KeyRing } from "./auth/key-ring";
 import { signRs256 } from "./auth/jwt";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, TokenStore } from "./auth/token-store";
 import { FaultInjector } from "./faults";
+import { RateQuotaEnforcer } from "./rate-quotas";
 import { SERVICE_PREFIXES, type SandboxEnv } from "./route-table";
 import { SandboxInputError } from "./sandbox-input-error";
 import { normalizeScope } from "./scopes";
@@ -20,6 +21,8 @@ import type {
   MintTokenRequest,
   MoveOutcome,
   PutInventorySourceGroupRequest,
+  RateQuota,
+  SandboxConcurrency,
   RequestLogEntry,
   SandboxRequestEvent,
   SandboxClock,
@@ -43,6 +46,7 @@ export interface SandboxCoreOptions {
   readonly clock: SandboxClock;
   readonly faultSeed: number;
   readonly keys: KeyRing;
+  readonly rateQuotas: readonly RateQuota[];
 }
 
 const IAM_OPERATION_NAME = /^folders\/[0-9]{1,19}\/locations\/[^/]+\/operations\/[^/]+$/;
@@ -60,6 +64,7 @@ export class SandboxCore {
   readonly clock: SandboxClock;
   readonly tokens: TokenStore;
   readonly faults: FaultInjector;
+  readonly rateQuotas = new RateQuotaEnforcer();
   readonly env: SandboxEnv;
   readonly operationRetentionMs: number;
   private currentSeed: SandboxSeed;
@@ -67,6 +72,8 @@ export class SandboxCore {
   private requestLog: RequestLogEntry[] = [];
   private readonly listeners = new Set<(event: SandboxRequestEvent) => void>();
   private moveOutcomeValue: MoveOutcome = { kind: "success" };
+  private inFlight: Record<string, number> = {};
+  private maxInFlight: Record<string, number> = {};
 
   constructor(private readonly options: SandboxCoreOptions) {
     this.url = options.url;
@@ -86,6 +93,7 @@ export class SandboxCore {
     });
     this.tokens = new TokenStore(options.clock);
     this.faults = new FaultInjector(options.faultSeed);
+    this.rateQuotas.set(options.rateQuotas);
     this.currentSeed = structuredClone(options.seed);
     this.stateValue = new MemoryState(this.currentSeed, options.clock.now());
     this.env = {
@@ -124,6 +132,26 @@ export class SandboxCore {
     return [...this.requestLog];
   }
 
+  /** An API request of `service` starts being served. */
+  enter(service: string): void {
+    const now = (this.inFlight[service] ?? 0) + 1;
+    this.inFlight[service] = now;
+    if (now > (this.maxInFlight[service] ?? 0)) this.maxInFlight[service] = now;
+  }
+
+  /** An API request of `service` has been answered (or dropped). */
+  leave(service: string): void {
+    this.inFlight[service] = Math.max(0, (this.inFlight[service] ?? 0) - 1);
+  }
+
+  concurrency(): SandboxConcurrency {
+    return { inFlight: { ...this.inFlight }, maxInFlight: { ...this.maxInFlight } };
+  }
+
+  setRateQuotas(quotas: readonly RateQuota[]): void {
+    this.rateQuotas.set(quotas);
+  }
+
   audit(): readonly AuditEntry[] {
     return this.state().audit();
   }
@@ -133,6 +161,8 @@ export class SandboxCore {
     this.requestLog = [];
     this.tokens.clear();
     this.faults.reset();
+    this.rateQuotas.set(this.options.rateQuotas);
+    this.maxInFlight = { ...this.inFlight };
     this.moveOutcomeValue = { kind: "success" };
   }
 

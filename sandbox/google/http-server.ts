@@ -24,7 +24,7 @@ import { KMS_ROUTES } from "./handlers-kms";
 import { RESOURCE_ROUTES } from "./handlers-resources";
 import { checkEmptyBody, checkQuery } from "./request-checks";
 import { render, type RouteResult } from "./results";
-import { RouteTable, type Route } from "./route-table";
+import { RouteTable, type Route, type RouteMatch } from "./route-table";
 import type { RequestLogEntry } from "./types";
 
 /** Requests with larger bodies get 413. */
@@ -121,6 +121,9 @@ function handleApi(
 ): { result: RouteResult; principal: string } {
   const auth = authenticate(core, route, params, req);
   if (auth.failure !== undefined) return { result: auth.failure, principal: auth.principal };
+  // Rate quotas are the front end's: after authentication (they are the caller's project's), before the API.
+  const overQuota = core.rateQuotas.admit(route, route.method, core.clock.now());
+  if (overQuota !== undefined) return { result: overQuota, principal: auth.principal };
   const failure = checkQuery(route, url.searchParams) ?? checkEmptyBody(route, body);
   if (failure !== undefined) return { result: failure, principal: auth.principal };
   const state = core.state();
@@ -177,6 +180,25 @@ async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResp
     log({ status: send(res, unknownRoute(method, url.pathname)) });
     return;
   }
+  const route = match.route;
+  core.enter(route.service);
+  try {
+    await serveRoute(core, req, res, url, match, log, body);
+  } finally {
+    core.leave(route.service);
+  }
+}
+
+async function serveRoute(
+  core: SandboxCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  match: Exclude<RouteMatch, { kind: "none" }>,
+  log: (entry: Partial<RequestLogEntry> & { status: number }, responseBody?: string) => void,
+  body: string,
+): Promise<void> {
+  const method = (req.method ?? "GET").toUpperCase();
   const route = match.route;
   if (match.kind === "badEncoding") {
     const failure = invalidField("", `Invalid percent-encoding in the URL path segment '${match.segment}'.`);

@@ -43,6 +43,7 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
   const operationRetentionMs = options.operationRetentionMs ?? DEFAULT_OPERATION_RETENTION_MS;
   const clock = options.clock ?? systemClock;
   const faultSeed = options.faultSeed ?? DEFAULT_FAULT_SEED;
+  const rateQuotas = options.rateQuotas ?? [];
   if (!Number.isFinite(moveDurationMs) || moveDurationMs < 0) throw new RangeError("moveDurationMs must be >= 0");
   if (!Number.isFinite(operationRetentionMs) || operationRetentionMs < 0) {
     throw new RangeError("operationRetentionMs must be >= 0");
@@ -58,6 +59,7 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     clock,
     faultSeed,
     keys,
+    rateQuotas,
   });
   server.on("request", createRequestListener(core));
   let closing: Promise<void> | undefined;
@@ -83,6 +85,10 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     clearFaults: () => {
       core.clearFaults();
     },
+    setRateQuotas: (quotas) => {
+      core.setRateQuotas(quotas);
+    },
+    concurrency: () => core.concurrency(),
     setMoveOutcome: (outcome) => {
       core.setMoveOutcome(outcome);
     },

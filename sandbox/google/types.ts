@@ -38,6 +38,29 @@ export interface GoogleSandboxOptions {
   clock?: SandboxClock;
   /** Seed of the deterministic PRNG that decides whether a fault rule with `rate` < 1 fires. @default 1 */
   faultSeed?: number;
+  /** Rate quotas enforced from the start (and again after `reset()`). @default none */
+  rateQuotas?: readonly RateQuota[];
+}
+
+/**
+ * A per-minute rate quota on a group of requests, enforced as Google's front end enforces Compute's (rate-quotas.ts):
+ * counted in windows aligned to the sandbox clock, the rest rejected with RATE_LIMIT_EXCEEDED naming the quota.
+ */
+export interface RateQuota {
+  /** Which requests count. "computeWrites": every compute request that is not a GET (the move). */
+  readonly group: "computeWrites";
+  /** Requests accepted per window; 0 rejects all of them. */
+  readonly limit: number;
+  /** The window, from multiples of it on the sandbox clock. @default 60000 */
+  readonly windowMs?: number;
+  /** 429 RESOURCE_EXHAUSTED (the issue's and most APIs' answer) or 403, as Compute documents its rate quotas. @default 429 */
+  readonly httpStatus?: 429 | 403;
+}
+
+/** Requests in flight at the sandbox per service root (`endpoints` key), now and at most since the last reset. */
+export interface SandboxConcurrency {
+  readonly inFlight: Readonly<Record<string, number>>;
+  readonly maxInFlight: Readonly<Record<string, number>>;
 }
 
 /** An organization (the root of the folder tree). Ids are int64 as strings. */
@@ -385,6 +408,10 @@ export interface GoogleSandbox {
   onRequest(listener: (event: SandboxRequestEvent) => void): () => void;
   setFaults(rules: readonly FaultRule[]): void;
   clearFaults(): void;
+  /** Replaces the rate quotas in force (until `reset()` restores those of the options). */
+  setRateQuotas(quotas: readonly RateQuota[]): void;
+  /** API requests being served per service, and the most at once since the last reset. */
+  concurrency(): SandboxConcurrency;
   setMoveOutcome(outcome: MoveOutcome): void;
   /** Moves a firewall policy out of band (audit source "control-plane"). */
   setParent(firewallPolicyId: string, parent: string): void;

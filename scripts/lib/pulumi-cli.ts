@@ -61,6 +61,11 @@ export interface ProjectStackOptions {
    * `compilerOptions.noCheck` does for a user). @default false
    */
   readonly transpileOnly?: boolean;
+  /**
+   * Pass `--event-log` to preview/up/refresh/destroy so `CommandResult.events` holds the engine's events. The
+   * benchmarks turn it off: users do not pay for it. @default true
+   */
+  readonly eventLog?: boolean;
 }
 
 export interface CommandResult {
@@ -106,6 +111,8 @@ export interface PreviewStep {
 export interface ProjectStack {
   readonly name: string;
   readonly projectDir: string;
+  /** The file backend's checkpoint of this stack (`<backend>/.pulumi/stacks/<project>/<stack>.json`). */
+  readonly stateFile: string;
   readonly env: Readonly<Record<string, string>>;
   /** The file backend's directory (it holds `.pulumi/stacks`, `.pulumi/history` and `.pulumi/backups`). */
   readonly backendDir: string;
@@ -183,7 +190,10 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     // `stack init` names the stack itself; `logs decrypt` finds it from the log file's name.
     const noStack = (args[0] === "stack" && args[1] === "init") || (args[0] === "logs" && args[1] === "decrypt");
     const full = [...args, ...(noStack ? [] : ["--stack", name]), "--non-interactive"];
-    const eventLog = EVENT_LOG_COMMANDS.has(args[0] ?? "") ? path.join(tmp, `events-${++events}.jsonl`) : undefined;
+    const eventLog =
+      options.eventLog !== false && EVENT_LOG_COMMANDS.has(args[0] ?? "")
+        ? path.join(tmp, `events-${++events}.jsonl`)
+        : undefined;
     if (eventLog) full.push("--event-log", eventLog);
     options.echo?.(runOptions.shown ?? `pulumi ${args.map(shellQuote).join(" ")}`);
     return new Promise((resolve, reject) => {
@@ -221,9 +231,12 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     });
   };
 
+  const projectName =
+    /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
   const stack: ProjectStack = {
     name,
     projectDir,
+    stateFile: path.join(tmp, "backend", ".pulumi", "stacks", projectName, `${name}.json`),
     env,
     backendDir: path.join(tmp, "backend"),
     home: env["PULUMI_HOME"] ?? path.join(tmp, "pulumi-home"),

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OperationSummary } from "../../provider/resources/firewall-policy-move";
-import { providerStub } from "../provider-stubs";
+import { OpsLedgerDynamicResource } from "../provider-stubs";
 
 export const FIREWALL_POLICY_MOVE_TYPE = "pulumi-nodejs:dynamic/compute:FirewallPolicyMove";
 
@@ -34,7 +34,7 @@ export type MoveOperation = OperationSummary;
  * Keeps an organization firewall policy under a chosen folder or organization, moving it with
  * compute `firewallPolicies.move` and waiting for the operation. A parent change is an in-place update.
  */
-export class FirewallPolicyMove extends pulumi.dynamic.Resource {
+export class FirewallPolicyMove extends OpsLedgerDynamicResource {
   /** The numeric id of the policy. */
   declare readonly firewallPolicyId: pulumi.Output<string>;
   /** The parent observed after the last create, update or refresh. */
@@ -53,7 +53,8 @@ export class FirewallPolicyMove extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: FirewallPolicyMoveArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub(),
+      "compute",
+      "FirewallPolicyMove",
       name,
       {
         ...args,
@@ -66,8 +67,6 @@ export class FirewallPolicyMove extends pulumi.dynamic.Resource {
         operation: undefined,
       },
       opts,
-      "compute",
-      "FirewallPolicyMove",
     );
     this.requestId = this.__requestId;
     this.generation = this.__generation;

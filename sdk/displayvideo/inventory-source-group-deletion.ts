@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerStub } from "../provider-stubs";
+import { OpsLedgerDynamicResource } from "../provider-stubs";
 
 export const INVENTORY_SOURCE_GROUP_DELETION_TYPE = "pulumi-nodejs:dynamic/displayvideo:InventorySourceGroupDeletion";
 
@@ -19,7 +19,7 @@ export interface InventorySourceGroupDeletionArgs {
  * does nothing (a deletion cannot be undone); a refresh that finds the group again shows drift and the next update
  * deletes it again.
  */
-export class InventorySourceGroupDeletion extends pulumi.dynamic.Resource {
+export class InventorySourceGroupDeletion extends OpsLedgerDynamicResource {
   /** "deleted", or "alreadyAbsent" when the group was gone before this resource ran. */
   declare readonly outcome: pulumi.Output<string>;
   /** partners/<id> or advertisers/<id>. */
@@ -27,7 +27,8 @@ export class InventorySourceGroupDeletion extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: InventorySourceGroupDeletionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub(),
+      "displayvideo",
+      "InventorySourceGroupDeletion",
       name,
       {
         ...args,
@@ -36,8 +37,6 @@ export class InventorySourceGroupDeletion extends pulumi.dynamic.Resource {
         owner: undefined,
       },
       opts,
-      "displayvideo",
-      "InventorySourceGroupDeletion",
     );
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerStub } from "../provider-stubs";
+import { OpsLedgerDynamicResource } from "../provider-stubs";
 
 /** The type token of the child dynamic resource (module "ledger", type "LedgerTransactionSubmission"). Frozen. */
 export const LEDGER_TRANSACTION_SUBMISSION_TYPE = "pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission";
@@ -35,7 +35,7 @@ export interface LedgerTransactionSubmissionArgs {
  * The dynamic resource behind ledger.LedgerTransaction: submits one Fabric transaction exactly once. Use the component;
  * this class is exported for tests and for programs that need the raw resource.
  */
-export class LedgerTransactionSubmission extends pulumi.dynamic.Resource {
+export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
   declare readonly txId: pulumi.Output<string>;
   declare readonly generation: pulumi.Output<number>;
   declare readonly validationCode: pulumi.Output<string>;
@@ -48,7 +48,8 @@ export class LedgerTransactionSubmission extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: LedgerTransactionSubmissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub(),
+      "ledger",
+      "LedgerTransactionSubmission",
       name,
       {
         ...args,
@@ -67,8 +68,6 @@ export class LedgerTransactionSubmission extends pulumi.dynamic.Resource {
       // credentials (a privateKeyPem or PIN value and the mTLS client key, which read and delete need) must only ever
       // be stored as a Pulumi secret.
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
-      "ledger",
-      "LedgerTransactionSubmission",
     );
   }
 }

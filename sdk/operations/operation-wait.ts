@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerStub } from "../provider-stubs";
+import { OpsLedgerDynamicResource } from "../provider-stubs";
 
 export const OPERATION_WAIT_TYPE = "pulumi-nodejs:dynamic/operations:OperationWait";
 
@@ -14,7 +14,7 @@ export interface OperationWaitArgs {
 }
 
 /** Waits for an operation started outside Pulumi to finish; fails with the operation's error. */
-export class OperationWait extends pulumi.dynamic.Resource {
+export class OperationWait extends OpsLedgerDynamicResource {
   declare readonly kind: pulumi.Output<"compute" | "longrunning">;
   declare readonly operationName: pulumi.Output<string>;
   declare readonly done: pulumi.Output<boolean>;
@@ -26,7 +26,8 @@ export class OperationWait extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: OperationWaitArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerStub(),
+      "operations",
+      "OperationWait",
       name,
       {
         ...args,
@@ -40,8 +41,6 @@ export class OperationWait extends pulumi.dynamic.Resource {
         result: undefined,
       },
       opts,
-      "operations",
-      "OperationWait",
     );
   }
 }

@@ -128,10 +128,10 @@ describe("examples/operation-wait (pulumi CLI, sandbox)", function () {
   }
 
   it("waits for a running IAM operation to finish and records its result", async () => {
-    // The operation's time passes only as the provider polls it: a sandbox of its own on a manual clock that each
-    // answered poll moves 3 s on, so the first three polls find it running and the fourth finds it done, however long
-    // the machine takes to start `pulumi up`.
-    const clock = createManualClock();
+    // The operation's time passes only as the provider polls it: a sandbox of its own on a manual clock (started at
+    // the real time, so the operation's startTime reads as recent) that each answered poll moves 3 s on, so the first
+    // three polls find it running and the fourth finds it done, however long the machine takes to start `pulumi up`.
+    const clock = createManualClock(Date.now());
     const running = await startGoogleSandbox({ clock });
     const name = `folders/${fixture.FIXTURE_FOLDER_IDS.security}/locations/global/operations/op-e2e-running`;
     running.createIamOperation({ name, durationMs: 8_000, outcome: "response" });

@@ -1,5 +1,10 @@
 /** Shared set-up of the client's integration tests: an in-process sandbox and clients pointed at it. */
-import { clearGoogleAuthCache, createGoogleClient, resolveGoogleSettings } from "../../../provider/google";
+import {
+  clearGoogleAuthCache,
+  clearQuotaPacers,
+  createGoogleClient,
+  resolveGoogleSettings,
+} from "../../../provider/google";
 import type { GoogleClient, GoogleClientOptions, GoogleSettingsInput, RetryInfoEvent } from "../../../provider/google";
 import { startGoogleSandbox } from "../../../sandbox/google";
 import type { GoogleSandbox, GoogleSandboxOptions, RequestLogEntry } from "../../../sandbox/google";
@@ -35,7 +40,7 @@ export function tokenRequests(sandbox: GoogleSandbox): string[] {
     .map((r) => `${r.route ?? ""} ${r.status}`);
 }
 
-/** Starts one sandbox for a describe block and resets it (and the auth cache) before every test. */
+/** Starts one sandbox for a describe block and resets it (and the auth cache and quota pacers) before every test. */
 export function useSandbox(options: GoogleSandboxOptions = {}): () => GoogleSandbox {
   let sandbox: GoogleSandbox | undefined;
   before(async () => {
@@ -44,6 +49,7 @@ export function useSandbox(options: GoogleSandboxOptions = {}): () => GoogleSand
   beforeEach(() => {
     sandbox?.reset();
     clearGoogleAuthCache();
+    clearQuotaPacers();
   });
   after(async () => {
     await sandbox?.close();

@@ -7,6 +7,7 @@ import {
   DEFAULT_RETRY_MAX_DELAY_MS,
   DEFAULT_RETRY_MULTIPLIER,
   backoffDelayMs,
+  clearQuotaPacers,
   createGoogleClient,
   isRetrySafe,
 } from "../../../provider/google";
@@ -51,6 +52,8 @@ async function apiError(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 describe("retries", () => {
+  beforeEach(clearQuotaPacers);
+
   it("documents its defaults as DEFAULT_* constants", () => {
     assert.deepEqual(
       [
@@ -357,7 +360,14 @@ describe("retries", () => {
   });
 
   it("computes the jittered backoff within [0, cap) and caps it at maxDelayMs", () => {
-    const options = { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 32000, multiplier: 2, maxServerDelayMs: 60000 };
+    const options = {
+      maxAttempts: 5,
+      initialDelayMs: 1000,
+      maxDelayMs: 32000,
+      multiplier: 2,
+      maxServerDelayMs: 60000,
+      maxQuotaWaitMs: 600_000,
+    };
     assert.equal(
       backoffDelayMs(1, options, () => 0),
       0,

@@ -88,14 +88,14 @@ describe("waitForComputeOperation", () => {
       seen.events.map((e) => [e.status, e.progress, e.elapsedMs]),
       [
         ["PENDING", 0, 0],
-        ["RUNNING", 10, 2000],
-        ["RUNNING", 40, 7000],
-        ["RUNNING", 80, 9500],
-        ["DONE", 100, 15_565],
+        ["RUNNING", 10, 1000],
+        ["RUNNING", 40, 1300],
+        ["RUNNING", 80, 1482],
+        ["DONE", 100, 1925],
       ],
     );
-    assert.deepEqual(poll.calls, [0, 2000, 4500, 7000, 9500, 12_160, 15_565]);
-    assert.deepEqual(clock.sleeps, [2000, 2500, 2500, 2500, 2660, 3405]);
+    assert.deepEqual(poll.calls, [0, 1000, 1140, 1300, 1482, 1689, 1925]);
+    assert.deepEqual(clock.sleeps, [1000, 140, 160, 182, 207, 236]);
     assert.deepEqual(seen.warnings, []);
   });
 
@@ -115,8 +115,8 @@ describe("waitForComputeOperation", () => {
     const clock = new FakeClock();
     const poll = scriptedPoll(clock, [op("DONE")]);
     await waitForComputeOperation(poll, { initial: op("PENDING"), clock, random: zero });
-    assert.deepEqual(poll.calls, [2000]);
-    assert.deepEqual(clock.sleeps, [2000]);
+    assert.deepEqual(poll.calls, [1000]);
+    assert.deepEqual(clock.sleeps, [1000]);
   });
 
   it("throws an OperationError that renders every error detail and keeps the data", async () => {
@@ -207,7 +207,7 @@ describe("waitForComputeOperation", () => {
     const clock = new FakeClock();
     const poll = scriptedPoll(clock, [op("RUNNING", 40, { statusMessage: "Moving rules" })]);
 
-    const error = await waitForComputeOperation(poll, { target: TARGET, timeoutMs: 10_000, clock, random: zero }).then(
+    const error = await waitForComputeOperation(poll, { target: TARGET, timeoutMs: 2000, clock, random: zero }).then(
       () => assert.fail("expected a DeadlineError"),
       (e: unknown) => e,
     );
@@ -215,23 +215,23 @@ describe("waitForComputeOperation", () => {
     assert.ok(error instanceof DeadlineError);
     assert.equal(
       error.message,
-      "Operation operation-123 (move of firewall policy 300000000001) did not finish within 10 s (waited 10 s); " +
+      "Operation operation-123 (move of firewall policy 300000000001) did not finish within 2 s (waited 2 s); " +
         'last status RUNNING, progress 40% ("Moving rules"). It may still finish on the server: ' +
         "raise timeoutMs or check the operation again later",
     );
     assert.equal(error.target, "operation operation-123 (move of firewall policy 300000000001)");
-    assert.equal(error.elapsedMs, 10_000);
+    assert.equal(error.elapsedMs, 2000);
     assert.equal(error.aborted, false);
-    assert.deepEqual(clock.sleeps, [2000, 2500, 2500, 2500, 500]);
-    assert.deepEqual(poll.calls, [0, 2000, 4500, 7000, 9500, 10_000]);
+    assert.deepEqual(clock.sleeps, [1000, 140, 160, 182, 207, 236, 75]);
+    assert.deepEqual(poll.calls, [0, 1000, 1140, 1300, 1482, 1689, 1925, 2000]);
   });
 
   it("clamps the jittered waits to the deadline", async () => {
     const clock = new FakeClock();
     const poll = scriptedPoll(clock, [op("RUNNING")]);
-    await assert.rejects(waitForComputeOperation(poll, { timeoutMs: 5000, clock, random: () => 1 }), DeadlineError);
-    assert.deepEqual(clock.sleeps, [2300, 2700]);
-    assert.equal(clock.nowMs, 5000);
+    await assert.rejects(waitForComputeOperation(poll, { timeoutMs: 1500, clock, random: () => 1 }), DeadlineError);
+    assert.deepEqual(clock.sleeps, [850, 128, 116, 130, 146, 130]);
+    assert.equal(clock.nowMs, 1500);
   });
 
   it("ends with an aborted DeadlineError when the signal aborts during a sleep", async () => {
@@ -258,7 +258,7 @@ describe("waitForComputeOperation", () => {
       error.message,
       "Stopped waiting for operation operation-123 after 1.2 s: the wait was aborted; last status RUNNING, progress 10%",
     );
-    assert.deepEqual(clock.sleeps, [2000]);
+    assert.deepEqual(clock.sleeps, [1000]);
     assert.equal(poll.calls.length, 1);
   });
 
@@ -299,7 +299,7 @@ describe("waitForComputeOperation", () => {
     await assert.rejects(waiting, {
       name: "DeadlineError",
       aborted: true,
-      message: "Stopped waiting for operation operation-123 after 2 s: the wait was aborted; last status RUNNING",
+      message: "Stopped waiting for operation operation-123 after 1 s: the wait was aborted; last status RUNNING",
     });
     assert.equal(signals.length, 1);
     assert.equal(signals[0]?.aborted, true);
@@ -412,31 +412,36 @@ describe("waitForComputeOperation", () => {
       { operation: op("RUNNING"), recommendedDelayMs: 60_000 },
     ]);
     await assert.rejects(waitForComputeOperation(poll, { timeoutMs: 30_000, clock, random: zero }), DeadlineError);
-    assert.deepEqual(clock.sleeps, [9000, 2520, 18_480]);
-    assert.deepEqual(poll.calls, [0, 9000, 11_520, 30_000]);
+    assert.deepEqual(clock.sleeps, [9000, 1260, 19_740]);
+    assert.deepEqual(poll.calls, [0, 9000, 10_260, 30_000]);
   });
 
   it("rejects bad options with a ValidationError before polling", async () => {
     const clock = new FakeClock();
     const poll = scriptedPoll(clock, [op("RUNNING")]);
     await assert.rejects(
-      waitForComputeOperation(poll, { timeoutMs: 0, schedule: { jitter: 2, minCapMs: 5000, maxCapMs: 1000 }, clock }),
+      waitForComputeOperation(poll, {
+        timeoutMs: 0,
+        schedule: { jitter: 2, minDelayMs: 5000, maxDelayMs: 1000 },
+        clock,
+      }),
       (e: unknown) =>
         e instanceof ValidationError &&
         e.message ===
           "WaitOptions: invalid input: timeoutMs: 0 must be a number above 0 (or Infinity); " +
-            "schedule.maxCapMs: 1000 must be a number of at least minCapMs (5000); schedule.jitter: 2 must be a number from 0 to 1",
+            "schedule.maxDelayMs: 1000 must be a number of at least minDelayMs (5000); " +
+            "schedule.jitter: 2 must be a number from 0 up to (not including) 1",
     );
     assert.deepEqual(poll.calls, []);
   });
 
   it("does not mutate the caller's options or schedule", async () => {
     const clock = new FakeClock();
-    const schedule = Object.freeze({ initialDelayMs: 1000 });
+    const schedule = Object.freeze({ initialDelayMs: 3000 });
     const options = Object.freeze({ schedule, clock, random: zero, target: TARGET });
     await waitForComputeOperation(scriptedPoll(clock, [op("RUNNING"), op("DONE")]), options);
-    assert.deepEqual(clock.sleeps, [1000]);
-    assert.deepEqual(options, { schedule: { initialDelayMs: 1000 }, clock, random: zero, target: TARGET });
+    assert.deepEqual(clock.sleeps, [3000]);
+    assert.deepEqual(options, { schedule: { initialDelayMs: 3000 }, clock, random: zero, target: TARGET });
   });
 
   it("reports a poll that returns no operation and keeps polling", async () => {
@@ -452,6 +457,6 @@ describe("waitForComputeOperation", () => {
       "Unnamed operation (move of firewall policy 300000000001): a poll returned undefined instead of an operation; polling again",
       "Unnamed operation (move of firewall policy 300000000001): a poll returned an empty body instead of an operation; polling again",
     ]);
-    assert.deepEqual(poll.calls, [0, 2000, 4500]);
+    assert.deepEqual(poll.calls, [0, 1000, 1140]);
   });
 });

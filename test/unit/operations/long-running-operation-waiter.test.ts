@@ -28,9 +28,9 @@ describe("waitForLongRunningOperation", () => {
     assert.equal(await waitForLongRunningOperation(poll, { clock, random: () => 0, ...seen }), done);
     assert.deepEqual(seen.events, [
       { status: "RUNNING", statusMessage: "Creating", elapsedMs: 0 },
-      { status: "DONE", elapsedMs: 7000 },
+      { status: "DONE", elapsedMs: 1300 },
     ]);
-    assert.deepEqual(poll.calls, [0, 2000, 4500, 7000]);
+    assert.deepEqual(poll.calls, [0, 1000, 1140, 1300]);
     assert.deepEqual(seen.warnings, []);
   });
 

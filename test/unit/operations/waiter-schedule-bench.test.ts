@@ -1,13 +1,19 @@
 import assert from "node:assert/strict";
 import {
-  MAX_DELAY_PCT,
-  MAX_POLL_RATIO,
+  DEFAULT_BENCH_OPERATIONS,
+  DURATION_BANDS,
+  MAX_DURATION_MS,
+  MAX_MEAN_DELAY_PCT,
+  MAX_TOTAL_POLL_RATIO,
+  MAX_WORST_DELAY_PCT,
+  MIN_DURATION_MS,
   benchWaiterSchedule,
+  logUniformDurationsMs,
   pollOurs,
   pollTerraform,
   seededRandom,
 } from "../../../bench/waiter-schedule";
-import { waitForComputeOperation } from "../../../provider/operations";
+import { DEFAULT_POLL_SCHEDULE, waitForComputeOperation } from "../../../provider/operations";
 import type { ComputeOperation } from "../../../provider/operations";
 import { FakeClock } from "./fakes";
 
@@ -21,7 +27,7 @@ describe("benchWaiterSchedule", () => {
   });
 
   it("simulates exactly what the waiter does on a fake clock", async () => {
-    for (const durationMs of [2000, 10_000, 60_000, 300_000]) {
+    for (const durationMs of [1000, 2500, 10_000, 60_000, 300_000, 1_800_000]) {
       for (const seed of [1, 2, 3]) {
         const clock = new FakeClock();
         let polls = 0;
@@ -33,6 +39,7 @@ describe("benchWaiterSchedule", () => {
           initial: { name: "op", status: "PENDING" },
           clock,
           random: seededRandom(seed),
+          timeoutMs: Infinity,
         });
         assert.deepEqual(
           { polls, delayMs: clock.nowMs - durationMs },
@@ -43,36 +50,47 @@ describe("benchWaiterSchedule", () => {
     }
   });
 
-  it("meets the goal with the default schedule: delay within 10% using at most 1.5x Terraform's polls", () => {
-    const rows = benchWaiterSchedule();
+  it("spreads at least 200 durations log-uniformly over 1 s to 1 h, every band of the curve populated", () => {
+    const durations = logUniformDurationsMs(DEFAULT_BENCH_OPERATIONS, 13);
+    assert.ok(durations.length >= 200);
+    assert.ok(durations.every((d) => d >= MIN_DURATION_MS && d <= MAX_DURATION_MS));
+    const { rows, total } = benchWaiterSchedule();
     assert.deepEqual(
-      rows.map((r) => r.durationS),
-      [2, 10, 60, 300],
+      rows.map((r) => r.band),
+      DURATION_BANDS.map(([band]) => band),
     );
-    for (const row of rows) {
-      assert.ok(row.pollRatio <= MAX_POLL_RATIO, `${row.durationS} s: ${row.pollRatio.toFixed(2)}x Terraform's polls`);
-      assert.ok(row.delayPct <= MAX_DELAY_PCT, `${row.durationS} s: detection delay ${row.delayPct.toFixed(1)}%`);
-      assert.equal(row.pollRatio, row.ours.polls / row.terraform.polls);
-      assert.equal(row.delayPct, (100 * row.ours.delayMs) / (row.durationS * 1000));
+    assert.ok(rows.every((r) => r.operations > 0));
+    assert.equal(
+      rows.reduce((n, r) => n + r.operations, 0),
+      total.operations,
+    );
+    // Log-uniform: the share below 1 minute is ln(60) / ln(3600), about 50%.
+    const underAMinute = durations.filter((d) => d < 60_000).length / durations.length;
+    assert.ok(underAMinute > 0.4 && underAMinute < 0.6, `${underAMinute} below a minute`);
+  });
+
+  it("meets the goal with the default schedule at several seeds: mean <= 7%, worst <= 15%, polls <= Terraform's", () => {
+    for (const seed of [13, 1, 2, 3, 42]) {
+      const { total } = benchWaiterSchedule({ seed });
+      assert.ok(total.meanDelayPct <= MAX_MEAN_DELAY_PCT, `seed ${seed}: mean ${total.meanDelayPct.toFixed(2)}%`);
+      assert.ok(total.worstDelayPct <= MAX_WORST_DELAY_PCT, `seed ${seed}: worst ${total.worstDelayPct.toFixed(2)}%`);
+      assert.ok(
+        total.polls <= MAX_TOTAL_POLL_RATIO * total.terraformPolls,
+        `seed ${seed}: ${total.polls} polls vs Terraform's ${total.terraformPolls}`,
+      );
     }
   });
 
-  it("shows Terraform's schedule missing the goal, so the bench can tell schedules apart", () => {
-    const terraformLike = {
-      initialDelayMs: 2000,
-      multiplier: 2,
-      minCapMs: 10_000,
-      maxCapMs: 10_000,
-      capFraction: 0,
-      jitter: 0,
-    };
-    const tenSeconds = benchWaiterSchedule({ durationsS: [10], seeds: 1, schedule: terraformLike })[0]!;
-    assert.deepEqual(tenSeconds.ours, { polls: 3, delayMs: 4000 });
-    assert.equal(tenSeconds.delayPct, 40);
+  it("tells schedules apart: Terraform's own schedule misses the delay goal, a coarser step misses the worst case", () => {
+    const terraformLike = { initialDelayMs: 2000, relativeStep: 10, minDelayMs: 2000, maxDelayMs: 10_000, jitter: 0 };
+    const terraform = benchWaiterSchedule({ schedule: terraformLike }).total;
+    assert.ok(terraform.meanDelayPct > MAX_MEAN_DELAY_PCT, `${terraform.meanDelayPct}%`);
+    const coarse = benchWaiterSchedule({ schedule: { ...DEFAULT_POLL_SCHEDULE, relativeStep: 0.3 } }).total;
+    assert.ok(coarse.worstDelayPct > MAX_WORST_DELAY_PCT, `${coarse.worstDelayPct}%`);
   });
 
-  it("is deterministic: the same seeds give the same rows", () => {
-    assert.deepEqual(benchWaiterSchedule({ seeds: 5 }), benchWaiterSchedule({ seeds: 5 }));
+  it("is deterministic: the same seed gives the same rows", () => {
+    assert.deepEqual(benchWaiterSchedule({ seed: 5 }), benchWaiterSchedule({ seed: 5 }));
     const random = seededRandom(42);
     const values = [random(), random(), random()];
     assert.ok(values.every((v) => v >= 0 && v < 1));
