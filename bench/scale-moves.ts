@@ -10,15 +10,14 @@
  * the size of the stack's checkpoint file in the file backend. The sandbox runs in this process; both sides pay for it.
  * Nothing is printed here: bench/index.ts prints the rows.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEFAULT_SEED, fixture, startGoogleSandbox } from "../sandbox/google";
 import type { GoogleSandbox } from "../sandbox/google";
 import { initProjectStack } from "../scripts/lib/pulumi-cli";
 import type { CommandResult, ProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
+import { runBaselineScript } from "./baseline-script";
 import { sampleProcessTree } from "./process-sampler";
 import type { ScaleScriptJob, ScaleScriptResult } from "./scale-moves-script";
 
@@ -79,21 +78,8 @@ export function seedPolicies(sandbox: GoogleSandbox, sizes: readonly number[]): 
 }
 
 export async function runScript(job: ScaleScriptJob, env: Readonly<Record<string, string>>): Promise<Measured> {
-  const entry = path.join(__dirname, "scale-moves-script.js");
-  const started = performance.now();
-  const child = spawn(process.execPath, [entry, JSON.stringify(job)], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
-  child.stderr.setEncoding("utf8").on("data", (s: string) => (err += s));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const ms = Math.round(performance.now() - started);
-  if (code !== 0) throw new Error(`the baseline script (${job.mode}, ${job.count}) failed: ${err}`);
-  const result = JSON.parse(out.trim().split("\n").pop() ?? "{}") as ScaleScriptResult;
-  return { ms, providerMb: mb(result.peakKb), cliMb: 0 };
+  const { ms, result } = await runBaselineScript("scale-moves-script.js", [JSON.stringify(job)], env);
+  return { ms, providerMb: mb((result as ScaleScriptResult).peakKb), cliMb: 0 };
 }
 
 /** Runs one CLI command, sampling the process tree below it; also returns what the command printed and logged. */

@@ -9,7 +9,6 @@
  * must absorb; the others are answered after READ_LATENCY_MS, as a remote service would. For each side the sandbox counts the token requests, the most requests in flight per service and the
  * 429s. Nothing is printed here: bench/index.ts prints the result.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -20,6 +19,7 @@ import { ENDPOINT_ENV_NAMES } from "../sandbox/cli";
 import { initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
+import { runBaselineScript } from "./baseline-script";
 import { sampleProcessTree } from "./process-sampler";
 import { READ_SCOPE_SETS } from "./scale-reads-calls";
 
@@ -97,20 +97,8 @@ function observed(sandbox: GoogleSandbox, ms: number, mb: number): ReadsRun {
 }
 
 async function runScript(count: number, env: Readonly<Record<string, string>>): Promise<{ ms: number; mb: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(__dirname, "scale-reads-script.js"), String(count)], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
-  child.stderr.setEncoding("utf8").on("data", (s: string) => (err += s));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const ms = Math.round(performance.now() - started);
-  if (code !== 0) throw new Error(`the reads script failed: ${err}`);
-  const { peakKb } = JSON.parse(out.trim().split("\n").pop() ?? "{}") as { peakKb: number };
-  return { ms, mb: Math.round(peakKb / 1024) };
+  const { ms, result } = await runBaselineScript("scale-reads-script.js", [String(count)], env);
+  return { ms, mb: Math.round((result as { peakKb: number }).peakKb / 1024) };
 }
 
 /** `pulumi preview` of a new stack of `program`; the peak memory of its program process. */

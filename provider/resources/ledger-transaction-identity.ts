@@ -68,7 +68,8 @@ export function signerKindOf(identity: LedgerSignerInputs): SignerKind {
   return kind;
 }
 
-function privateKeyOf(pem: unknown): crypto.KeyObject | undefined {
+/** The private key a PEM parses to, or undefined (never the parse error: its text could echo key material). */
+export function privateKeyOf(pem: unknown): crypto.KeyObject | undefined {
   if (typeof pem !== "string") return undefined;
   try {
     return crypto.createPrivateKey(pem);

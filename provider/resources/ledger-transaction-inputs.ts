@@ -8,7 +8,7 @@ import { VISIBILITY_MODES } from "../ledger";
 import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
 import type { Timeouts } from "./common";
-import { identityFailures } from "./ledger-transaction-identity";
+import { identityFailures, privateKeyOf } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
 export * from "./ledger-transaction-identity";
@@ -108,15 +108,6 @@ function parsesAsCertificate(pem: unknown): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function privateKeyOf(pem: unknown): crypto.KeyObject | undefined {
-  if (typeof pem !== "string") return undefined;
-  try {
-    return crypto.createPrivateKey(pem);
-  } catch {
-    return undefined; // the cause could echo key material
   }
 }
 
