@@ -44,6 +44,10 @@ export interface ReadsRun {
   /** Reads answered 429 (and retried: the run succeeded). */
   readonly rateLimited: number;
   readonly reads: number;
+  /** From the side's start (the script's spawn, the CLI's spawn) to its first request at the sandbox. */
+  readonly firstRequestMs: number;
+  /** From its first request to its last answer: the reads themselves, without either side's start-up. */
+  readonly readPhaseMs: number;
 }
 
 export interface ScaleReadsResult {
@@ -80,8 +84,35 @@ function faults(share: number): FaultRule[] {
   ];
 }
 
+/** When a side's requests reached the sandbox, from the moment `start()` marks (the side's process spawn). */
+function requestTimeline(sandbox: GoogleSandbox) {
+  let t0 = 0;
+  let first: number | undefined;
+  let last = 0;
+  sandbox.onRequest((e) => {
+    const t = performance.now() - t0;
+    if (e.phase === "received") first ??= t;
+    else last = t;
+  });
+  return {
+    start(): void {
+      t0 = performance.now();
+      first = undefined;
+      last = 0;
+    },
+    read(): { firstRequestMs: number; readPhaseMs: number } {
+      return { firstRequestMs: Math.round(first ?? 0), readPhaseMs: Math.round(last - (first ?? 0)) };
+    },
+  };
+}
+
 /** The counts of one run, read from the sandbox after it. */
-function observed(sandbox: GoogleSandbox, ms: number, mb: number): ReadsRun {
+function observed(
+  sandbox: GoogleSandbox,
+  ms: number,
+  mb: number,
+  timeline: { firstRequestMs: number; readPhaseMs: number },
+): ReadsRun {
   const requests = sandbox.requests();
   const count = (route: string, status?: number): number =>
     requests.filter((r) => r.route === route && (status === undefined || r.status === status)).length;
@@ -93,6 +124,7 @@ function observed(sandbox: GoogleSandbox, ms: number, mb: number): ReadsRun {
     maxInFlight: sandbox.concurrency().maxInFlight,
     rateLimited: READ_ROUTES.reduce((n, route) => n + count(route, 429), 0),
     reads: READ_ROUTES.reduce((n, route) => n + count(route, 200), 0),
+    ...timeline,
   };
 }
 
@@ -106,6 +138,7 @@ async function preview(
   program: BenchProgram,
   count: number,
   env: Readonly<Record<string, string>>,
+  onStart: () => void = () => undefined,
 ): Promise<{ ms: number; mb: number }> {
   const project = writeBenchProject(program);
   try {
@@ -121,6 +154,7 @@ async function preview(
       const started = performance.now();
       await stack.run(["preview"], {
         onSpawn: (pid) => {
+          onStart();
           sampler = sampleProcessTree(pid);
         },
       });
@@ -154,14 +188,18 @@ export async function benchScaleReads(partial: Partial<ScaleReadsOptions> = {}):
       sandbox.reset();
       sandbox.setFaults(faults(share));
     };
+    const timeline = requestTimeline(sandbox);
     say(`${count} reads: plain script`);
     fresh();
+    timeline.start();
     const scriptRun = await runScript(count, env);
-    const script = observed(sandbox, scriptRun.ms, scriptRun.mb);
+    const script = observed(sandbox, scriptRun.ms, scriptRun.mb, timeline.read());
     say(`${count} reads: pulumi preview`);
     fresh();
-    const previewRun = await preview("reads", count, env);
-    const previewed = observed(sandbox, previewRun.ms, previewRun.mb);
+    const previewRun = await preview("reads", count, env, () => {
+      timeline.start();
+    });
+    const previewed = observed(sandbox, previewRun.ms, previewRun.mb, timeline.read());
     say(`${count} reads: Pulumi's floor`);
     const floor = await preview("readsFloor", count, {});
     return {
