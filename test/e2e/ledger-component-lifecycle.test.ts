@@ -3,7 +3,8 @@
  * plain `pulumi` CLI) on the Fabric sandbox and real Fabric 2.5.16, one body per behaviour (test/helpers/
  * ledger-component.ts): a re-run and a refresh change nothing; new arguments make a new transaction (a replace);
  * allowInvalid records an invalid transaction with its code; onDestroy submits its compensating transaction exactly
- * once on destroy; and the private key and transient data stay out of state and output except as Pulumi secrets.
+ * once on destroy; a refused endorsement fails the update with the chaincode's words and orders nothing; and the
+ * private key and transient data stay out of state and output except as Pulumi secrets.
  * What the provider sends is seen at the gateway proxy; the ledger is read through qscc.
  */
 import { strict as assert } from "node:assert";
@@ -158,6 +159,30 @@ async function recordsInvalidWhenAllowed(t: ComponentTarget): Promise<void> {
   }
 }
 
+/** A chaincode that refuses the proposal fails the update with its words and the refusing peer; nothing is ordered. */
+async function failsOnRefusedEndorsement(t: ComponentTarget): Promise<void> {
+  const key = uniqueKey("refused");
+  const start = await t.reader.height();
+  const stack = await componentStack(t, { fn: "UpdateAsset", args: [key, "green"] });
+  try {
+    const mark = t.proxy.calls.length;
+    const failed = await stack.up({ allowFailure: true });
+    assert.notEqual(failed.code, 0);
+    // The peer's address differs (the sandbox's peers are names, a real one's is its endpoint); the rest is Fabric's.
+    assert.match(
+      failed.stdout,
+      new RegExp(
+        "/gateway.Gateway/Endorse failed \\(gRPC 10\\): failed to endorse transaction, see attached details for more " +
+          `info \\[Org1MSP@[\\w.-]+:\\d+: chaincode response 500, the asset ${key} does not exist\\]`,
+      ),
+    );
+    assert.deepEqual(submits(t.proxy, mark), [], "nothing was submitted");
+    assert.deepEqual(await t.reader.naming(key, start), []);
+  } finally {
+    await stack.dispose();
+  }
+}
+
 /** destroy submits the onDestroy transaction once (VALID); the ledger keeps both transactions. */
 async function compensatesOnDestroy(t: ComponentTarget): Promise<void> {
   const key = uniqueKey("destroy");
@@ -223,5 +248,7 @@ for (const target of ledgerTargets()) {
     it("records a transaction committed as MVCC_READ_CONFLICT with its code when allowInvalid is set", () =>
       recordsInvalidWhenAllowed(t));
     it("submits the onDestroy transaction exactly once on destroy", () => compensatesOnDestroy(t));
+    it("fails with the chaincode's refusal and the refusing peer, submitting nothing", () =>
+      failsOnRefusedEndorsement(t));
   });
 }
