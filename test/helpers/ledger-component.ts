@@ -186,6 +186,7 @@ export async function runUntilHeld(
   what: string,
 ): Promise<{ call: ProxiedCall; command: Promise<CommandResult> }> {
   const ended = command.then((result) => {
+    held.release(); // a hold left behind would catch a later test's call
     throw new Error(`the command ended (${String(result.code ?? result.signal)}) before ${what}:\n${result.output}`);
   });
   ended.catch(() => undefined); // once the call is reached, the command's end is the caller's business

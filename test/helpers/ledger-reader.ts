@@ -64,20 +64,22 @@ export interface LedgerReader {
   settled(block: number): Promise<void>;
 }
 
+type Qscc = (fn: string, ...args: string[]) => Promise<Uint8Array>;
+
 export function ledgerReader(target: LedgerTarget): LedgerReader {
-  const qscc = async (fn: string, ...args: string[]): Promise<Uint8Array> => {
+  /** Runs `use` with qscc over one connection to the first organization's gateway. */
+  const withQscc = async <T>(use: (qscc: Qscc) => Promise<T>): Promise<T> => {
     const connection = target.connectOfficial();
     try {
-      return await connection.gateway
-        .getNetwork(target.channel)
-        .getContract("qscc")
-        .evaluateTransaction(fn, target.channel, ...args);
+      const contract = connection.gateway.getNetwork(target.channel).getContract("qscc");
+      return await use((fn, ...args) => contract.evaluateTransaction(fn, target.channel, ...args));
     } finally {
       connection.close();
     }
   };
-  const block = async (number: number): Promise<LedgerEntry[]> => {
-    const b = common.Block.deserializeBinary(await qscc("GetBlockByNumber", String(number)));
+  const qscc: Qscc = (fn, ...args) => withQscc((q) => q(fn, ...args));
+  const block = async (q: Qscc, number: number): Promise<LedgerEntry[]> => {
+    const b = common.Block.deserializeBinary(await q("GetBlockByNumber", String(number)));
     const filter = b.getMetadata()?.getMetadataList_asU8()[TRANSACTIONS_FILTER] ?? new Uint8Array(0);
     return (b.getData()?.getDataList_asU8() ?? []).map((envelope, i) => {
       const code = filter[i] ?? -1;
@@ -86,11 +88,13 @@ export function ledgerReader(target: LedgerTarget): LedgerReader {
   };
   const reader: LedgerReader = {
     height: async () => common.BlockchainInfo.deserializeBinary(await qscc("GetChainInfo")).getHeight(),
-    async entries(from) {
-      const height = await reader.height();
-      const found: LedgerEntry[] = [];
-      for (let n = from; n < height; n++) found.push(...(await block(n)));
-      return found;
+    entries(from) {
+      return withQscc(async (q) => {
+        const height = common.BlockchainInfo.deserializeBinary(await q("GetChainInfo")).getHeight();
+        const found: LedgerEntry[] = [];
+        for (let n = from; n < height; n++) found.push(...(await block(q, n)));
+        return found;
+      });
     },
     async naming(key, from) {
       return (await reader.entries(from)).filter((e) => e.args.slice(1).includes(key));
