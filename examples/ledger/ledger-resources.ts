@@ -4,6 +4,7 @@
  *
  *   pulumi config set ledgerGateway 127.0.0.1:7051              # "host:port" of the gateway peer
  *   pulumi config set ledgerTlsRootCertPem -- "$(cat tls-ca.pem)"  # optional: TLS (required off loopback)
+ *   pulumi config set ledgerTlsServerNameOverride peer0.org1.example.com   # optional: the name in the peer's TLS certificate
  *   pulumi config set ledgerChannel opsledger                   # default "opsledger"
  *   pulumi config set ledgerChaincode assets                    # default "assets"
  *   pulumi config set ledgerFunction CreateAsset                # default "CreateAsset"
@@ -23,6 +24,7 @@
  *   pulumi config set ledgerTrustedRootCertificates '{"Org1MSP":"-----BEGIN CERTIFICATE-----\n..."}'
  *   pulumi config set --secret ledgerTransientData '{"note":"private"}'   # optional
  *   pulumi config set ledgerPreviewEndorse true                 # optional: simulate during preview
+ *   pulumi config set ledgerAllowInvalid true                   # optional: record an invalid transaction, do not fail
  *   pulumi config set ledgerOnDestroy '{"function":"DeleteAsset","args":["asset-1"]}'   # optional compensation
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -92,10 +94,13 @@ export function ledgerResources(
   const onDestroy = jsonConfig(config, "ledgerOnDestroy") as { function: string; args?: string[] } | undefined;
   const transient = config.getSecret("ledgerTransientData");
   const tlsRootCertPem = config.get("ledgerTlsRootCertPem") ?? sandbox?.tlsRootCertPem;
+  const serverNameOverride = config.get("ledgerTlsServerNameOverride");
+  const allowInvalid = config.getBoolean("ledgerAllowInvalid");
   const tx = new opsledger.ledger.LedgerTransaction("asset-transaction", {
     gateway: {
       address: config.get("ledgerGateway") ?? sandbox?.address ?? config.require("ledgerGateway"),
       ...(tlsRootCertPem === undefined ? {} : { tlsRootCertPem }),
+      ...(serverNameOverride === undefined ? {} : { serverNameOverride }),
     },
     channel: config.get("ledgerChannel") ?? sandbox?.channel ?? "opsledger",
     chaincode: config.get("ledgerChaincode") ?? sandbox?.chaincode ?? "assets",
@@ -115,6 +120,7 @@ export function ledgerResources(
     trustedRootCertificates: (jsonConfig(config, "ledgerTrustedRootCertificates") as
       Record<string, string> | undefined) ?? { ...(sandbox?.caCertificates ?? {}) },
     previewEndorse: config.getBoolean("ledgerPreviewEndorse") ?? false,
+    ...(allowInvalid === undefined ? {} : { allowInvalid }),
     ...(onDestroy === undefined ? {} : { onDestroy }),
     timeouts: { create: "2m", delete: "2m" },
   });

@@ -11,6 +11,7 @@ import { nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { log } from "./context";
 import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
+import { awaitEndorsingPeers } from "./ledger-transaction-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
 
 /** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */
@@ -161,7 +162,10 @@ function invalidMessage(name: string, txId: string, block: string, code: number)
   );
 }
 
-/** Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones. */
+/**
+ * Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones.
+ * A VALID submission returns once every endorsing organization's peer has it (ledger-transaction-peers.ts).
+ */
 export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceRequest): Promise<Outcome> {
   const name = nameFromUrn(r.urn);
   const creator = creatorOf(c.identity);
@@ -207,6 +211,17 @@ export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceR
       "info",
       `LedgerTransaction ${name}: transaction ${txId} committed in block ${outcome.blockNumber}: ${outcome.validationCode}`,
     );
+    if (status.code === 0) {
+      const behind = await awaitEndorsingPeers(gateway, r.channel, txId, outcome.endorsers);
+      if (behind.length > 0) {
+        log(
+          "warning",
+          `LedgerTransaction ${name}: transaction ${txId} is committed (block ${outcome.blockNumber}), but the peer of ` +
+            `${behind.join(", ")} did not report it within the wait; a transaction that reads its writes may fail to ` +
+            "endorse there until that peer catches up",
+        );
+      }
+    }
     return { ...outcome, result: status.code === 0 ? payloadOf(transaction.getResult()) : outcome.result };
   }
   throw new LedgerError({

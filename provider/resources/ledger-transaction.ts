@@ -47,6 +47,8 @@ export * from "./ledger-transaction-inputs";
 export { deriveNonce, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
 export { openLedgerSigner, signerReference } from "./ledger-transaction-signer";
 export { MAX_GENERATION_SKIPS, submitOnce } from "./ledger-transaction-submit";
+export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "./ledger-transaction-peers";
+export type { EndorserCatchUpOptions } from "./ledger-transaction-peers";
 export type { SubmitOnceRequest } from "./ledger-transaction-submit";
 
 /** The identity's key material and PIN (what only the secret `credentials` output may hold) and the rest. */

@@ -38,9 +38,11 @@ export function networkBanner(network: FabricNetwork): string {
       `# examples/ledger against this network, as ${org1.mspId}'s client:`,
       `pulumi config set ledgerGateway ${org1.gatewayAddress}`,
       `pulumi config set ledgerTlsRootCertPem -- ${cat(org1.tlsRootCertPath)}`,
+      `pulumi config set ledgerTlsServerNameOverride ${org1.tlsServerName}`,
       `pulumi config set ledgerMspId ${org1.mspId}`,
       `pulumi config set ledgerCertificatePem -- ${cat(org1.client.certificatePath)}`,
-      `pulumi config set --secret ledgerPrivateKeyPem -- ${cat(org1.client.privateKeyPath)}`,
+      "pulumi config set ledgerSigner keyFile",
+      `pulumi config set ledgerKeyFile ${shellQuote(org1.client.privateKeyPath)}`,
       `pulumi config set ledgerTrustedRootCertificates "$(jq -n --arg a ${cat(a.caCertificatePath)} --arg b ${cat(b.caCertificatePath)} '{${a.mspId}: $a, ${b.mspId}: $b}')"`,
     );
   }

@@ -11,11 +11,11 @@ import * as path from "node:path";
 import { exampleDir, stripAnsi } from "./project-stack";
 import type { SandboxCli } from "./sandbox-cli";
 
-const MARKER = "<!-- readme-commands:";
+const MARKER = "readme-commands";
 
-/** The ```sh block that follows the README's marker, or undefined when it has none. */
-export function readmeCommands(readme: string): string | undefined {
-  const at = readme.indexOf(MARKER);
+/** The ```sh block that follows the README's `<!-- marker: ... -->`, or undefined when it has none. */
+export function readmeCommands(readme: string, marker = MARKER): string | undefined {
+  const at = readme.indexOf(`<!-- ${marker}:`);
   if (at < 0) return undefined;
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
   assert.ok(block?.[1], "a ```sh block follows the readme-commands marker");
@@ -38,13 +38,28 @@ export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
   };
 }
 
+export interface ReadmeRunOptions {
+  /** The marker naming the block. @default "readme-commands" */
+  readonly marker?: string;
+  /** What the user types in place of the block's lines (a line that says to paste something, say). */
+  readonly edit?: (block: string) => string;
+  /** The stack the block creates and removes again. @default "dev" */
+  readonly stack?: string;
+}
+
 /**
  * Runs examples/<name>/README.md's marked block with `bash -e -o pipefail` under `env` and a fresh HOME inside `tmp`;
  * fails the test (with the commands and their output) unless it exits 0, and resolves with the output.
  */
-export async function runReadmeCommands(name: string, env: NodeJS.ProcessEnv, tmp: string): Promise<string> {
-  const commands = readmeCommands(fs.readFileSync(path.join(exampleDir(name), "README.md"), "utf8"));
-  assert.ok(commands, `examples/${name}/README.md marks a block of commands`);
+export async function runReadmeCommands(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  tmp: string,
+  options: ReadmeRunOptions = {},
+): Promise<string> {
+  const marked = readmeCommands(fs.readFileSync(path.join(exampleDir(name), "README.md"), "utf8"), options.marker);
+  assert.ok(marked, `examples/${name}/README.md marks a block of commands (${options.marker ?? MARKER})`);
+  const commands = options.edit?.(marked) ?? marked;
   const home = fs.mkdtempSync(path.join(tmp, `${name}-home-`));
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn("bash", ["-e", "-o", "pipefail", "-c", commands], {
@@ -61,6 +76,7 @@ export async function runReadmeCommands(name: string, env: NodeJS.ProcessEnv, tm
     });
   });
   assert.equal(code, 0, `examples/${name}: the README's commands failed:\n${commands}\n--- output ---\n${output}`);
-  assert.ok(!fs.existsSync(path.join(exampleDir(name), "Pulumi.dev.yaml")), "`pulumi stack rm` removed its file");
+  const stackFile = `Pulumi.${options.stack ?? "dev"}.yaml`;
+  assert.ok(!fs.existsSync(path.join(exampleDir(name), stackFile)), "`pulumi stack rm` removed its file");
   return output;
 }

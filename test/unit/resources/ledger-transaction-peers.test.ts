@@ -1,0 +1,76 @@
+import { strict as assert } from "node:assert";
+import type { Gateway, ProposalRequest } from "../../../provider/ledger";
+import { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../../../provider/resources/ledger-transaction";
+
+const TX = "a".repeat(64);
+
+/** A gateway whose qscc answers for `mspId` only from its n-th question on (Infinity: never). */
+function gatewayAnsweringFrom(
+  from: Readonly<Record<string, number>>,
+  asked: ProposalRequest[],
+): Pick<Gateway, "evaluateTransaction"> {
+  return {
+    evaluateTransaction(request) {
+      asked.push(request);
+      const mspId = request.targetOrganizations?.[0] ?? "";
+      const count = asked.filter((r) => r.targetOrganizations?.[0] === mspId).length;
+      if (count >= (from[mspId] ?? 1)) return Promise.resolve(new Uint8Array([1]));
+      return Promise.reject(new Error(`no such transaction ID [${TX}] in index`));
+    },
+  };
+}
+
+function fakeClock(): { now: () => number; sleep: (ms: number) => Promise<void>; pauses: number[] } {
+  let t = 0;
+  const pauses: number[] = [];
+  return {
+    now: () => t,
+    sleep: (ms) => {
+      pauses.push(ms);
+      t += ms;
+      return Promise.resolve();
+    },
+    pauses,
+  };
+}
+
+describe("LedgerTransaction: waiting for the endorsing organizations' peers after a commit", () => {
+  it("asks each endorsing organization's peer through qscc, targeted at it, until it reports the transaction", async () => {
+    const asked: ProposalRequest[] = [];
+    const clock = fakeClock();
+    const gateway = gatewayAnsweringFrom({ Org1MSP: 1, Org2MSP: 3 }, asked) as Gateway;
+    const behind = await awaitEndorsingPeers(gateway, "opsledger", TX, ["Org1MSP", "Org2MSP"], clock);
+    assert.deepEqual(behind, []);
+    assert.deepEqual(
+      asked.map((r) => [r.targetOrganizations, r.chaincodeName, r.functionName, r.args]),
+      [
+        [["Org1MSP"], "qscc", "GetTransactionByID", ["opsledger", TX]],
+        [["Org2MSP"], "qscc", "GetTransactionByID", ["opsledger", TX]],
+        [["Org2MSP"], "qscc", "GetTransactionByID", ["opsledger", TX]],
+        [["Org2MSP"], "qscc", "GetTransactionByID", ["opsledger", TX]],
+      ],
+      "an organization that answered is not asked again",
+    );
+    assert.deepEqual(clock.pauses, [50, 100], "growing pauses between rounds");
+  });
+
+  it("returns at once when every peer has it, and asks each organization once", async () => {
+    const asked: ProposalRequest[] = [];
+    const clock = fakeClock();
+    const gateway = gatewayAnsweringFrom({}, asked) as Gateway;
+    assert.deepEqual(await awaitEndorsingPeers(gateway, "c", TX, ["Org1MSP", "Org2MSP", "Org1MSP"], clock), []);
+    assert.equal(asked.length, 2);
+    assert.deepEqual(clock.pauses, []);
+  });
+
+  it("gives up after the wait and names the organizations whose peer never reported the transaction", async () => {
+    const asked: ProposalRequest[] = [];
+    const clock = fakeClock();
+    const gateway = gatewayAnsweringFrom({ Org2MSP: Infinity }, asked) as Gateway;
+    const behind = await awaitEndorsingPeers(gateway, "c", TX, ["Org1MSP", "Org2MSP"], clock);
+    assert.deepEqual(behind, ["Org2MSP"]);
+    assert.equal(clock.now(), DEFAULT_ENDORSER_CATCH_UP_MS, "the whole wait, not a moment more");
+    assert.deepEqual(clock.pauses.slice(0, 6), [50, 100, 200, 400, 800, 1000]);
+    assert.ok(clock.pauses.every((p) => p <= 1000));
+  });
+});
