@@ -44,7 +44,16 @@ softhsm_env() {
 
 # The assets chaincode (sandbox/fabric-network/chaincode) is compiled on its own: fabric-contract-api's decorators
 # need experimentalDecorators and emitDecoratorMetadata.
-build() { tsc -p tsconfig.json && tsc -p sandbox/fabric-network/chaincode; }
+# tsc never deletes what it compiled from a source that is gone: without this, a removed test would still run here.
+prune_dist() {
+  local f src
+  while IFS= read -r -d '' f; do
+    src="${f#dist/}"
+    src="${src%.js}.ts"
+    [ -e "$src" ] || rm -f "$f" "$f.map" "${f%.js}.d.ts"
+  done < <(find dist -name '*.js' -print0 2>/dev/null)
+}
+build() { tsc -p tsconfig.json && tsc -p sandbox/fabric-network/chaincode && prune_dist; }
 lint() {
   log "tsc: the examples against the built package, as their users compile them"
   tsc --noEmit -p examples
