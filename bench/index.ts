@@ -2,7 +2,8 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, moves, codec, signing, submit,
- * fabric-start).
+ * fabric-start). `--real` makes `submit` run through a real Fabric network instead of the sandbox (`--fabric 3.1.5`
+ * picks the release; default the LTS), with the time of one LedgerTransaction `pulumi up` against it.
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
@@ -11,11 +12,42 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
+import { benchRealLedgerSubmit } from "./ledger-submit-real";
+import type { FabricVersion } from "../sandbox/fabric-network";
 import { benchPulumiMoves } from "./pulumi-moves";
 import { printTable } from "./table";
 import { benchWaiterSchedule } from "./waiter-schedule";
 
 type Section = readonly [name: string, run: () => Promise<void>];
+
+/** The value of `--<name> <value>` on the command line, else undefined. */
+function flag(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? undefined : args[i + 1];
+}
+const REAL = process.argv.includes("--real");
+
+async function realSubmit(): Promise<void> {
+  const r = await benchRealLedgerSubmit({ version: (flag("fabric") ?? "2.5.16") as FabricVersion });
+  printTable(
+    `End-to-end submissions through a real Fabric ${r.version} network (3 Raft orderers, 2 organizations, TLS; ` +
+      `${String(r.transactions)} per side and round, ${String(r.concurrency)} in flight; target >= 1x the official client)`,
+    ["client", "submissions/s", "client CPU ms/tx", "ratio vs official"],
+    r.rows.map((row) => [row.client, row.submissionsPerSec, row.cpuMsPerTx, `${row.ratioVsOfficial.toFixed(2)}x`]),
+  );
+  const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
+  const seconds = (ms: readonly number[]): string =>
+    `${(median(ms) / 1000).toFixed(2)} (${ms.map((x) => (x / 1000).toFixed(2)).join(", ")})`;
+  printTable(
+    `One ledger.LedgerTransaction through the plain pulumi CLI against the same network (examples/ledger, a fresh stack each run)`,
+    ["run", "s, median (each run)", "ratio"],
+    [
+      ["the same transaction by a script with our client (baseline)", seconds(r.scriptMs), "1.00x"],
+      ["pulumi up (real engine)", seconds(r.pulumiUpMs), `${(median(r.pulumiUpMs) / median(r.scriptMs)).toFixed(1)}x`],
+    ],
+  );
+}
 
 const sections: readonly Section[] = [
   [
@@ -122,6 +154,10 @@ const sections: readonly Section[] = [
   [
     "submit",
     async () => {
+      if (REAL) {
+        await realSubmit();
+        return;
+      }
       const rows = await benchLedgerSubmit();
       printTable(
         "End-to-end submissions through the Fabric sandbox (target >= 1x the official client)",
@@ -154,7 +190,9 @@ const sections: readonly Section[] = [
 ];
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  // Section names only: flags and their values are not sections.
+  const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--fabric");
   process.stdout.write(
     `pulumi-opsledger benchmarks — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
   );
