@@ -3,7 +3,8 @@
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
  * submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and OPSLEDGER_BENCH_PARALLEL (default 16)
- * size the scale benchmarks.
+ * size the scale benchmarks. `--real` makes `submit` run through a real Fabric network instead of the sandbox
+ * (`--fabric 3.1.5` picks the release; default the LTS), with the time of one LedgerTransaction `pulumi up` against it.
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
@@ -16,6 +17,8 @@ import { benchScaleMoves } from "./scale-moves";
 import { benchScaleQuota } from "./scale-quota";
 import { benchScaleReads } from "./scale-reads";
 import { printScaleMoves, printScaleQuota, printScaleReads } from "./scale-report";
+import { benchRealLedgerSubmit } from "./ledger-submit-real";
+import type { FabricVersion } from "../sandbox/fabric-network";
 import { printTable, ratio } from "./table";
 import { MAX_MEAN_DELAY_PCT, MAX_WORST_DELAY_PCT, benchWaiterSchedule } from "./waiter-schedule";
 
@@ -29,6 +32,35 @@ function numbers(text: string | undefined): number[] | undefined {
 /** A line of progress on stderr (the scale benchmarks take minutes). */
 function progress(line: string): void {
   process.stderr.write(`  .. ${line}\n`);
+}
+
+/** The value of `--<name> <value>` on the command line, else undefined. */
+function flag(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? undefined : args[i + 1];
+}
+const REAL = process.argv.includes("--real");
+
+async function realSubmit(): Promise<void> {
+  const r = await benchRealLedgerSubmit({ version: (flag("fabric") ?? "2.5.16") as FabricVersion });
+  printTable(
+    `End-to-end submissions through a real Fabric ${r.version} network (3 Raft orderers, 2 organizations, TLS; ` +
+      `${String(r.transactions)} per side and round, ${String(r.concurrency)} in flight; target >= 1x the official client)`,
+    ["client", "submissions/s", "client CPU ms/tx", "ratio vs official"],
+    r.rows.map((row) => [row.client, row.submissionsPerSec, row.cpuMsPerTx, `${row.ratioVsOfficial.toFixed(2)}x`]),
+  );
+  const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
+  const seconds = (ms: readonly number[]): string =>
+    `${(median(ms) / 1000).toFixed(2)} (${ms.map((x) => (x / 1000).toFixed(2)).join(", ")})`;
+  printTable(
+    `One ledger.LedgerTransaction through the plain pulumi CLI against the same network (examples/ledger, a fresh stack each run)`,
+    ["run", "s, median (each run)", "ratio"],
+    [
+      ["the same transaction by a script with our client (baseline)", seconds(r.scriptMs), "1.00x"],
+      ["pulumi up (real engine)", seconds(r.pulumiUpMs), `${(median(r.pulumiUpMs) / median(r.scriptMs)).toFixed(1)}x`],
+    ],
+  );
 }
 
 const sections: readonly Section[] = [
@@ -155,6 +187,10 @@ const sections: readonly Section[] = [
   [
     "submit",
     async () => {
+      if (REAL) {
+        await realSubmit();
+        return;
+      }
       const rows = await benchLedgerSubmit();
       printTable(
         "End-to-end submissions through the Fabric sandbox (target >= 1x the official client)",
@@ -187,7 +223,9 @@ const sections: readonly Section[] = [
 ];
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  // Section names only: flags and their values are not sections.
+  const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--fabric");
   process.stdout.write(
     `pulumi-opsledger benchmarks — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
   );

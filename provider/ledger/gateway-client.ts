@@ -112,11 +112,15 @@ export interface Gateway {
   /** Endorse → verify → sign → Submit → CommitStatus. Rejects with CommitError unless the code is VALID. */
   submitTransaction(request: ProposalRequest): Promise<SubmitResult>;
   /** Evaluate; returns the chaincode response payload. */
-  evaluateTransaction(request: ProposalRequest): Promise<Uint8Array>;
+  evaluateTransaction(request: ProposalRequest, options?: grpc.CallOptions): Promise<Uint8Array>;
   /** The signed CommitStatus of a transaction id (waits until it commits, up to the call deadline). */
-  getCommitStatus(channelId: string, transactionId: string): Promise<CommitStatus>;
+  getCommitStatus(channelId: string, transactionId: string, options?: grpc.CallOptions): Promise<CommitStatus>;
   /** qscc GetTransactionByID: the committed transaction and its validation code. */
-  getTransactionById(channelId: string, transactionId: string): Promise<ProcessedTransaction>;
+  getTransactionById(
+    channelId: string,
+    transactionId: string,
+    options?: grpc.CallOptions,
+  ): Promise<ProcessedTransaction>;
   /** Closes the gRPC connection when it was opened by connect(). */
   close(): void;
 }
@@ -309,21 +313,23 @@ class GatewayImpl implements Gateway {
     };
   }
 
-  evaluateTransaction(request: ProposalRequest): Promise<Uint8Array> {
-    return this.newProposal(request).evaluate();
+  evaluateTransaction(request: ProposalRequest, options?: grpc.CallOptions): Promise<Uint8Array> {
+    return this.newProposal(request).evaluate(options);
   }
 
-  getCommitStatus(channelId: string, transactionId: string): Promise<CommitStatus> {
-    return newCommit(this.#context, { transactionId, channelId }).getStatus();
+  getCommitStatus(channelId: string, transactionId: string, options?: grpc.CallOptions): Promise<CommitStatus> {
+    return newCommit(this.#context, { transactionId, channelId }).getStatus(options);
   }
 
-  async getTransactionById(channelId: string, transactionId: string): Promise<ProcessedTransaction> {
-    const payload = await this.evaluateTransaction({
-      channelId,
-      chaincodeName: "qscc",
-      functionName: "GetTransactionByID",
-      args: [channelId, transactionId],
-    });
+  async getTransactionById(
+    channelId: string,
+    transactionId: string,
+    options?: grpc.CallOptions,
+  ): Promise<ProcessedTransaction> {
+    const payload = await this.evaluateTransaction(
+      { channelId, chaincodeName: "qscc", functionName: "GetTransactionByID", args: [channelId, transactionId] },
+      options,
+    );
     return codecs.ProcessedTransaction.decode(payload, { transactionId });
   }
 

@@ -37,11 +37,17 @@ export interface Signable {
   getDigest(): Uint8Array;
 }
 
+/**
+ * Options of one gRPC call (a deadline, say), as the official client's step methods take them; without them the
+ * gateway's options supplier for that kind of call applies.
+ */
+export type StepCallOptions = grpc.CallOptions;
+
 export interface Proposal extends Signable {
   /** Evaluates (query, no commit) and returns the chaincode response payload. */
-  evaluate(): Promise<Uint8Array>;
+  evaluate(options?: StepCallOptions): Promise<Uint8Array>;
   /** Endorses, then verifies the prepared transaction before anything signs it (verify-before-sign). */
-  endorse(): Promise<Transaction>;
+  endorse(options?: StepCallOptions): Promise<Transaction>;
 }
 
 export interface Transaction extends Signable {
@@ -49,11 +55,16 @@ export interface Transaction extends Signable {
   getResult(): Uint8Array;
   /** The verify-before-sign report; absent for a transaction rebuilt from bytes (verified where it was endorsed). */
   getVerification(): VerificationReport | undefined;
-  submit(): Promise<Commit>;
+  /**
+   * Sends the signed transaction to the orderers through the gateway. Calling it again sends the same signed envelope
+   * (the same txId): Fabric commits at most one transaction per txId as VALID, a repeat becomes DUPLICATE_TXID.
+   */
+  submit(options?: StepCallOptions): Promise<Commit>;
 }
 
 export interface Commit extends Signable {
-  getStatus(): Promise<CommitStatus>;
+  /** Waits for the gateway peer to commit the transaction (up to the call's deadline) and returns its status. */
+  getStatus(options?: StepCallOptions): Promise<CommitStatus>;
 }
 
 /** What the step objects share: the transport seam, the signing identity and the resolved options. */
@@ -127,7 +138,7 @@ class ProposalImpl implements Proposal {
     return { proposalBytes: this.#parts.built.proposalBytes, signature: this.#signature };
   }
 
-  async evaluate(): Promise<Uint8Array> {
+  async evaluate(options?: StepCallOptions): Promise<Uint8Array> {
     const built = this.#parts.built;
     const response = await unaryCall(
       this.#context.client,
@@ -140,13 +151,13 @@ class ProposalImpl implements Proposal {
       },
       codecs.EvaluateRequest,
       codecs.EvaluateResponse,
-      this.#context.callOptions("evaluate"),
+      options ?? this.#context.callOptions("evaluate"),
       built.txId,
     );
     return response.result?.payload ?? new Uint8Array(0);
   }
 
-  async endorse(): Promise<Transaction> {
+  async endorse(options?: StepCallOptions): Promise<Transaction> {
     const built = this.#parts.built;
     const response = await unaryCall(
       this.#context.client,
@@ -159,7 +170,7 @@ class ProposalImpl implements Proposal {
       },
       codecs.EndorseRequest,
       codecs.EndorseResponse,
-      this.#context.callOptions("endorse"),
+      options ?? this.#context.callOptions("endorse"),
       built.txId,
     );
     const envelope = response.preparedTransaction ?? { payload: new Uint8Array(0), signature: new Uint8Array(0) };
@@ -228,7 +239,7 @@ class TransactionImpl implements Transaction {
     return this.#parts.verification;
   }
 
-  async submit(): Promise<Commit> {
+  async submit(options?: StepCallOptions): Promise<Commit> {
     if (this.#signature.length === 0) this.#signature = await sign(this.#context, this.#parts.payload, "transaction");
     const { transactionId, channelId } = this.#parts;
     await unaryCall(
@@ -237,7 +248,7 @@ class TransactionImpl implements Transaction {
       { transactionId, channelId, preparedTransaction: this.envelope() },
       codecs.SubmitRequest,
       codecs.SubmitResponse,
-      this.#context.callOptions("submit"),
+      options ?? this.#context.callOptions("submit"),
       transactionId,
     );
     return newCommit(this.#context, { transactionId, channelId });
@@ -284,7 +295,7 @@ class CommitImpl implements Commit {
     return this.#context.hash(this.#request);
   }
 
-  async getStatus(): Promise<CommitStatus> {
+  async getStatus(options?: StepCallOptions): Promise<CommitStatus> {
     if (this.#signature.length === 0)
       this.#signature = await sign(this.#context, this.#request, "commit status request");
     const id = this.#parts.transactionId;
@@ -294,7 +305,7 @@ class CommitImpl implements Commit {
       { request: this.#request, signature: this.#signature },
       codecs.SignedCommitStatusRequest,
       codecs.CommitStatusResponse,
-      this.#context.callOptions("commitStatus"),
+      options ?? this.#context.callOptions("commitStatus"),
       id,
     );
     return {

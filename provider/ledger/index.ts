@@ -78,7 +78,7 @@ export type {
   ProposalRequest,
   SubmitResult,
 } from "./gateway-client";
-export type { Commit, CommitStatus, Proposal, Signable, Transaction } from "./gateway-objects";
+export type { Commit, CommitStatus, Proposal, Signable, StepCallOptions, Transaction } from "./gateway-objects";
 export { GATEWAY_METHODS, parseErrorDetails } from "./grpc-transport";
 export { detectMessage, renderMessage } from "./json-view";
 export type { DetectedType } from "./json-view";

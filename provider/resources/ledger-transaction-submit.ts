@@ -9,7 +9,9 @@ import { buildProposal, validationCodeMeaning, validationCodeName } from "../led
 import type { Gateway, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
-import { log } from "./context";
+import { log, status as rowStatus } from "./context";
+import { deliver, withRetries } from "./ledger-transaction-delivery";
+import type { DeliveryOptions } from "./ledger-transaction-delivery";
 import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
 import { awaitEndorsingPeers } from "./ledger-transaction-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
@@ -61,9 +63,10 @@ export async function lookup(
   gateway: Gateway,
   channel: string,
   txId: string,
+  options?: { deadline: Date },
 ): Promise<ProcessedTransaction | undefined> {
   try {
-    return await gateway.getTransactionById(channel, txId);
+    return await gateway.getTransactionById(channel, txId, options);
   } catch (e) {
     if (isTransactionNotFound(e)) return undefined;
     throw e;
@@ -79,8 +82,10 @@ export async function outcomeOf(
   generation: number,
   txId: string,
   processed: ProcessedTransaction,
+  /** The block the commit status named; read again (a committed txId answers at once) when not given. */
+  blockNumber?: bigint,
 ): Promise<Outcome> {
-  const status = await gateway.getCommitStatus(channel, txId); // committed: answers at once, with the block number
+  const block = blockNumber ?? (await gateway.getCommitStatus(channel, txId)).blockNumber;
   let result: Uint8Array = new Uint8Array(0);
   let endorsers: string[] = [];
   try {
@@ -99,7 +104,7 @@ export async function outcomeOf(
     txId,
     validationCode: validationCodeName(processed.validationCode),
     validationCodeNumber: processed.validationCode,
-    blockNumber: status.blockNumber.toString(),
+    blockNumber: block.toString(),
     result: payloadOf(result),
     endorsers,
     processedTransaction: Buffer.from(codecs.ProcessedTransaction.encode(processed)).toString("base64"),
@@ -165,15 +170,33 @@ function invalidMessage(name: string, txId: string, block: string, code: number)
 /**
  * Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones.
  * A VALID submission returns once every endorsing organization's peer has it (ledger-transaction-peers.ts).
+ * Faults of the network (a gateway or endorser not answering, a Raft leader election, a transaction the orderers
+ * acknowledged and then lost) are retried without a second effect: see ledger-transaction-delivery.ts. `step` picks
+ * the deadline from `timeouts`; `rowUrn` is the resource whose row shows the progress.
  */
-export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceRequest): Promise<Outcome> {
+export async function submitOnce(
+  gateway: Gateway,
+  c: Connection,
+  r: SubmitOnceRequest,
+  step: keyof Timeouts = "create",
+  rowUrn: string = r.urn,
+): Promise<Outcome> {
   const name = nameFromUrn(r.urn);
   const creator = creatorOf(c.identity);
+  const delivery: DeliveryOptions = {
+    subject: `LedgerTransaction ${name}`,
+    address: c.gateway.address,
+    deadline: Date.now() + timeoutMs(c.timeouts, step),
+    report: (message, lasting) => {
+      if (lasting) log("info", `LedgerTransaction ${name}: ${message}`);
+      else rowStatus(rowUrn, message);
+    },
+  };
   for (let generation = r.generation; generation < r.generation + MAX_GENERATION_SKIPS; generation++) {
     const nonce = deriveNonce(creator, r.urn, generation);
     const request = proposalRequestOf(r, nonce);
     const txId = computeTxId(nonce, creator);
-    const committed = await lookup(gateway, r.channel, txId);
+    const committed = await withRetries(delivery, undefined, (o) => lookup(gateway, r.channel, txId, o));
     if (committed !== undefined) {
       const ours = carries(committed, request, c.identity);
       if (ours && (committed.validationCode === 0 || r.allowInvalid)) {
@@ -197,19 +220,22 @@ export async function submitOnce(gateway: Gateway, c: Connection, r: SubmitOnceR
       "info",
       `LedgerTransaction ${name}: submitting transaction ${txId} (${r.chaincode}.${r.function} on channel ${r.channel})`,
     );
-    const transaction = await gateway.newProposal(request).endorse(); // verify-before-sign happens in endorse()
-    const status = await (await transaction.submit()).getStatus();
-    const processed = await gateway.getTransactionById(r.channel, txId);
-    const outcome = await outcomeOf(gateway, r.channel, generation, txId, processed);
+    const proposal = gateway.newProposal(request);
+    // verify-before-sign happens in endorse(); endorsing again changes nothing on the ledger.
+    const transaction = await withRetries(delivery, undefined, (o) => proposal.endorse(o));
+    const { status, submissions } = await deliver(transaction, delivery);
+    const processed = await withRetries(delivery, txId, (o) => gateway.getTransactionById(r.channel, txId, o));
+    const outcome = await outcomeOf(gateway, r.channel, generation, txId, processed, status.blockNumber);
     if (status.code !== 0 && !r.allowInvalid) {
       throw new LedgerError({
         message: invalidMessage(name, txId, status.blockNumber.toString(), status.code),
         transactionId: txId,
       });
     }
+    const times = submissions === 1 ? "" : ` (submitted ${String(submissions)} times with the same signature)`;
     log(
       "info",
-      `LedgerTransaction ${name}: transaction ${txId} committed in block ${outcome.blockNumber}: ${outcome.validationCode}`,
+      `LedgerTransaction ${name}: transaction ${txId} committed in block ${outcome.blockNumber}: ${outcome.validationCode}${times}`,
     );
     if (status.code === 0) {
       const behind = await awaitEndorsingPeers(gateway, r.channel, txId, outcome.endorsers);

@@ -316,13 +316,19 @@ export const ledgerTransactionProvider = {
       const gateway = openGateway(connection, "delete");
       try {
         const request = requestOf({ ...props, gateway: connection.gateway, identity }, props.generation);
-        await submitOnce(gateway, connection, {
-          ...request,
-          urn: onDestroyUrn(props.resourceUrn),
-          function: onDestroy.function,
-          args: onDestroy.args ?? [],
-          transientData: {},
-        });
+        await submitOnce(
+          gateway,
+          connection,
+          {
+            ...request,
+            urn: onDestroyUrn(props.resourceUrn),
+            function: onDestroy.function,
+            args: onDestroy.args ?? [],
+            transientData: {},
+          },
+          "delete",
+          props.resourceUrn,
+        );
       } finally {
         gateway.close();
       }

@@ -16,6 +16,7 @@
  */
 import * as http2 from "node:http2";
 import type * as net from "node:net";
+import { codecs } from "../../provider/ledger/codec";
 
 const { NGHTTP2_CANCEL, NGHTTP2_FLAG_END_STREAM } = http2.constants;
 
@@ -264,4 +265,27 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
       });
     },
   };
+}
+
+/** The transaction id a gateway call names (Endorse, Submit, Evaluate, CommitStatus), or "" for any other call. */
+export function transactionIdOf(call: ProxiedCall): string {
+  const request = call.requests[0];
+  if (request === undefined) return "";
+  try {
+    switch (call.path) {
+      case GATEWAY.endorse:
+        return codecs.EndorseRequest.decode(request).transactionId;
+      case GATEWAY.submit:
+        return codecs.SubmitRequest.decode(request).transactionId;
+      case GATEWAY.evaluate:
+        return codecs.EvaluateRequest.decode(request).transactionId;
+      case GATEWAY.commitStatus:
+        return codecs.CommitStatusRequest.decode(codecs.SignedCommitStatusRequest.decode(request).request)
+          .transactionId;
+      default:
+        return "";
+    }
+  } catch {
+    return "";
+  }
 }

@@ -1,0 +1,227 @@
+/**
+ * ledger.LedgerTransaction through faults of a real Fabric 2.5 network, applied with the plain `pulumi` CLI (a
+ * generated project of N transactions, test/helpers/ledger-project.ts). The component reaches Org1's gateway through
+ * a TLS proxy (test/helpers/gateway-proxy.ts) that shows when it is at a given step, and the fault lands there:
+ * kill -9 of the Raft leader as the orderers acknowledge the first Submit (that transaction is lost with the leader's
+ * uncut batch and must be resubmitted), kill -9 of the gateway peer or of the other organization's peer while the
+ * component waits for a commit status, and the gateway peer down for a whole `pulumi up`. Each time: every
+ * transaction VALID exactly once on both peers (test/helpers/ledger-audit.ts), and the outcome and errors reported
+ * as they are. The network is this file's own: the run's shared network is never disturbed.
+ */
+import { strict as assert } from "node:assert";
+import * as path from "node:path";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { FabricNetwork } from "../../sandbox/fabric-network";
+import { GATEWAY, startGatewayProxy, transactionIdOf } from "../helpers/gateway-proxy";
+import type { GatewayProxy } from "../helpers/gateway-proxy";
+import { assertCommittedOnce, qsccCode } from "../helpers/ledger-audit";
+import { committedTransactions, ledgerProjectConfig, writeLedgerProject } from "../helpers/ledger-project";
+import type { ProjectTransaction } from "../helpers/ledger-project";
+import { ledgerTargets } from "../helpers/ledger-targets";
+import type { LedgerTarget } from "../helpers/ledger-targets";
+import { initProjectStack } from "../helpers/project-stack";
+import type { ProjectStack } from "../helpers/project-stack";
+
+const [REAL] = ledgerTargets(["2.5.16"]).filter((t) => t.kind === "fabric");
+
+/** A fault running beside `pulumi up`: its failure is kept (never unhandled) and rethrown when the test asks. */
+function settled(fault: Promise<void>): { rethrow(): Promise<void> } {
+  const outcome = fault.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return {
+    async rethrow() {
+      const error = await outcome;
+      if (error !== undefined) throw error;
+    },
+  };
+}
+
+describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI, Fabric 2.5.16)", function () {
+  this.timeout(600_000);
+  let ledger: LedgerTarget;
+  let network: FabricNetwork;
+  let project: ReturnType<typeof writeLedgerProject>;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  before(async function () {
+    this.timeout(300_000);
+    assert.ok(REAL);
+    ledger = await REAL.start({ own: true });
+    assert.ok(ledger.network);
+    network = ledger.network;
+    project = writeLedgerProject();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  after(async () => {
+    project.remove();
+    await ledger.close();
+  });
+
+  /** A proxy in front of Org1's gateway peer, presenting that peer's own TLS certificate. */
+  async function proxy(): Promise<GatewayProxy> {
+    const org1 = network.organization("Org1MSP");
+    const tlsDir = path.join(path.dirname(org1.peerMspDir), "tls");
+    const started = await startGatewayProxy({
+      upstream: { address: org1.gatewayAddress, tlsRootCertPem: org1.tlsRootCertPem, serverName: org1.tlsServerName },
+      serverTls: {
+        certificatePem: readFileSync(path.join(tlsDir, "server.crt"), "utf8"),
+        privateKeyPem: readFileSync(path.join(tlsDir, "server.key"), "utf8"),
+      },
+    });
+    cleanups.push(() => started.close());
+    return started;
+  }
+
+  /** A stack of the generated project with `count` CreateAsset transactions through `gatewayAddress`. */
+  async function stackOf(gatewayAddress: string, count: number): Promise<ProjectStack> {
+    const transactions: ProjectTransaction[] = Array.from({ length: count }, (_, i) => ({
+      name: `asset-${String(i)}`,
+      function: "CreateAsset",
+      args: [`fault-${randomUUID()}`, `value-${String(i)}`],
+    }));
+    const stack = await initProjectStack({
+      projectDir: project.dir,
+      config: ledgerProjectConfig({
+        gateway: { address: gatewayAddress, tlsRootCertPem: ledger.gateway().tlsRootCertPem },
+        channel: ledger.channel,
+        chaincode: ledger.chaincode,
+        identity: ledger.client(),
+        trustedRootCertificates: ledger.caCertificates,
+        transactions,
+      }),
+    });
+    cleanups.push(() => stack.dispose());
+    return stack;
+  }
+
+  const callsOf = (p: GatewayProxy, path: string, txId: string): number =>
+    p.calls.filter((c) => c.path === path && transactionIdOf(c) === txId).length;
+
+  it("commits each of 4 transactions exactly once when kill -9 takes the Raft leader as it acknowledges the first Submit", async () => {
+    const leader = await network.waitForRaftLeader();
+    let lostTxId: string | undefined;
+    const gateway = await proxy();
+    // The first Submit's answer is held: once the orderers have acknowledged the transaction, the leader dies before
+    // cutting its batch (500 ms), and only then does the acknowledgement reach the component.
+    const submit = gateway.hold(GATEWAY.submit);
+    const killed = settled(
+      submit.reached.then(async (call) => {
+        try {
+          assert.equal(call.status, 0, `the orderers acknowledged the first Submit (${call.message ?? ""})`);
+          lostTxId = transactionIdOf(call);
+          await network.stopProcess(leader, { signal: "SIGKILL" });
+        } finally {
+          submit.release();
+        }
+      }),
+    );
+    const stack = await stackOf(gateway.address, 4);
+    try {
+      // The component cannot finish before the held Submit answer is released, so the kill came first.
+      const up = await stack.up();
+      await killed.rethrow();
+      assert.ok(lostTxId !== undefined, "the leader was killed at the first acknowledged Submit");
+      const committed = committedTransactions(up.outputs);
+      assert.deepEqual(
+        committed.map((t) => t.validationCode),
+        ["VALID", "VALID", "VALID", "VALID"],
+      );
+      const txIds = committed.map((t) => t.txId);
+      assert.ok(txIds.includes(lostTxId));
+      // The fault hit: the acknowledged transaction never committed, and the component sent the same envelope again.
+      assert.match(
+        up.stdout,
+        new RegExp(`transaction ${lostTxId} not committed \\d+ s after it was submitted: submitting the same signed`),
+      );
+      assert.ok(callsOf(gateway, GATEWAY.submit, lostTxId) >= 2, "the lost transaction was submitted again");
+      assert.notEqual(await network.waitForRaftLeader({ except: leader }), leader);
+      const once = await assertCommittedOnce(network, txIds);
+      assert.equal(once.entries.get(lostTxId)?.length, 1, "the lost copy never reached a block: no DUPLICATE_TXID");
+      const again = await stack.up();
+      assert.match(again.stdout, /^\s+9 unchanged$/m); // the stack, 4 components and their 4 submissions
+    } finally {
+      if (lostTxId !== undefined) await network.startProcess(leader);
+    }
+  });
+
+  for (const mspId of ["Org1MSP", "Org2MSP"]) {
+    const role = mspId === "Org1MSP" ? "the gateway peer" : "the other organization's peer";
+    it(`commits once and reports it when kill -9 restarts ${role} while the component waits for the commit status`, async () => {
+      const peer = network.organization(mspId).peerName;
+      let restarted: Promise<void> | undefined;
+      let waitingTxId: string | undefined;
+      const gateway = await proxy();
+      // The component submitted and now waits for the commit status: the peer dies under that call.
+      const killed = settled(
+        gateway
+          .nextRequest((call) => call.path === GATEWAY.commitStatus)
+          .then(async (call) => {
+            waitingTxId = transactionIdOf(call);
+            await network.stopProcess(peer, { signal: "SIGKILL" });
+            restarted = network.startProcess(peer);
+          }),
+      );
+      const stack = await stackOf(gateway.address, 1);
+      const up = await stack.up();
+      if (waitingTxId !== undefined) await killed.rethrow();
+      assert.ok(restarted !== undefined && waitingTxId !== undefined, "the peer was killed during a CommitStatus");
+      await restarted;
+      const [committed] = committedTransactions(up.outputs);
+      assert.equal(committed?.txId, waitingTxId);
+      assert.equal(committed.validationCode, "VALID");
+      assert.equal(callsOf(gateway, GATEWAY.endorse, waitingTxId), 1);
+      if (mspId === "Org1MSP") {
+        // The call under which the peer died failed; the component asked again and got the restarted peer's answer.
+        assert.ok(callsOf(gateway, GATEWAY.commitStatus, waitingTxId) >= 2, "the commit status was asked for again");
+      }
+      const once = await assertCommittedOnce(network, [waitingTxId]);
+      const [entry] = once.entries.get(waitingTxId) ?? [];
+      assert.equal(committed.blockNumber, entry?.block.toString(), "the reported block is the ledger's");
+      // A DUPLICATE_TXID entry could only come from a resubmission (none is needed unless the restart takes > 10 s).
+      assert.ok(
+        once.duplicates <= callsOf(gateway, GATEWAY.submit, waitingTxId) - 1,
+        "no entry beyond the submissions",
+      );
+    });
+  }
+
+  it("fails with a clear error while the gateway peer is down, submits nothing, and a re-run after it is back commits once", async () => {
+    const org1 = network.organization("Org1MSP");
+    const stack = await stackOf(org1.gatewayAddress, 1);
+    const preview = await stack.preview({ diff: true });
+    const txId = /txId\s*:\s*"([0-9a-f]{64})"/.exec(preview.stdout)?.[1];
+    assert.ok(txId, preview.stdout);
+    await network.stopProcess(org1.peerName, { signal: "SIGKILL" });
+    let down = true;
+    try {
+      const failed = await stack.up({ allowFailure: true });
+      assert.notEqual(failed.code, 0);
+      assert.match(
+        failed.stdout,
+        new RegExp(
+          `LedgerTransaction asset-0: the gateway peer at ${org1.gatewayAddress} did not answer for \\d+ s ` +
+            `\\(UNAVAILABLE: No connection established\\. last error: connect ECONNREFUSED ${org1.gatewayAddress}\\)\\. ` +
+            "Nothing was submitted: start that peer or set gateway\\.address to a running gateway peer, then run " +
+            "`pulumi up` again",
+        ),
+      );
+      assert.equal(await qsccCode(network, "Org2MSP", txId), "not found");
+      await network.startProcess(org1.peerName);
+      down = false;
+      // Right after its restart the peer refuses connections, then cannot yet find Org2's peer: the retries wait.
+      const up = await stack.up();
+      const [committed] = committedTransactions(up.outputs);
+      assert.equal(committed?.txId, txId);
+      assert.equal(committed.validationCode, "VALID");
+      const once = await assertCommittedOnce(network, [txId]);
+      assert.equal(once.duplicates, 0);
+    } finally {
+      if (down) await network.startProcess(org1.peerName);
+    }
+  });
+});
