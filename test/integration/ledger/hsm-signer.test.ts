@@ -94,26 +94,7 @@ describe("PKCS#11 signer (SoftHSM2)", function () {
     assert.ok(signer.sessionsOpened() <= 4, String(signer.sessionsOpened()));
   });
 
-  it("shows why: the official client's HSM signer shares one session and fails concurrent signs", async () => {
-    const factory = signers.newHSMSignerFactory(token.library);
-    try {
-      const { signer, close } = factory.newSigner({ label: token.label, pin: token.pin, identifier: SKI_BYTES });
-      const results = await Promise.allSettled(
-        Array.from({ length: 8 }, () => signer(digestOf(crypto.randomBytes(32)))),
-      );
-      const failures = results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
-      assert.ok(failures.length > 0);
-      assert.ok(
-        failures.every((f) => f.includes("CKR_OPERATION_ACTIVE")),
-        failures.join("\n"),
-      );
-      close();
-    } finally {
-      factory.dispose();
-    }
-  });
-
-  it("and the official client's signer on the same token agree: each side's signatures verify for the other", async () => {
+  it("the official client's signer on the same token agrees: each side's signatures verify for the other", async () => {
     const factory = signers.newHSMSignerFactory(token.library); // initializes the library first (C_Initialize(NULL))
     try {
       const official = factory.newSigner({ label: token.label, pin: token.pin, identifier: SKI_BYTES });
