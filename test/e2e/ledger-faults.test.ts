@@ -29,7 +29,7 @@ const [REAL] = ledgerTargets(["2.5.16"]).filter((t) => t.kind === "fabric");
 function settled(fault: Promise<void>): { rethrow(): Promise<void> } {
   const outcome = fault.then(
     () => undefined,
-    (e: unknown) => e,
+    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
   );
   return {
     async rethrow() {
