@@ -97,8 +97,16 @@ case "$task" in
     set +e
     # Every tier unless the arguments name spec files (mocha would add a config file's `spec` to named files).
     specs=("dist/test/unit/**/*.test.js" "dist/test/integration/**/*.test.js" "dist/test/e2e/**/*.test.js")
-    for arg in "$@"; do case "$arg" in *.test.js | dist/*) specs=() ;; esac; done
-    mocha "${specs[@]}" "$@" 2>&1 | tee "$out"
+    # A TypeScript spec named as it is in the tree (test/.../x.test.ts) runs as its compiled file.
+    args=()
+    for arg in "$@"; do
+      case "$arg" in
+        test/*.test.ts) args+=("dist/${arg%.ts}.js") specs=() ;;
+        *.test.js | dist/*) args+=("$arg") specs=() ;;
+        *) args+=("$arg") ;;
+      esac
+    done
+    mocha "${specs[@]}" "${args[@]}" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     set -e
     # (|| true: a run without failures has no "failing" line, and grep's exit 1 must not end the script.)

@@ -44,7 +44,7 @@ describe("Google client against the sandbox: faults on the move", () => {
 
   it("waits out a 429 with Retry-After and moves once", async () => {
     sandbox().setFaults([{ route: ROUTE, kind: "status", status: 429, times: 1, retryAfterSeconds: 2 }]);
-    const { client, delays, retries } = tokenClient(sandbox(), DEPLOYER);
+    const { client, delays, retries } = tokenClient(sandbox(), DEPLOYER, undefined, { manualClock: true });
     await client.call(ROUTE, MOVE);
     assert.equal(delays.length, 1);
     assert.ok(delays[0]! >= 2000, String(delays[0]));
@@ -55,7 +55,7 @@ describe("Google client against the sandbox: faults on the move", () => {
 
   it("waits out a 429 with a RetryInfo detail and moves once", async () => {
     sandbox().setFaults([{ route: ROUTE, kind: "status", status: 429, times: 1, retryInfoDelay: "3s" }]);
-    const { client, delays } = tokenClient(sandbox(), DEPLOYER);
+    const { client, delays } = tokenClient(sandbox(), DEPLOYER, undefined, { manualClock: true });
     await client.call(ROUTE, MOVE);
     assert.equal(delays.length, 1);
     assert.ok(delays[0]! >= 3000, String(delays[0]));

@@ -82,19 +82,30 @@ export interface TestClient {
   readonly warnings: string[];
 }
 
+export type TestClientOptions = Partial<GoogleClientOptions> & {
+  /**
+   * The client's clock stands still except for the waits it records (each one moves it on by its length), so a
+   * wait computed from a deadline is exact instead of a millisecond short when the wall clock ticked in between.
+   */
+  readonly manualClock?: boolean;
+};
+
 /** A client against the sandbox; retry waits are recorded, not slept. */
 export function sandboxClient(
   sandbox: GoogleSandbox,
   settings: Partial<GoogleSettingsInput>,
-  options: Partial<GoogleClientOptions> = {},
+  { manualClock = false, ...options }: TestClientOptions = {},
 ): TestClient {
   const delays: number[] = [];
   const retries: RetryInfoEvent[] = [];
   const warnings: string[] = [];
+  let clock = Date.now();
   const client = createGoogleClient({
     settings: resolveGoogleSettings({ explicit: { ...sandboxEndpoints(sandbox), ...settings } }),
+    ...(manualClock ? { now: () => clock } : {}),
     sleep: (ms) => {
       delays.push(ms);
+      clock += ms;
       return Promise.resolve();
     },
     onRetry: (info) => retries.push(info),
@@ -109,7 +120,7 @@ export function tokenClient(
   sandbox: GoogleSandbox,
   principal: string,
   scopes: readonly string[] = ALL_REQUESTED_SCOPES,
-  options: Partial<GoogleClientOptions> = {},
+  options: TestClientOptions = {},
 ): TestClient {
   return sandboxClient(sandbox, { accessToken: sandbox.mintToken({ principal, scopes }) }, options);
 }

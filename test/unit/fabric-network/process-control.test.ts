@@ -7,16 +7,29 @@ import { freePorts, portRange } from "../../../sandbox/fabric-network/ports";
 import { cleanEnvironment, commandLineOf, isRunning, stopRecorded } from "../../../sandbox/fabric-network/processes";
 import { gaugeValue } from "../../../sandbox/fabric-network/readiness";
 
-function sleeper(): { pid: number; command: string[]; exited: Promise<unknown> } {
+/**
+ * A /bin/sleep child, returned once /proc shows it running that program: between fork and exec (and on a loaded
+ * machine for a moment after spawn) the child's command line is still Node's or empty.
+ */
+async function sleeper(): Promise<{ pid: number; command: string[]; exited: Promise<unknown> }> {
   const command = ["/bin/sleep", "30"];
   const child = spawn(command[0] ?? "", command.slice(1), { stdio: "ignore" });
+  const exited = once(child, "exit");
+  await once(child, "spawn");
   assert.ok(child.pid);
-  return { pid: child.pid, command, exited: once(child, "exit") };
+  const deadline = Date.now() + 5000;
+  let seen = commandLineOf(child.pid);
+  while (JSON.stringify(seen) !== JSON.stringify(command) && Date.now() < deadline) {
+    await new Promise((resolve) => setImmediate(resolve));
+    seen = commandLineOf(child.pid);
+  }
+  assert.deepEqual(seen, command, "/proc shows the child's command line within 5 s");
+  return { pid: child.pid, command, exited };
 }
 
 describe("Fabric network process control", () => {
   it("reads a process's command line from /proc", async () => {
-    const s = sleeper();
+    const s = await sleeper();
     assert.deepEqual(commandLineOf(s.pid), s.command);
     process.kill(s.pid, "SIGKILL");
     await s.exited;
@@ -24,7 +37,7 @@ describe("Fabric network process control", () => {
   });
 
   it("never signals a pid that now runs another command, and stops one that runs the recorded command", async () => {
-    const s = sleeper();
+    const s = await sleeper();
     const reused = { name: "orderer0.example.com", pid: s.pid, command: ["/fabric/bin/orderer"] };
     assert.equal(isRunning(reused), false);
     assert.equal(await stopRecorded(reused, "SIGKILL"), "pid reused");
