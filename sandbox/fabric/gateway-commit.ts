@@ -34,10 +34,22 @@ function ordererRejection(statusName: string, info: string): GatewayError {
 async function admit(ctx: GatewayContext, envelopeBytes: Buffer): Promise<void> {
   const envelope = tryDecode("common.Envelope", envelopeBytes);
   const payload = envelope === undefined ? undefined : tryDecode("common.Payload", envelope.payload);
-  if (envelope === undefined || payload?.header == null) throw ordererRejection("BAD_REQUEST", "bad payload");
+  if (envelope === undefined || payload === undefined) {
+    throw ordererRejection(
+      "BAD_REQUEST",
+      "could not determine channel ID: error unmarshalling Payload: proto: cannot parse invalid wire-format data",
+    );
+  }
+  if (payload.header == null) throw ordererRejection("BAD_REQUEST", "could not determine channel ID: header not set");
   const channelHeader = tryDecode("common.ChannelHeader", payload.header.channelHeader);
+  if (channelHeader === undefined) {
+    throw ordererRejection(
+      "BAD_REQUEST",
+      "could not determine channel ID: error unmarshalling channel header: error unmarshalling ChannelHeader: proto: cannot parse invalid wire-format data",
+    );
+  }
   const signatureHeader = tryDecode("common.SignatureHeader", payload.header.signatureHeader);
-  if (channelHeader === undefined || signatureHeader === undefined) throw ordererRejection("BAD_REQUEST", "bad header");
+  if (signatureHeader === undefined) throw ordererRejection("BAD_REQUEST", "bad header");
   if (channelHeader.channelId !== ctx.config.channel) {
     throw ordererRejection(
       "BAD_REQUEST",
@@ -49,7 +61,7 @@ async function admit(ctx: GatewayContext, envelopeBytes: Buffer): Promise<void> 
   }
   const creator = await ctx.config.msp.verify(signatureHeader.creator, envelope.payload, envelope.signature);
   if (!creator.ok || (creator.identity.role !== "client" && creator.identity.role !== "admin")) {
-    throw ordererRejection("FORBIDDEN", WRITERS_POLICY_FAILURE);
+    throw ordererRejection("FORBIDDEN", `${WRITERS_POLICY_FAILURE}: permission denied`);
   }
   if (channelHeader.type === HeaderType.CONFIG_UPDATE) {
     throw ordererRejection(

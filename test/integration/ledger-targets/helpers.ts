@@ -8,7 +8,6 @@ import * as crypto from "node:crypto";
 import {
   codecs,
   isTransactionNotFound,
-  unwrapEnvelope,
   validationCodeName,
   type Gateway,
   type ProposalRequest,
@@ -60,7 +59,9 @@ export async function entriesOf(ledger: LedgerTarget, blockNumber: bigint, txId:
   for (const [index, envelope] of (block.data?.data ?? []).entries()) {
     let id: string | undefined;
     try {
-      id = unwrapEnvelope(envelope).channelHeader.txId;
+      // The channel header alone: the transaction may be malformed further down (the committer's code says how).
+      const header = codecs.Payload.decode(codecs.Envelope.decode(envelope).payload).header;
+      id = codecs.ChannelHeader.decode(header?.channelHeader ?? new Uint8Array(0)).txId;
     } catch {
       id = undefined;
     }
