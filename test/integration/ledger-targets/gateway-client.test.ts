@@ -231,9 +231,25 @@ for (const target of ledgerTargets()) {
       }
     });
 
-    it("refuses proposals from a peer identity: they need the channel's Writers (clients and admins)", async () => {
+    it("refuses a client of an MSP the channel does not have as a malformed creator", async () => {
+      const unknown = ledger.connectOurs({ identity: { ...ledger.client(), mspId: "Org9MSP" } });
+      const malformed =
+        "error validating proposal: access denied: channel [opsledger] creator org unknown, creator is malformed";
+      try {
+        const endorse = await failure(unknown.submitTransaction(call(ledger, "PutAsset", [uniqueKey("x"), "v"])));
+        assert.ok(endorse instanceof EndorseError);
+        assert.deepEqual([endorse.code, endorse.details], [10, [detail("Org1MSP", malformed)]]);
+      } finally {
+        unknown.close();
+      }
+    });
+
+    it("answers a peer identity's commit status (the channel's Readers) but refuses its proposals (Writers)", async () => {
+      const committed = await gateway.submitTransaction(call(ledger, "PutAsset", [uniqueKey("readers"), "v"]));
       const peer = ledger.connectOurs({ identity: ledger.peer("Org2MSP") });
       try {
+        const status = await peer.getCommitStatus(ledger.channel, committed.transactionId);
+        assert.deepEqual([status.codeName, status.blockNumber], ["VALID", committed.status.blockNumber]);
         const evaluate = await failure(peer.evaluateTransaction(call(ledger, "AssetExists", ["k"])));
         assert.ok(evaluate instanceof GatewayError);
         assert.deepEqual(
