@@ -101,7 +101,9 @@ const CASES: readonly Case[] = [
     name: "PHANTOM_READ_CONFLICT",
     code: 12,
     setUp: async (sandbox, commit) => {
-      const a1 = await craft(validSpec(sandbox, { namespaces: [{ namespace: "assets", writes: [{ key: "a1" }] }] }));
+      const a1 = await craft(
+        validSpec(sandbox, { namespaces: [{ namespace: "assets", writes: [{ key: "a1", value: "1" }] }] }),
+      );
       assert.equal(await commit(a1.envelope, a1.txId), "VALID");
     },
     // A range read of [a, b) that saw no keys, while a1 is now there.
