@@ -13,7 +13,9 @@
  *
  * When OPSLEDGER_FABRIC_NETWORK is already set (a network from `npm run fabric:up`, say), the fixture uses it and
  * starts nothing. Specs share the network: use keys of their own (e.g. with the worker's pid) and leave its processes
- * running; a spec that kills or restarts nodes needs a network of its own (`target.start({ own: true })`).
+ * running; a spec that kills or restarts nodes needs a network of its own (`target.start({ own: true })`), and so does
+ * one that submits a transaction whose ChaincodeAction does not parse: a Fabric peer never commits a block holding
+ * one followed by another transaction (test/integration/ledger-targets/validation-codes.test.ts says why).
  */
 import {
   DEFAULT_FABRIC_VERSION,

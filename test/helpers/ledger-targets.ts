@@ -18,6 +18,11 @@
  * A real-network target uses the run's shared network (test/helpers/fabric-network-fixture.ts) when one of its
  * release is there and the caller does not ask for its own; a test that stops, kills or restarts nodes must ask for
  * its own (`start({ own: true })`).
+ *
+ * What a body reads without branching on the kind: `endorserAddress(mspId)` (the ErrorDetail address of a peer),
+ * `newGrpcClient()` (raw gateway calls with the target's TLS), `qscc(fn, args)`, `readBlock(n)`, `blockHeight()`, and
+ * `waitForBlock(n)` (every organization's peer has committed block n: on a network a commit status is the word of
+ * the gateway's own peer only).
  */
 import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";

@@ -21,7 +21,7 @@ import {
 } from "../../../provider/ledger";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
-import { call, entriesOf, failure, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
+import { call, entriesOf, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
 
 const WRITERS_DENIED =
   "Failed evaluating policy on signed data during check policy on channel [opsledger] with policy [/Channel/Application/Writers]: [implicit policy evaluation failed - 0 sub-policies were satisfied, but this policy requires 1 of the 'Writers' sub-policies to be satisfied]";
@@ -63,8 +63,9 @@ for (const target of ledgerTargets()) {
         blockNumber: submitted.status.blockNumber,
       });
       assert.ok(submitted.status.blockNumber > 0n);
-      assert.deepEqual(submitted.verification?.endorsers.map((e) => e.mspId).sort(), ["Org1MSP", "Org2MSP"]);
-      assert.equal(submitted.verification?.chainsVerified, true);
+      assert.ok(submitted.verification !== undefined);
+      assert.deepEqual(submitted.verification.endorsers.map((e) => e.mspId).sort(), ["Org1MSP", "Org2MSP"]);
+      assert.equal(submitted.verification.chainsVerified, true);
       await ledger.waitForBlock(submitted.status.blockNumber);
       const other = ledger.connectOurs({ mspId: "Org2MSP" });
       try {
@@ -152,7 +153,7 @@ for (const target of ledgerTargets()) {
 
     it("reports MVCC_READ_CONFLICT by name for the second of two writers endorsed on the same version", async () => {
       const key = uniqueKey("mvcc");
-      await gateway.submitTransaction(call(ledger, "PutAsset", [key, "blue"]));
+      await submitEverywhere(ledger, gateway, call(ledger, "PutAsset", [key, "blue"]));
       const first = await gateway.newProposal(call(ledger, "UpdateAsset", [key, "green"])).endorse();
       const second = await gateway.newProposal(call(ledger, "UpdateAsset", [key, "yellow"])).endorse();
       const firstStatus = await (await first.submit()).getStatus();

@@ -11,6 +11,7 @@ import {
   validationCodeName,
   type Gateway,
   type ProposalRequest,
+  type SubmitResult,
 } from "../../../provider/ledger";
 import type { LedgerTarget } from "../../helpers/ledger-targets";
 
@@ -30,6 +31,20 @@ export function call(
   extra: Partial<ProposalRequest> = {},
 ): ProposalRequest {
   return { channelId: ledger.channel, chaincodeName: ledger.chaincode, functionName, args: [...args], ...extra };
+}
+
+/**
+ * Submits through `gateway` and waits until every organization's peer has committed the block: a commit status is
+ * the word of the gateway's own peer, and an endorsement that reads the write next runs on both organizations' peers.
+ */
+export async function submitEverywhere(
+  ledger: LedgerTarget,
+  gateway: Gateway,
+  request: ProposalRequest,
+): Promise<SubmitResult> {
+  const submitted = await gateway.submitTransaction(request);
+  await ledger.waitForBlock(submitted.status.blockNumber);
+  return submitted;
 }
 
 /** Resolves with what `promise` rejects with; fails the test when it resolves. */

@@ -156,7 +156,11 @@ for (const target of ledgerTargets()) {
     });
 
     it("verifies a block's transactions as the committer judged them: a changed endorsement fails with its code", async () => {
-      const lying = tamperingClient(ledger.gateway(), () => "endorsementSignature", ledger.peer);
+      const lying = tamperingClient(
+        ledger.gateway(),
+        () => "endorsementSignature",
+        (mspId) => ledger.peer(mspId),
+      );
       const client = ledger.client();
       const theirs = official.connect({
         client: lying.client,

@@ -15,7 +15,7 @@ import {
   type Gateway,
 } from "../../../provider/ledger";
 import { ledgerTargets, type LedgerTarget, type OfficialConnection } from "../../helpers/ledger-targets";
-import { call, failure, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
+import { call, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
 
 /** The gateway's own words in an error of either client: without the client's prefix and our details suffix. */
 function serverMessage(error: unknown): string {
@@ -134,9 +134,10 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
 
     it("streams the same chaincode events through both clients from the same start block", async () => {
       const key = uniqueKey("events");
-      const created = await ours.submitTransaction(call(ledger, "CreateAsset", [key, "1"]));
+      // Each write is on both organizations' peers before the next endorsement reads it.
+      const created = await submitEverywhere(ledger, ours, call(ledger, "CreateAsset", [key, "1"]));
       const updated = await contract.submitAsync("UpdateAsset", { arguments: [key, "2"] });
-      await updated.getStatus();
+      await ledger.waitForBlock((await updated.getStatus()).blockNumber);
       const deleted = await ours.submitTransaction(call(ledger, "DeleteAsset", [key]));
       const ids = [created.transactionId, updated.getTransactionId(), deleted.transactionId];
       const start = { startBlock: created.status.blockNumber };
@@ -212,7 +213,8 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
 
     it("reports the same commit status for an invalid transaction (MVCC_READ_CONFLICT) in both", async () => {
       const key = uniqueKey("mvcc");
-      await contract.submitTransaction("PutAsset", key, "blue");
+      const seed = await contract.submitAsync("PutAsset", { arguments: [key, "blue"] });
+      await ledger.waitForBlock((await seed.getStatus()).blockNumber);
       const first = await contract.newProposal("UpdateAsset", { arguments: [key, "green"] }).endorse();
       const second = await contract.newProposal("UpdateAsset", { arguments: [key, "red"] }).endorse();
       await (await first.submit()).getStatus();

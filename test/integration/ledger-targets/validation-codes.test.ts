@@ -34,6 +34,15 @@
  *   every key and value (statedb/stateleveldb ValidateKeyValue returns nil); only CouchDB refuses keys or values.
  * - EXPIRED_CHAINCODE (17), CHAINCODE_VERSION_CONFLICT (18): no longer assigned by Fabric 2.x; NOT_VALIDATED (254)
  *   is the placeholder before validation and never stays in a committed block.
+ *
+ * This file runs on a network of its own, each crafted transaction alone in its block, because of what it found in
+ * Fabric (2.5.16 and 3.1.5 alike): a block holding a transaction whose ChaincodeAction does not parse
+ * (BAD_RESPONSE_PAYLOAD) followed by any other transaction is never committed, and the peer commits nothing after
+ * it. The state-based validator's PreValidate (core/common/validation/statebased/validator_keylevel.go) extracts the
+ * dependencies of every earlier transaction of the block; extractDependenciesForTx returns early for that one ("while
+ * executing GetChaincodeAction got error ..., skipping tx at height (N,i)") without signalling that its dependencies
+ * are in, and GetValidationParameterForKey of the next transaction waits for that signal forever. On the shared
+ * network, another worker's transaction cut into the same block stalled every test of the run.
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
@@ -167,7 +176,8 @@ for (const target of ledgerTargets()) {
 
     before(async function () {
       this.timeout(300_000);
-      ledger = await target.start();
+      // A network of its own: see the file's header (a crafted BAD_RESPONSE_PAYLOAD must be alone in its block).
+      ledger = await target.start({ own: true });
       ours = ledger.connectOurs();
       ids = { org1Peer: ledger.peer("Org1MSP") };
       spec = (key, overrides = {}) => ({

@@ -126,7 +126,11 @@ for (const target of ledgerTargets()) {
     for (const [mode, mismatch, code, name] of TAMPERS) {
       it(`refuses endorsements changed on the way (${mode}) with ${name}, which the committer assigns too`, async () => {
         let active: GatewayTamper | undefined = mode;
-        const lying = tamperingClient(ledger.gateway(), () => active, ledger.peer);
+        const lying = tamperingClient(
+          ledger.gateway(),
+          () => active,
+          (mspId) => ledger.peer(mspId),
+        );
         const ours = ledger.connectOurs({ overrides: { client: lying.client, signer: counting } });
         try {
           const key = uniqueKey(`tamper-${mode}`);
