@@ -90,6 +90,7 @@ export const codecs = {
   ChannelHeader: codec<m.ChannelHeader>("common.ChannelHeader"),
   SignatureHeader: codec<m.SignatureHeader>("common.SignatureHeader"),
   Block: codec<m.Block>("common.Block"),
+  BlockchainInfo: codec<m.BlockchainInfo>("common.BlockchainInfo"),
   SignaturePolicyEnvelope: codec<m.SignaturePolicyEnvelope>("common.SignaturePolicyEnvelope"),
   SerializedIdentity: codec<m.SerializedIdentity>("msp.SerializedIdentity"),
   MspPrincipal: codec<m.MspPrincipal>("msp.MSPPrincipal"),

@@ -1,6 +1,6 @@
 /**
  * A Fabric Gateway client over @grpc/grpc-js with our protobufjs codec:
- * Endorse → verify-before-sign → sign → Submit → CommitStatus; Evaluate; qscc GetTransactionByID.
+ * Endorse → verify-before-sign → sign → Submit → CommitStatus; Evaluate; ChaincodeEvents; qscc GetTransactionByID.
  *
  *     const gateway = connect({ address: "127.0.0.1:7051", identity, signer, trustedMsps });
  *     const { result, status } = await gateway.submitTransaction({ channelId, chaincodeName, functionName, args });
@@ -10,6 +10,14 @@ import * as grpc from "@grpc/grpc-js";
 import { ConfigError } from "../errors/config-error";
 import { ValidationError } from "../errors/validation-error";
 import type { TrustedMsp } from "./cert-chain";
+import { newChaincodeEventsRequest, newSignedChaincodeEventsRequest } from "./chaincode-events";
+import type {
+  ChaincodeEvent,
+  ChaincodeEventsOptions,
+  ChaincodeEventsRequest,
+  CloseableAsyncIterable,
+  GetEventsOptions,
+} from "./chaincode-events";
 import { codecs } from "./codec";
 import { CommitError } from "./commit-error";
 import { GatewayError } from "./gateway-error";
@@ -81,6 +89,8 @@ export interface ConnectOptions {
   readonly submitOptions?: CallOptionsSupplier;
   /** @default a deadline DEFAULT_COMMIT_STATUS_TIMEOUT_MS ahead */
   readonly commitStatusOptions?: CallOptionsSupplier;
+  /** @default no deadline: the stream stays open until it is closed or aborted */
+  readonly chaincodeEventsOptions?: CallOptionsSupplier;
 }
 
 /** A proposal as buildProposal takes it (the gateway supplies the identity and the clock), and where to send it. */
@@ -115,6 +125,23 @@ export interface Gateway {
   evaluateTransaction(request: ProposalRequest, options?: grpc.CallOptions): Promise<Uint8Array>;
   /** The signed CommitStatus of a transaction id (waits until it commits, up to the call deadline). */
   getCommitStatus(channelId: string, transactionId: string, options?: grpc.CallOptions): Promise<CommitStatus>;
+  /**
+   * The events of a chaincode's valid transactions, from `options.startBlock`, a checkpoint, or the next block
+   * committed: an async iterable to close when done (see chaincode-events.ts). Throws ValidationError for bad input.
+   */
+  getChaincodeEvents(
+    channelId: string,
+    chaincodeName: string,
+    options?: ChaincodeEventsOptions & GetEventsOptions,
+  ): Promise<CloseableAsyncIterable<ChaincodeEvent>>;
+  /** Builds (does not send) a chaincode events request, for offline signing. */
+  newChaincodeEventsRequest(
+    channelId: string,
+    chaincodeName: string,
+    options?: ChaincodeEventsOptions,
+  ): ChaincodeEventsRequest;
+  /** A chaincode events request from its bytes (ChaincodeEventsRequest.getBytes()) and an offline signature. */
+  newSignedChaincodeEventsRequest(bytes: Uint8Array, signature: Uint8Array): ChaincodeEventsRequest;
   /** qscc GetTransactionByID: the committed transaction and its validation code. */
   getTransactionById(
     channelId: string,
@@ -201,6 +228,7 @@ class GatewayImpl implements Gateway {
       endorse: options.endorseOptions,
       submit: options.submitOptions,
       commitStatus: options.commitStatusOptions,
+      chaincodeEvents: options.chaincodeEventsOptions,
     };
     this.#supportedVisibility = options.supportedVisibility ?? [DEFAULT_VISIBILITY];
     const hash = options.hash ?? DEFAULT_HASH;
@@ -220,7 +248,8 @@ class GatewayImpl implements Gateway {
       hashAlgorithm: options.hashAlgorithm ?? "sha256",
       trustedMsps: options.trustedMsps,
       now: options.now ?? (() => new Date()),
-      callOptions: (kind) => suppliers[kind]?.() ?? { deadline: Date.now() + DEFAULT_TIMEOUTS_MS[kind] },
+      callOptions: (kind) =>
+        suppliers[kind]?.() ?? (kind === "chaincodeEvents" ? {} : { deadline: Date.now() + DEFAULT_TIMEOUTS_MS[kind] }),
     };
   }
 
@@ -319,6 +348,30 @@ class GatewayImpl implements Gateway {
 
   getCommitStatus(channelId: string, transactionId: string, options?: grpc.CallOptions): Promise<CommitStatus> {
     return newCommit(this.#context, { transactionId, channelId }).getStatus(options);
+  }
+
+  async getChaincodeEvents(
+    channelId: string,
+    chaincodeName: string,
+    options: ChaincodeEventsOptions & GetEventsOptions = {},
+  ): Promise<CloseableAsyncIterable<ChaincodeEvent>> {
+    const { signal, callOptions, ...start } = options;
+    return await this.newChaincodeEventsRequest(channelId, chaincodeName, start).getEvents({
+      ...(signal === undefined ? {} : { signal }),
+      ...(callOptions === undefined ? {} : { callOptions }),
+    });
+  }
+
+  newChaincodeEventsRequest(
+    channelId: string,
+    chaincodeName: string,
+    options: ChaincodeEventsOptions = {},
+  ): ChaincodeEventsRequest {
+    return newChaincodeEventsRequest(this.#context, channelId, chaincodeName, options);
+  }
+
+  newSignedChaincodeEventsRequest(bytes: Uint8Array, signature: Uint8Array): ChaincodeEventsRequest {
+    return newSignedChaincodeEventsRequest(this.#context, bytes, signature);
   }
 
   async getTransactionById(

@@ -84,10 +84,13 @@ export interface GatewayContext {
   readonly hashAlgorithm: string;
   readonly trustedMsps: readonly TrustedMsp[];
   readonly now: () => Date;
-  readonly callOptions: (kind: "evaluate" | "endorse" | "submit" | "commitStatus") => grpc.CallOptions;
+  readonly callOptions: (
+    kind: "evaluate" | "endorse" | "submit" | "commitStatus" | "chaincodeEvents",
+  ) => grpc.CallOptions;
 }
 
-async function sign(context: GatewayContext, message: Uint8Array, what: string): Promise<Uint8Array> {
+/** Signs `message` with the gateway's signer (fast path or hash + Signer, low-S); rejects without a signer. */
+export async function sign(context: GatewayContext, message: Uint8Array, what: string): Promise<Uint8Array> {
   if (context.signer === undefined) {
     throw new LedgerError({
       message: `No signer configured to sign the ${what}: sign getDigest() offline and use the gateway's newSigned...() with the signature`,

@@ -1,7 +1,8 @@
 /**
  * The gRPC seam: unary calls to gateway.Gateway over @grpc/grpc-js with our protobufjs codec (byte passthrough
  * serializers; encoding and decoding happen in codec.ts), per-call options from suppliers, and gRPC errors turned
- * into GatewayError with the ErrorDetail entries of grpc-status-details-bin.
+ * into GatewayError with the ErrorDetail entries of grpc-status-details-bin. The ChaincodeEvents stream is in
+ * chaincode-events.ts.
  */
 import * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";
@@ -43,25 +44,33 @@ function isServiceError(error: unknown): error is grpc.ServiceError {
   return typeof error === "object" && error !== null && "code" in error && "metadata" in error;
 }
 
-type CallKind = "endorse" | "submit" | "commitStatus" | "evaluate";
+export type CallKind = "endorse" | "submit" | "commitStatus" | "evaluate";
 
-/** The GatewayError subclass for a call, carrying the transaction id (EndorseError, SubmitError, ...). */
-export function toGatewayError(error: unknown, method: string, kind: CallKind, transactionId: string): GatewayError {
+/** What a failed call's error says: the gRPC code (UNKNOWN for anything else), its message and ErrorDetails. */
+export function serviceErrorProperties(
+  error: unknown,
+  method: string,
+): { code: number; details: ErrorDetail[]; method: string; message: string; cause: unknown } {
   const code = isServiceError(error) ? error.code : grpc.status.UNKNOWN;
   const details = isServiceError(error) ? parseErrorDetails(error.metadata) : [];
   const message = isServiceError(error) ? error.details : error instanceof Error ? error.message : String(error);
-  const properties = { code, details, method, message, transactionId, cause: error };
+  return { code, details, method, message, cause: error };
+}
+
+/** The GatewayError subclass for a call, carrying the transaction id (EndorseError, SubmitError, ...). */
+export function toGatewayError(error: unknown, method: string, kind: CallKind, transactionId: string): GatewayError {
+  const properties = { ...serviceErrorProperties(error, method), transactionId };
   if (kind === "endorse") return new EndorseError(properties);
   if (kind === "submit") return new SubmitError(properties);
   if (kind === "commitStatus") return new CommitStatusError(properties);
   return new GatewayError(properties);
 }
 
-function passthrough(value: Uint8Array): Buffer {
+export function passthrough(value: Uint8Array): Buffer {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
-function bytes(value: Buffer): Uint8Array {
+export function bytes(value: Buffer): Uint8Array {
   return new Uint8Array(value);
 }
 

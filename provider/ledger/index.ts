@@ -79,6 +79,14 @@ export type {
   SubmitResult,
 } from "./gateway-client";
 export type { Commit, CommitStatus, Proposal, Signable, StepCallOptions, Transaction } from "./gateway-objects";
+export type {
+  ChaincodeEvent,
+  ChaincodeEventsOptions,
+  ChaincodeEventsRequest,
+  Checkpoint,
+  CloseableAsyncIterable,
+  GetEventsOptions,
+} from "./chaincode-events";
 export { GATEWAY_METHODS, parseErrorDetails } from "./grpc-transport";
 export { detectMessage, renderMessage } from "./json-view";
 export type { DetectedType } from "./json-view";
@@ -94,4 +102,5 @@ export { GatewayError } from "./gateway-error";
 export { EndorseError } from "./endorse-error";
 export { SubmitError } from "./submit-error";
 export { CommitStatusError } from "./commit-status-error";
+export { ChaincodeEventsError } from "./chaincode-events-error";
 export { CommitError } from "./commit-error";

@@ -5,7 +5,7 @@
  *
  * `detectMessage` recognizes the file types people have at hand when a transaction fails: a ProcessedTransaction
  * (qscc, the component's output), an Envelope, a PreparedTransaction, a ProposedTransaction, a SignedTransaction
- * export, a bare Transaction, or a Block.
+ * export, a bare Transaction, a Block (configuration blocks included), or qscc GetChainInfo's BlockchainInfo.
  */
 import * as crypto from "node:crypto";
 import { codecs } from "./codec";
@@ -13,6 +13,10 @@ import type { CodecName } from "./codec";
 import { validationCodeMeaning, validationCodeName } from "./validation-codes";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+const HEADER_CONFIG = 1;
+const HEADER_ENDORSER_TRANSACTION = 3;
+const BLOCK_METADATA_TRANSACTIONS_FILTER = 2;
 
 /** For each message, the fields holding another message: embedded (`message`) or serialized in bytes. */
 const NESTED: Partial<Record<CodecName, Record<string, CodecName>>> = {
@@ -111,6 +115,20 @@ export function renderMessage(type: CodecName | undefined, message: Record<strin
   if (type === "Block" && Array.isArray((message.data as { data?: unknown } | undefined)?.data)) {
     const data = (message.data as { data: Uint8Array[] }).data;
     out.data = { data: data.map((d) => renderValue(d, "Envelope")) };
+    const metadata = (message.metadata as { metadata?: Uint8Array[] } | undefined)?.metadata ?? [];
+    const filter = metadata[BLOCK_METADATA_TRANSACTIONS_FILTER] ?? new Uint8Array(0);
+    // One validation code per transaction, by name: what the committing peer recorded.
+    out.transactionsFilter = data.map((_d, i) => (i < filter.length ? validationCodeName(filter[i] ?? 0) : null));
+  }
+  if (type === "Payload" && message.data instanceof Uint8Array && message.header !== undefined) {
+    const header = message.header as { channelHeader?: Uint8Array };
+    const headerType =
+      header.channelHeader === undefined ? undefined : codecs.ChannelHeader.decode(header.channelHeader).type;
+    if (headerType !== undefined && headerType !== HEADER_ENDORSER_TRANSACTION) {
+      // A configuration (common.ConfigEnvelope / ConfigUpdateEnvelope): not decoded here.
+      out.data = base64(message.data);
+      out.dataType = headerType === HEADER_CONFIG ? "common.ConfigEnvelope" : `header type ${String(headerType)}`;
+    }
   }
   return out;
 }
@@ -129,14 +147,19 @@ function looksLikeTransaction(bytes: Uint8Array): boolean {
   }
 }
 
-/** An Envelope whose payload has a plausible header and, for endorser transactions, a plausible Transaction. */
+/**
+ * An Envelope whose payload has a plausible header and, for endorser transactions, a plausible Transaction. A CONFIG
+ * envelope may be unsigned with no creator: the genesis block's, which configtxgen writes.
+ */
 function looksLikeEnvelope(bytes: Uint8Array): boolean {
   try {
     const payload = codecs.Payload.decode(codecs.Envelope.decode(bytes).payload);
     if (payload.header === undefined) return false;
     const chdr = codecs.ChannelHeader.decode(payload.header.channelHeader);
-    if (chdr.type < 0 || chdr.type > 6 || !looksLikeCreator(payload.header.signatureHeader)) return false;
-    return chdr.type !== 3 || looksLikeTransaction(payload.data);
+    if (chdr.type < 0 || chdr.type > 6) return false;
+    if (chdr.type === HEADER_CONFIG && chdr.channelId !== "") return true;
+    if (!looksLikeCreator(payload.header.signatureHeader)) return false;
+    return chdr.type !== HEADER_ENDORSER_TRANSACTION || looksLikeTransaction(payload.data);
   } catch {
     return false;
   }
@@ -149,7 +172,8 @@ export type DetectedType =
   | "ProposedTransaction"
   | "SignedTransaction"
   | "Transaction"
-  | "Block";
+  | "Block"
+  | "BlockchainInfo";
 
 const DETECTORS: readonly [DetectedType, (b: Uint8Array) => boolean][] = [
   ["Envelope", looksLikeEnvelope],
@@ -176,6 +200,14 @@ const DETECTORS: readonly [DetectedType, (b: Uint8Array) => boolean][] = [
     (b) => {
       const block = codecs.Block.decode(b);
       return block.header !== undefined && (block.data?.data ?? []).every(looksLikeEnvelope);
+    },
+  ],
+  [
+    // qscc GetChainInfo: a height and a SHA-256 block hash (the previous one is empty at height 1).
+    "BlockchainInfo",
+    (b) => {
+      const info = codecs.BlockchainInfo.decode(b);
+      return info.height > 0n && info.currentBlockHash.length === 32 && [0, 32].includes(info.previousBlockHash.length);
     },
   ],
 ];

@@ -238,6 +238,14 @@ export interface SignedTransaction {
   readonly signature: Uint8Array;
 }
 
+/** What qscc GetChainInfo returns. */
+export interface BlockchainInfo {
+  readonly height: bigint;
+  readonly currentBlockHash: Uint8Array;
+  readonly previousBlockHash: Uint8Array;
+  readonly bootstrappingSnapshotInfo?: { readonly lastBlockInSnapshot: bigint };
+}
+
 export interface ProcessedTransaction {
   readonly transactionEnvelope?: Envelope;
   /** A TxValidationCode number. */

@@ -17,6 +17,7 @@ import * as protobuf from "protobufjs";
 export const PROTO_FILES: readonly string[] = [
   "common/common.proto",
   "common/policies.proto",
+  "common/ledger.proto",
   "msp/identities.proto",
   "msp/msp_principal.proto",
   "peer/chaincode.proto",

@@ -31,8 +31,11 @@ export interface ChaincodeResponse {
 export interface Chaincode {
   readonly name: string;
   readonly version: string;
-  /** Runs `fn` with `args` (args[0] of the ChaincodeInput is the function name, already removed). */
-  invoke(stub: ChaincodeStub, fn: string, args: readonly Buffer[]): ChaincodeResponse;
+  /**
+   * Runs `fcn` with `args` (args[0] of the ChaincodeInput is the function name, already removed; undefined when the
+   * input has no arguments at all).
+   */
+  invoke(stub: ChaincodeStub, fcn: string | undefined, args: readonly Buffer[]): ChaincodeResponse;
 }
 
 /** The sandbox chaincode's version, reported in ChaincodeAction.chaincode_id.version (Fabric requires non-empty). */
@@ -54,6 +57,8 @@ type AssetFunction = (stub: ChaincodeStub, args: readonly string[], raw: readonl
 
 interface FunctionSpec {
   readonly parameters: readonly string[];
+  /** @Transaction(false) in the real contract: tagged EVALUATE in its metadata. */
+  readonly evaluate?: boolean;
   readonly run: AssetFunction;
 }
 
@@ -68,6 +73,7 @@ const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
     },
   },
   ReadAsset: {
+    evaluate: true,
     parameters: ["key"],
     run: (stub, [key = ""]) => {
       const value = stub.getState(key);
@@ -75,6 +81,7 @@ const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
     },
   },
   AssetExists: {
+    evaluate: true,
     parameters: ["key"],
     run: (stub, [key = ""]) => ok(Buffer.from(stub.getState(key) === undefined ? "false" : "true")),
   },
@@ -117,6 +124,7 @@ const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
     },
   },
   GetAssetsByRange: {
+    evaluate: true,
     parameters: ["startKey", "endKey"],
     run: (stub, [startKey = "", endKey = ""]) => {
       const assets = stub
@@ -130,13 +138,65 @@ const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
 /** The names of the asset chaincode's functions, in documentation order. */
 export const ASSET_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
 
+/** The contract API's system contract, which answers GetMetadata. */
+export const SYSTEM_CONTRACT = "org.hyperledger.fabric";
+
+/**
+ * "contract:function" as fabric-contract-api splits it (fabric-shim chaincodefromcontract.js _splitFunctionName): the
+ * text before the first colon names the contract (empty: the default one), the rest is the function.
+ */
+function splitFunctionName(fcn: string, defaultContract: string): { contract: string; fn: string } {
+  const colon = fcn.indexOf(":");
+  if (colon === -1) return { contract: defaultContract, fn: fcn };
+  const contract = fcn.slice(0, colon);
+  return { contract: contract.trim() === "" ? defaultContract : contract, fn: fcn.slice(colon + 1) };
+}
+
+/** The contract API's GetMetadata answer for the assets contract, as the real chaincode gives it. */
+function metadata(name: string, version: string): string {
+  const parameter = (p: string) => ({ name: p, description: "", schema: { type: "string" } });
+  return JSON.stringify({
+    $schema: "https://hyperledger.github.io/fabric-chaincode-node/main/api/contract-schema.json",
+    contracts: {
+      [name]: {
+        name,
+        contractInstance: { name, default: true },
+        transactions: Object.entries(FUNCTIONS).map(([fn, spec]) => ({
+          tag: spec.evaluate === true ? ["EVALUATE"] : ["SUBMIT", "submitTx"],
+          parameters: spec.parameters.map(parameter),
+          name: fn,
+        })),
+        info: { title: "", version: "" },
+      },
+      [SYSTEM_CONTRACT]: {
+        name: SYSTEM_CONTRACT,
+        contractInstance: { name: SYSTEM_CONTRACT },
+        transactions: [{ name: "GetMetadata" }],
+        info: { title: "", version: "" },
+      },
+    },
+    info: { version, title: name },
+    components: { schemas: {} },
+  });
+}
+
+/**
+ * The chaincode as fabric-contract-api serves it: one contract named like the chaincode (the default), the system
+ * contract with GetMetadata, "contract:function" names, the contract API's errors.
+ */
 export function assetChaincode(name: string, version: string = DEFAULT_CHAINCODE_VERSION): Chaincode {
   return {
     name,
     version,
-    invoke(stub, fn, args) {
-      const spec = FUNCTIONS[fn];
-      if (spec === undefined) return error(`You've asked to invoke a function that does not exist: ${fn}`);
+    invoke(stub, fcn, args) {
+      if (fcn === undefined) return ok(Buffer.from("Default initiator successful."));
+      const { contract, fn } = splitFunctionName(fcn, name);
+      if (contract !== name && contract !== SYSTEM_CONTRACT) return error(`Contract name is not known: ${contract}`);
+      const notFound = error(`You've asked to invoke a function that does not exist: ${fcn}`);
+      if (contract === SYSTEM_CONTRACT)
+        return fn === "GetMetadata" ? ok(Buffer.from(metadata(name, version))) : notFound;
+      const spec = Object.hasOwn(FUNCTIONS, fn) ? FUNCTIONS[fn] : undefined;
+      if (spec === undefined) return notFound;
       if (args.length !== spec.parameters.length) {
         return error(`Expected ${spec.parameters.length} parameters, but ${args.length} have been supplied`);
       }

@@ -89,7 +89,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     policy: { rule: opts.endorsementPolicy, organizations: opts.organizations },
     msp,
   };
-  const ledger = new Ledger(opts.channel);
+  const ledger = new Ledger(opts.channel, opts.chaincode);
   const committer = new Committer(config, ledger);
   const peers = organizations.map((o) => new EndorsingPeer(o, config, ledger));
 

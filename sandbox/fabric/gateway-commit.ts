@@ -9,6 +9,7 @@ import { requireChannel, type GatewayContext } from "./gateway-context";
 import { GatewayError } from "./gateway-error";
 import type { StoredBlock, StoredTransaction } from "./ledger";
 import type { ChaincodeEvent, ChaincodeEventsRequest, SignedRequest } from "./messages";
+import { policyDenied, READER_ROLES } from "./msp";
 import { decode, encode, rawField, tryDecode } from "./wire";
 
 const WRITERS_POLICY_FAILURE =
@@ -33,10 +34,22 @@ function ordererRejection(statusName: string, info: string): GatewayError {
 async function admit(ctx: GatewayContext, envelopeBytes: Buffer): Promise<void> {
   const envelope = tryDecode("common.Envelope", envelopeBytes);
   const payload = envelope === undefined ? undefined : tryDecode("common.Payload", envelope.payload);
-  if (envelope === undefined || payload?.header == null) throw ordererRejection("BAD_REQUEST", "bad payload");
+  if (envelope === undefined || payload === undefined) {
+    throw ordererRejection(
+      "BAD_REQUEST",
+      "could not determine channel ID: error unmarshalling Payload: proto: cannot parse invalid wire-format data",
+    );
+  }
+  if (payload.header == null) throw ordererRejection("BAD_REQUEST", "could not determine channel ID: header not set");
   const channelHeader = tryDecode("common.ChannelHeader", payload.header.channelHeader);
+  if (channelHeader === undefined) {
+    throw ordererRejection(
+      "BAD_REQUEST",
+      "could not determine channel ID: error unmarshalling channel header: error unmarshalling ChannelHeader: proto: cannot parse invalid wire-format data",
+    );
+  }
   const signatureHeader = tryDecode("common.SignatureHeader", payload.header.signatureHeader);
-  if (channelHeader === undefined || signatureHeader === undefined) throw ordererRejection("BAD_REQUEST", "bad header");
+  if (signatureHeader === undefined) throw ordererRejection("BAD_REQUEST", "bad header");
   if (channelHeader.channelId !== ctx.config.channel) {
     throw ordererRejection(
       "BAD_REQUEST",
@@ -48,7 +61,7 @@ async function admit(ctx: GatewayContext, envelopeBytes: Buffer): Promise<void> 
   }
   const creator = await ctx.config.msp.verify(signatureHeader.creator, envelope.payload, envelope.signature);
   if (!creator.ok || (creator.identity.role !== "client" && creator.identity.role !== "admin")) {
-    throw ordererRejection("FORBIDDEN", WRITERS_POLICY_FAILURE);
+    throw ordererRejection("FORBIDDEN", `${WRITERS_POLICY_FAILURE}: permission denied`);
   }
   if (channelHeader.type === HeaderType.CONFIG_UPDATE) {
     throw ordererRejection(
@@ -77,14 +90,20 @@ export async function submit(ctx: GatewayContext, requestBytes: Buffer): Promise
   return encode("gateway.SubmitResponse", {});
 }
 
-/** The gateway's ACL check for signed requests: policy /Channel/Application/Writers (a client or admin). */
-async function authorize(ctx: GatewayContext, signed: SignedRequest, identity: Buffer): Promise<void> {
-  const result = await ctx.config.msp.verify(identity, signed.request, signed.signature);
-  if (!result.ok || (result.identity.role !== "client" && result.identity.role !== "admin")) {
+/**
+ * The gateway's ACL check of a signed request (Gateway_CommitStatus and Gateway_ChaincodeEvents are the channel's
+ * Readers: a client, admin or peer). The policy is looked up on the channel first, so an unknown channel fails here.
+ */
+async function authorize(ctx: GatewayContext, signed: SignedRequest, identity: Buffer, channel: string): Promise<void> {
+  if (channel !== ctx.config.channel) {
     throw new GatewayError({
       code: status.PERMISSION_DENIED,
-      message: `failed evaluating policy on signed data during check policy [/Channel/Application/Writers]: [${WRITERS_POLICY_FAILURE}]`,
+      message: `Failed to get policy manager for channel [${channel}]`,
     });
+  }
+  const result = await ctx.config.msp.verify(identity, signed.request, signed.signature);
+  if (!result.ok || !READER_ROLES.includes(result.identity.role)) {
+    throw new GatewayError({ code: status.PERMISSION_DENIED, message: policyDenied(channel, "Readers") });
   }
 }
 
@@ -130,8 +149,7 @@ export async function commitStatus(ctx: GatewayContext, requestBytes: Buffer, si
   if (request.transactionId === "") {
     throw new GatewayError({ code: status.INVALID_ARGUMENT, message: "transaction ID should not be empty" });
   }
-  await authorize(ctx, signed, request.identity);
-  requireChannel(ctx, request.channelId);
+  await authorize(ctx, signed, request.identity, request.channelId);
   const tx = await waitForTransaction(ctx, request.transactionId, signal);
   // result is always assigned from the committed code (0 = VALID is the proto3 default and so not on the wire).
   return encode("gateway.CommitStatusResponse", { result: tx.code, blockNumber: tx.blockNumber });
@@ -181,10 +199,7 @@ export async function chaincodeEvents(
   if (request === undefined) {
     throw new GatewayError({ code: status.INVALID_ARGUMENT, message: "invalid chaincode events request" });
   }
-  await authorize(ctx, signed, request.identity);
-  if (request.channelId !== ctx.config.channel) {
-    throw new GatewayError({ code: status.NOT_FOUND, message: `channel ${request.channelId} not found` });
-  }
+  await authorize(ctx, signed, request.identity, request.channelId);
   let next = startBlock(ctx, request.afterTransactionId, positionOf(request));
   let passedAfter = request.afterTransactionId === "";
   const matches = (event: ChaincodeEvent): boolean => {

@@ -6,7 +6,7 @@
  */
 import { status } from "@grpc/grpc-js";
 import { requiredOrganizationCount } from "./endorsement-policy";
-import { errorDetail, requireChannel, type GatewayContext } from "./gateway-context";
+import { errorDetail, type GatewayContext } from "./gateway-context";
 import { GatewayError } from "./gateway-error";
 import type { Endorsement, ErrorDetail, SignedProposal } from "./messages";
 import { applyVisibility, chaincodeErrorMessage, effectiveVisibility, type EndorsingPeer } from "./peer";
@@ -27,16 +27,37 @@ function unpack(signed: SignedProposal, malformedPrefix: string): UnpackedPropos
   }
 }
 
-function requireChaincode(ctx: GatewayContext, up: UnpackedProposal | ProposalError, action: string): void {
+/**
+ * The gateway's plan for the proposal's channel and chaincode (Fabric 2.5 internal/pkg/gateway): Evaluate reads the
+ * channel's configuration first (UNAVAILABLE for an unknown channel), then looks for peers that have the chaincode;
+ * Endorse asks discovery for an endorsement plan, which knows neither an unknown channel nor an unknown chaincode.
+ */
+function requireChaincode(
+  ctx: GatewayContext,
+  up: UnpackedProposal | ProposalError,
+  action: "endorse" | "evaluate",
+): void {
   if (up instanceof ProposalError) return;
-  requireChannel(ctx, up.channelHeader.channelId);
+  const channel = up.channelHeader.channelId;
   const name = up.specChaincodeName;
-  if (name !== ctx.config.chaincode.name && name !== QSCC_NAME) {
+  const known = channel === ctx.config.channel && (name === ctx.config.chaincode.name || name === QSCC_NAME);
+  if (known) return;
+  if (action === "endorse") {
     throw new GatewayError({
       code: status.FAILED_PRECONDITION,
-      message: `no peers available to ${action} chaincode ${name} in channel ${ctx.config.channel}`,
+      message: `no combination of peers can be derived which satisfy the endorsement policy: No metadata was found for chaincode ${name} in channel ${channel}`,
     });
   }
+  if (channel !== ctx.config.channel) {
+    throw new GatewayError({
+      code: status.UNAVAILABLE,
+      message: `failed to get config for channel [${channel}]: could not get last config for channel ${channel}`,
+    });
+  }
+  throw new GatewayError({
+    code: status.FAILED_PRECONDITION,
+    message: `no peers available to evaluate chaincode ${name} in channel ${channel}`,
+  });
 }
 
 function peersFor(
@@ -148,10 +169,10 @@ export async function evaluate(ctx: GatewayContext, requestBytes: Buffer): Promi
       ? peersFor(
           ctx,
           targets,
-          (orgs) =>
+          () =>
             new GatewayError({
               code: status.FAILED_PRECONDITION,
-              message: `no peers available to evaluate chaincode in channel ${ctx.config.channel} for org(s): ${orgs}`,
+              message: `no peers available to evaluate chaincode ${up instanceof ProposalError ? "" : up.specChaincodeName} in channel ${ctx.config.channel}`,
             }),
         )
       : [...ctx.peers];

@@ -8,7 +8,7 @@ import { computeTxId } from "./channel-config";
 import * as der from "./der";
 import type { ChaincodeEvent } from "./messages";
 import { encode, tryDecode } from "./wire";
-import { WorldState } from "./world-state";
+import { definitionKey, LIFECYCLE_NAMESPACE, WorldState } from "./world-state";
 
 /** Index of the per-transaction validation codes in BlockMetadata.metadata (common.BlockMetadataIndex). */
 export const TRANSACTIONS_FILTER_INDEX = 2;
@@ -76,7 +76,11 @@ export class Ledger {
   private readonly listeners = new Set<BlockListener>();
   private resets = 0;
 
-  constructor(readonly channel: string) {
+  /** `chaincode`: the deployed chaincode, whose definition the genesis state holds in _lifecycle. */
+  constructor(
+    readonly channel: string,
+    private readonly chaincode?: string,
+  ) {
     this.reset();
   }
 
@@ -127,6 +131,11 @@ export class Ledger {
     this.chain = [];
     this.index.clear();
     this.state.clear();
+    if (this.chaincode !== undefined) {
+      // The definition's sequence (1) as Fabric stores it, a protobuf StateData{Int64: 1}, "committed" at genesis.
+      const sequence = { key: definitionKey(this.chaincode), isDelete: false, value: Buffer.from([0x08, 0x01]) };
+      this.state.apply(LIFECYCLE_NAMESPACE, [sequence], { blockNum: 0n, txNum: 0 });
+    }
     this.chain.push(this.build(0n, []));
   }
 

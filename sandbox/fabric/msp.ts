@@ -2,7 +2,9 @@
  * The channel's membership services: one organization (MSP) per id, each with a root CA, an endorsing peer and the
  * ability to enrol more identities. `deserialize` does what Fabric's MSP does with a SerializedIdentity
  * (DeserializeIdentity + Validate): a known MSP id, PEM id_bytes holding an X.509 certificate that chains to that
- * MSP's root CA, is within its validity period and carries exactly one NodeOU role (client, peer, admin, orderer).
+ * MSP's root CA (else it does not even deserialize), is within its validity period and carries exactly one NodeOU role
+ * (client, peer, admin, orderer). The channel policies are role sets: Writers = client or admin, Readers = client,
+ * admin or peer (the implicit-meta policies over each organization's, as Fabric's sample configtx.yaml defines them).
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { createRootCa, issueCertificate, type KeyedCertificate } from "./certificates";
@@ -11,6 +13,15 @@ import { encode, tryDecode } from "./wire";
 import { X509Certificate } from "./x509";
 
 export type NodeRole = "client" | "peer" | "admin" | "orderer";
+/** /Channel/Application/Writers: peer/Propose (proposals to an application chaincode), the orderer's Broadcast. */
+export const WRITER_ROLES: readonly NodeRole[] = ["client", "admin"];
+/** /Channel/Application/Readers: the gateway's CommitStatus and ChaincodeEvents, qscc. */
+export const READER_ROLES: readonly NodeRole[] = ["client", "admin", "peer"];
+
+/** What Fabric's policy check says when a signed request's identity does not satisfy the channel policy. */
+export function policyDenied(channel: string, policy: "Writers" | "Readers"): string {
+  return `Failed evaluating policy on signed data during check policy on channel [${channel}] with policy [/Channel/Application/${policy}]: [implicit policy evaluation failed - 0 sub-policies were satisfied, but this policy requires 1 of the '${policy}' sub-policies to be satisfied]`;
+}
 const NODE_ROLES: readonly NodeRole[] = ["client", "peer", "admin", "orderer"];
 
 /** A member of an MSP with its key: the sandbox's peers, and the identities it enrols for clients. */
@@ -161,8 +172,10 @@ export class MembershipServices {
     } catch {
       chained = false;
     }
+    // Fabric's MSP computes the certificate's validation chain while deserializing it (bccspmsp sanitizeCert), so a
+    // certificate another CA issued is a malformed creator ("creator org unknown"), not an invalid member.
     if (!chained) {
-      return fail("invalid", sid.mspid, "x509: certificate signed by unknown authority");
+      return fail("malformed", sid.mspid, "x509: certificate signed by unknown authority");
     }
     const roles = certificate.subjectName
       .getField("OU")

@@ -6,7 +6,14 @@
 import type { NamespaceRwSet } from "./action-checks";
 import type { KVRead, RangeQueryInfo } from "./messages";
 import { TxValidationCode } from "./validation-codes";
-import { compareKeys, inRange, type StateVersion, type StateWrite, type WorldState } from "./world-state";
+import {
+  compareKeys,
+  inRange,
+  isDeleteWrite,
+  type StateVersion,
+  type StateWrite,
+  type WorldState,
+} from "./world-state";
 
 /** Writes of the valid transactions of the block being validated, not yet in the world state. */
 export class BlockUpdates {
@@ -55,7 +62,7 @@ function currentRange(
   for (const [key, v] of state.range(namespace, query.startKey, query.endKey)) merged.set(key, v.version);
   for (const [key, u] of updates.entries(namespace)) {
     if (!inRange(key, query.startKey, query.endKey)) continue;
-    if (u.write.isDelete) merged.delete(key);
+    if (isDeleteWrite(u.write)) merged.delete(key);
     else merged.set(key, u.version);
   }
   return [...merged.entries()].map(([key, version]) => ({ key, version })).sort((a, b) => compareKeys(a.key, b.key));

@@ -83,7 +83,7 @@ export class EndorsingPeer {
       return { kind: "refused", message: `channel '${up.channelHeader.channelId}' not found` };
     }
     const [fnBytes, ...args] = up.input.args;
-    const fn = fnBytes?.toString("utf8") ?? "";
+    const fn = fnBytes?.toString("utf8");
     const simulator = new TxSimulator(this.ledger.state, up.chaincodeName, up.channelHeader.txId, this.config.channel);
     let response: ChaincodeResponse;
     let version: string;
@@ -91,7 +91,7 @@ export class EndorsingPeer {
       response = this.config.chaincode.invoke(simulator, fn, args);
       version = this.config.chaincode.version;
     } else if (up.chaincodeName === QSCC_NAME) {
-      response = invokeQscc(this.ledger, fn, args);
+      response = invokeQscc(this.ledger, fn ?? "", args);
       version = "";
     } else {
       return {

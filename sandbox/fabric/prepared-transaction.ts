@@ -83,8 +83,9 @@ function tamperRwset(prpBytes: Buffer): Buffer {
   const prp = decode("protos.ProposalResponsePayload", prpBytes);
   const action = decode("protos.ChaincodeAction", prp.extension);
   const txRwSet = decode("rwset.TxReadWriteSet", action.results);
-  const nsRwset = txRwSet.nsRwset.map((ns, i) => {
-    if (i !== 0) return ns;
+  const nsRwset = txRwSet.nsRwset.map((ns) => {
+    // The chaincode's own namespace (a write to _lifecycle would be a different defect: INVALID_CHAINCODE).
+    if (ns.namespace !== action.chaincodeId?.name) return ns;
     const kv = decode("kvrwset.KVRWSet", ns.rwset);
     const writes = [...kv.writes, { key: "tampered-by-gateway", isDelete: false, value: Buffer.from("x") }];
     return { ...ns, rwset: encode("kvrwset.KVRWSet", { ...kv, writes }) };

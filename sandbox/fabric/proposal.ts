@@ -1,6 +1,6 @@
 /**
  * Endorser-side proposal handling (Fabric core/endorser/msgvalidation.go UnpackProposal and Validate, and
- * preProcess's duplicate check), with Fabric's error messages. These failures are errors returned to the gateway,
+ * preProcess's duplicate check and ACL check), with Fabric's error messages. These failures are errors returned to the gateway,
  * not validation codes.
  */
 import { computeTxId, HeaderType } from "./channel-config";
@@ -13,7 +13,8 @@ import type {
   SignatureHeader,
   SignedProposal,
 } from "./messages";
-import type { MembershipServices } from "./msp";
+import { policyDenied, WRITER_ROLES, type MembershipServices } from "./msp";
+import { QSCC_NAME } from "./qscc";
 import { decode, encode, WireDecodeError } from "./wire";
 
 export interface UnpackedProposal {
@@ -120,5 +121,10 @@ export async function validateProposal(
   }
   if (isCommitted(chdr.txId)) {
     throw new ProposalError(`duplicate transaction found [${chdr.txId}]. Creator [${shdr.creator.toString("hex")}]`);
+  }
+  // The endorser's ACL check (peer/Propose = the channel's Writers) for application chaincodes; qscc's functions are
+  // the channel's Readers, which every member role of an organization satisfies here.
+  if (creator.ok && up.chaincodeName !== QSCC_NAME && !WRITER_ROLES.includes(creator.identity.role)) {
+    throw new ProposalError(policyDenied(chdr.channelId, "Writers"));
   }
 }

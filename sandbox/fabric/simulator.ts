@@ -2,12 +2,14 @@
  * A transaction simulator over the world state, the chaincode's view of the ledger during endorsement. Like
  * Fabric's, it reads committed state only (a chaincode does not read its own writes), and records what it did:
  * every key read with the version it had (no version when absent), every range query with its results, every
- * write or delete. `results()` is the serialized rwset.TxReadWriteSet, reads and writes sorted by key.
+ * write or delete (an empty value is a delete, as in Fabric). `results()` is the serialized rwset.TxReadWriteSet,
+ * reads and writes sorted by key, with the read of the chaincode's definition in _lifecycle that real endorsements
+ * carry.
  */
 import type { ChaincodeEventData, ChaincodeStub } from "./chaincode";
 import type { MessageInput, RangeQueryInfo } from "./messages";
 import { encode } from "./wire";
-import { compareKeys, type WorldState } from "./world-state";
+import { compareKeys, definitionKey, LIFECYCLE_NAMESPACE, type WorldState } from "./world-state";
 
 interface RecordedRead {
   readonly key: string;
@@ -39,8 +41,9 @@ export class TxSimulator implements ChaincodeStub {
     return current === undefined ? undefined : Buffer.from(current.value);
   }
 
+  /** An empty value is recorded as a delete, as Fabric's rwset builder does (IsDelete = len(value) == 0). */
   putState(key: string, value: Uint8Array): void {
-    this.writes.set(key, { isDelete: false, value: Buffer.from(value) });
+    this.writes.set(key, { isDelete: value.length === 0, value: Buffer.from(value) });
   }
 
   deleteState(key: string): void {
@@ -78,6 +81,17 @@ export class TxSimulator implements ChaincodeStub {
       .sort(([a], [b]) => compareKeys(a, b))
       .map(([key, w]) => ({ key, isDelete: w.isDelete, value: w.value }));
     const kvrwset = encode("kvrwset.KVRWSet", { reads, rangeQueriesInfo: this.rangeQueries, writes });
-    return encode("rwset.TxReadWriteSet", { dataModel: 0, nsRwset: [{ namespace: this.namespace, rwset: kvrwset }] });
+    const nsRwset = [{ namespace: this.namespace, rwset: kvrwset }];
+    // Like a peer, the endorsement reads the chaincode's definition in _lifecycle (namespaces sorted by name).
+    const definition = this.state.get(LIFECYCLE_NAMESPACE, definitionKey(this.namespace));
+    if (definition !== undefined) {
+      const read = {
+        key: definitionKey(this.namespace),
+        version: { blockNum: definition.version.blockNum, txNum: BigInt(definition.version.txNum) },
+      };
+      nsRwset.push({ namespace: LIFECYCLE_NAMESPACE, rwset: encode("kvrwset.KVRWSet", { reads: [read] }) });
+      nsRwset.sort((a, b) => compareKeys(a.namespace, b.namespace));
+    }
+    return encode("rwset.TxReadWriteSet", { dataModel: 0, nsRwset });
   }
 }

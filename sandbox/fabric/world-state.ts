@@ -19,6 +19,23 @@ export interface StateWrite {
   readonly value: Buffer;
 }
 
+/**
+ * Whether a write removes its key: a delete, or a write of an empty value, which a peer's state database stores as a
+ * delete (Fabric's simulator records an empty SetState as IsDelete; a committed empty value is a nil value, which the
+ * LevelDB state database deletes).
+ */
+export function isDeleteWrite(write: Pick<StateWrite, "isDelete" | "value">): boolean {
+  return write.isDelete || write.value.length === 0;
+}
+
+/** The namespace of Fabric's chaincode lifecycle, where each committed chaincode definition lives. */
+export const LIFECYCLE_NAMESPACE = "_lifecycle";
+
+/** The `_lifecycle` key every endorsement of chaincode `name` reads (its definition's sequence). */
+export function definitionKey(name: string): string {
+  return `namespaces/fields/${name}/Sequence`;
+}
+
 /** Byte-wise comparison of two keys' UTF-8 encodings (LevelDB order). */
 export function compareKeys(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
@@ -49,7 +66,7 @@ export class WorldState {
       this.namespaces.set(namespace, table);
     }
     for (const w of writes) {
-      if (w.isDelete) table.delete(w.key);
+      if (isDeleteWrite(w)) table.delete(w.key);
       else table.set(w.key, { value: Buffer.from(w.value), version });
     }
   }

@@ -18,12 +18,18 @@
  * A real-network target uses the run's shared network (test/helpers/fabric-network-fixture.ts) when one of its
  * release is there and the caller does not ask for its own; a test that stops, kills or restarts nodes must ask for
  * its own (`start({ own: true })`).
+ *
+ * What a body reads without branching on the kind: `endorserAddress(mspId)` (the ErrorDetail address of a peer),
+ * `newGrpcClient()` (raw gateway calls with the target's TLS), `qscc(fn, args)`, `readBlock(n)`, `blockHeight()`, and
+ * `waitForBlock(n)` (every organization's peer has committed block n: on a network a commit status is the word of
+ * the gateway's own peer only).
  */
 import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { connect as connectOfficialClient, signers } from "@hyperledger/fabric-gateway";
+import { common } from "@hyperledger/fabric-protos";
 import { connect, newIdentity, newPrivateKeySigner } from "../../provider/ledger";
 import type { ConnectOptions, Gateway, TrustedMsp } from "../../provider/ledger";
 import { startFabricSandbox } from "../../sandbox/fabric";
@@ -35,6 +41,7 @@ import {
   type FabricNetwork,
   type FabricVersion,
 } from "../../sandbox/fabric-network";
+import { waitForBlock as waitForPeerBlock } from "./fabric-network-client";
 
 /** An identity as the ledger component and our client take it. */
 export interface TargetIdentity {
@@ -74,6 +81,22 @@ export interface LedgerTarget {
   }): Gateway;
   /** The official @hyperledger/fabric-gateway client connected to `mspId`'s gateway as its client identity. */
   connectOfficial(mspId?: string): OfficialConnection;
+  /** The address `mspId`'s peer has in the gateways' ErrorDetail entries. */
+  endorserAddress(mspId: string): string;
+  /** A grpc-js client to `mspId`'s gateway with its TLS settings, for raw gateway calls (the caller closes it). */
+  newGrpcClient(mspId?: string): grpc.Client;
+  /** qscc `fn` with `args` after the channel, evaluated by the official client through `mspId`'s gateway. */
+  qscc(fn: QsccFunction, args?: readonly string[], mspId?: string): Promise<Uint8Array>;
+  /** Block `blockNumber` as qscc GetBlockByNumber returns it: a serialized common.Block. */
+  readBlock(blockNumber: bigint, mspId?: string): Promise<Uint8Array>;
+  /** The ledger height (qscc GetChainInfo) of `mspId`'s peer. */
+  blockHeight(mspId?: string): Promise<bigint>;
+  /**
+   * Resolves once every organization's peer has committed block `blockNumber` (a commit status is the word of the
+   * gateway's own peer only). The network: each peer's deliver service. The sandbox has one ledger, committed before
+   * CommitStatus answers: it resolves when the block is there and fails at once otherwise.
+   */
+  waitForBlock(blockNumber: bigint): Promise<void>;
   /** The sandbox behind a sandbox target (for what only a fake can show); undefined for a network. */
   readonly sandbox: FabricSandbox | undefined;
   /** The network behind a real target (to stop, kill or restart its nodes); undefined for the sandbox. */
@@ -81,6 +104,9 @@ export interface LedgerTarget {
   /** Stops what start() started (a shared network stays up for the other files). */
   close(): Promise<void>;
 }
+
+export type QsccFunction =
+  "GetChainInfo" | "GetBlockByNumber" | "GetBlockByHash" | "GetTransactionByID" | "GetBlockByTxID";
 
 /** The official client's Gateway and the grpc-js client under it; close() closes both. */
 export interface OfficialConnection {
@@ -121,12 +147,16 @@ function connectWith(
   });
 }
 
-function connectOfficialWith(gateway: TargetGateway, identity: TargetIdentity): OfficialConnection {
-  const client = new grpc.Client(
+function grpcClientFor(gateway: TargetGateway): grpc.Client {
+  return new grpc.Client(
     gateway.address,
     grpc.credentials.createSsl(Buffer.from(gateway.tlsRootCertPem)),
     gateway.serverNameOverride === undefined ? {} : { "grpc.ssl_target_name_override": gateway.serverNameOverride },
   );
+}
+
+function connectOfficialWith(gateway: TargetGateway, identity: TargetIdentity): OfficialConnection {
+  const client = grpcClientFor(gateway);
   const official = connectOfficialClient({
     client,
     identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certificatePem) },
@@ -139,6 +169,30 @@ function connectOfficialWith(gateway: TargetGateway, identity: TargetIdentity): 
       official.close();
       client.close();
     },
+  };
+}
+
+/** The readers every target shares, over its official-client connections. */
+function qsccReaders(
+  channel: string,
+  connectOfficial: (mspId?: string) => OfficialConnection,
+): Pick<LedgerTarget, "qscc" | "readBlock" | "blockHeight"> {
+  const qscc = async (fn: QsccFunction, args: readonly string[] = [], mspId?: string): Promise<Uint8Array> => {
+    const connection = connectOfficial(mspId);
+    try {
+      return await connection.gateway
+        .getNetwork(channel)
+        .getContract("qscc")
+        .evaluateTransaction(fn, channel, ...args);
+    } finally {
+      connection.close();
+    }
+  };
+  return {
+    qscc,
+    readBlock: (blockNumber, mspId) => qscc("GetBlockByNumber", [blockNumber.toString()], mspId),
+    blockHeight: async (mspId) =>
+      BigInt(common.BlockchainInfo.deserializeBinary(await qscc("GetChainInfo", [], mspId)).getHeight()),
   };
 }
 
@@ -164,7 +218,9 @@ async function startSandboxTarget(): Promise<LedgerTarget> {
   };
   const client = (mspId: string = ORGANIZATIONS[0]): TargetIdentity =>
     once(`client ${mspId}`, () => sandbox.newClientIdentity(mspId, "User1"));
-  const gateway = (): TargetGateway => ({ address: sandbox.address, tlsRootCertPem });
+  // The server certificate names localhost (and 127.0.0.1, which Node will not take as a TLS server name).
+  const gateway = (): TargetGateway => ({ address: sandbox.address, tlsRootCertPem, serverNameOverride: "localhost" });
+  const connectOfficial = (mspId?: string): OfficialConnection => connectOfficialWith(gateway(), client(mspId));
   return {
     label: "Fabric sandbox",
     kind: "sandbox",
@@ -182,7 +238,17 @@ async function startSandboxTarget(): Promise<LedgerTarget> {
         sandbox.caCertificates,
         options.overrides ?? {},
       ),
-    connectOfficial: (mspId) => connectOfficialWith(gateway(), client(mspId)),
+    connectOfficial,
+    // The sandbox's peers are names only (sandbox/fabric/msp.ts createOrganization).
+    endorserAddress: (mspId) => `peer0.${mspId.toLowerCase()}:7051`,
+    newGrpcClient: () => grpcClientFor(gateway()),
+    ...qsccReaders(sandbox.channel, connectOfficial),
+    waitForBlock: (blockNumber) => {
+      const height = BigInt(sandbox.blocks().length);
+      return height > blockNumber
+        ? Promise.resolve()
+        : Promise.reject(new Error(`the sandbox has no block ${String(blockNumber)} (height ${String(height)})`));
+    },
     sandbox,
     network: undefined,
     close: () => sandbox.close(),
@@ -209,6 +275,7 @@ async function startNetworkTarget(version: FabricVersion, own: boolean): Promise
     const c = organization(mspId).client;
     return { mspId: c.mspId, certificatePem: c.certificatePem, privateKeyPem: c.privateKeyPem };
   };
+  const connectOfficial = (mspId?: string): OfficialConnection => connectOfficialWith(gateway(mspId), client(mspId));
   return {
     label: `Fabric ${network.version}`,
     kind: "fabric",
@@ -226,7 +293,13 @@ async function startNetworkTarget(version: FabricVersion, own: boolean): Promise
         network.caCertificates,
         options.overrides ?? {},
       ),
-    connectOfficial: (mspId) => connectOfficialWith(gateway(mspId), client(mspId)),
+    connectOfficial,
+    endorserAddress: (mspId) => organization(mspId).gatewayAddress,
+    newGrpcClient: (mspId) => grpcClientFor(gateway(mspId)),
+    ...qsccReaders(network.channel, connectOfficial),
+    waitForBlock: async (blockNumber) => {
+      await Promise.all(network.organizations.map((o) => waitForPeerBlock(network, o.mspId, blockNumber)));
+    },
     sandbox: undefined,
     network,
     // A shared network's handle is only forgotten (its owner, the global fixture, stops it).

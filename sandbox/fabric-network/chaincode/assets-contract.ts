@@ -6,9 +6,8 @@
  * state first reads the keys it depends on, so their versions are in the read set and a concurrent change makes the
  * transaction an MVCC_READ_CONFLICT; PutAsset is a blind write. GetAssetsByRange records a range query.
  *
- * One difference from the sandbox comes from Fabric itself: a peer records a write of an empty value as a delete
- * (rwsetutil newKVWrite: IsDelete = len(value) == 0) and reads a missing key as empty, so an asset with an empty value
- * does not exist here.
+ * A peer records a write of an empty value as a delete (rwsetutil newKVWrite: IsDelete = len(value) == 0) and reads a
+ * missing key as empty, so an asset with an empty value does not exist (the sandbox does the same).
  */
 import { Context, Contract, Transaction } from "fabric-contract-api";
 

@@ -1,23 +1,13 @@
 /**
- * Every TxValidationCode the Fabric sandbox's committer produces, reached by a crafted transaction (test/integration
- * fabric/craft.ts, encoded with @hyperledger/fabric-protos) and reported by name on our side: by the gateway client
- * (CommitStatus and qscc GetTransactionByID), by our decoding of the block's transaction filter, by `unwrap` for the
- * structural defects it finds offline, and by the LedgerTransaction component, which adopts a committed invalid
- * transaction carrying its own txId and inputs when allowInvalid is set.
+ * Every TxValidationCode the Fabric sandbox's committer produces, committed as a block of its own by `commitRaw` (a
+ * hook only a fake has: no gateway or orderer in front, so the codes a client can never get to a committer are
+ * reached too) and reported by name on our side: by the gateway client (CommitStatus and qscc GetTransactionByID), by
+ * our decoding of the block's transaction filter, by `unwrap` for the structural defects it finds offline, and by the
+ * LedgerTransaction component, which adopts a committed invalid transaction carrying its own txId and inputs when
+ * allowInvalid is set.
  *
- * Each code is reached twice where it can be: by `commitRaw` (a block of its own, skipping gateway and orderer) and
- * as a client would send it, through the gateway's Submit and the orderer's admission. These cannot come through
- * Submit, as in Fabric 2.5 (reference fabric.md §2.7 and orderer/common/broadcast), and their tests show the refusal:
- * - NIL_ENVELOPE: the gateway refuses an empty prepared transaction (INVALID_ARGUMENT, unsigned), and the orderer
- *   writes the marshalled envelope, never an empty entry, into the block.
- * - BAD_PAYLOAD and INVALID_OTHER_REASON for bytes that are not an Envelope: the orderer cannot read a channel header
- *   (BAD_REQUEST); a gateway request must carry an Envelope message.
- * - BAD_CREATOR_SIGNATURE: the orderer's signature filter (channel Writers) refuses the envelope (FORBIDDEN).
- * - INVALID_CONFIG_TRANSACTION: the orderer refuses a CONFIG envelope ("message is of type that cannot be processed
- *   directly"); config blocks are made by the orderer itself.
- * - UNSUPPORTED_TX_PAYLOAD: the orderer takes a CONFIG_UPDATE as a channel configuration update; one that is not a
- *   valid update is refused (BAD_REQUEST), a valid one becomes a CONFIG block of the orderer's.
- * - TARGET_CHAIN_NOT_FOUND: the orderer routes by the envelope's channel and has no such channel (BAD_REQUEST).
+ * The same codes reached through the gateway's Submit, and the refusals of those a client cannot get there, run
+ * against the sandbox and real Fabric in test/integration/ledger-targets/validation-codes.test.ts.
  */
 import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
@@ -27,7 +17,6 @@ import { creatorOf } from "../../../provider/resources/ledger-transaction-txid";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";
 import { craft, envelopeOf, type CraftSpec } from "../fabric/craft";
-import { callGateway, rejection, submitEnvelope } from "../fabric/helpers";
 import { connectOurs } from "./helpers";
 
 interface Case {
@@ -44,8 +33,6 @@ interface Case {
     sandbox: FabricSandbox,
     commit: (envelope: Uint8Array, txId: string) => Promise<string>,
   ) => Promise<void>;
-  /** Why Submit cannot carry it: the gateway's refusal, as `code: message`. Absent when Submit reaches the code. */
-  readonly submitRefusal?: string;
 }
 
 interface Ids {
@@ -53,7 +40,6 @@ interface Ids {
 }
 
 const STALE_READ = { key: "k", version: { blockNum: 7, txNum: 0 } };
-const ORDERER = "10 ABORTED: received unsuccessful response from orderer: status=";
 const ASSETS_WRITE = { namespace: "assets", writes: [{ key: "k", value: "v" }] };
 
 /** Every code with a transaction id in its channel header (NIL_ENVELOPE, BAD_PAYLOAD and not-an-Envelope: below). */
@@ -64,14 +50,12 @@ const CASES: readonly Case[] = [
     code: 7,
     overrides: () => ({ headerType: common.HeaderType.CONFIG_UPDATE }),
     unwrapFinds: true,
-    submitRefusal: `${ORDERER}BAD_REQUEST, info=error applying config update to existing channel 'opsledger': the channel's configuration cannot be updated`,
   },
   {
     name: "BAD_CREATOR_SIGNATURE",
     code: 4,
     overrides: ({ org1Peer }) => ({ envelopeSigner: org1Peer }),
     adoptable: true,
-    submitRefusal: `${ORDERER}FORBIDDEN, info=implicit policy evaluation failed - 0 sub-policies were satisfied, but this policy requires 1 of the 'Writers' sub-policies to be satisfied`,
   },
   { name: "INVALID_ENDORSER_TRANSACTION", code: 5, overrides: () => ({ actionCount: 2 }), unwrapFinds: true },
   {
@@ -79,13 +63,11 @@ const CASES: readonly Case[] = [
     code: 6,
     overrides: () => ({ headerType: common.HeaderType.CONFIG }),
     unwrapFinds: true,
-    submitRefusal: `${ORDERER}BAD_REQUEST, info=message is of type that cannot be processed directly`,
   },
   {
     name: "TARGET_CHAIN_NOT_FOUND",
     code: 14,
     overrides: () => ({ channel: "elsewhere" }),
-    submitRefusal: `${ORDERER}BAD_REQUEST, info=channel creation request not allowed because the orderer system channel is not defined`,
   },
   {
     name: "BAD_HEADER_EXTENSION",
@@ -119,7 +101,9 @@ const CASES: readonly Case[] = [
     name: "PHANTOM_READ_CONFLICT",
     code: 12,
     setUp: async (sandbox, commit) => {
-      const a1 = await craft(validSpec(sandbox, { namespaces: [{ namespace: "assets", writes: [{ key: "a1" }] }] }));
+      const a1 = await craft(
+        validSpec(sandbox, { namespaces: [{ namespace: "assets", writes: [{ key: "a1", value: "1" }] }] }),
+      );
       assert.equal(await commit(a1.envelope, a1.txId), "VALID");
     },
     // A range read of [a, b) that saw no keys, while a1 is now there.
@@ -170,17 +154,6 @@ describe("every validation code the sandbox produces, reported by name on our si
 
   /** Commits by the test hook, a block of its own; resolves with the code name. */
   const byCommitRaw = async (envelope: Uint8Array): Promise<string> => (await sandbox.commitRaw(envelope)).codeName;
-  /** Submits as a client would and waits for the commit; resolves with the code name CommitStatus reports. */
-  const bySubmit = async (envelope: Uint8Array, txId: string): Promise<string> => {
-    await submitEnvelope(sandbox, envelope, txId);
-    return (await ours.getCommitStatus(sandbox.channel, txId)).codeName;
-  };
-  /** The gateway's refusal of a Submit, as "code status: message"; nothing reaches the ledger. */
-  const submitRefusal = async (envelope: Uint8Array, txId: string): Promise<string> => {
-    const error = await rejection(submitEnvelope(sandbox, envelope, txId));
-    assert.equal(sandbox.transactionCount(), 0, "the refused envelope reached a block");
-    return error.message;
-  };
 
   /** Reads the code back by name through CommitStatus, qscc and the block filter, and from unwrap where it finds it. */
   async function readBack(c: Case, txId: string, envelope: Uint8Array): Promise<bigint> {
@@ -228,20 +201,6 @@ describe("every validation code the sandbox produces, reported by name on our si
     );
   });
 
-  it("NIL_ENVELOPE, BAD_PAYLOAD and not-an-Envelope cannot come through Submit: the gateway or the orderer refuses", async () => {
-    assert.equal(await submitRefusal(new Uint8Array(), ""), "3 INVALID_ARGUMENT: prepared transaction must be signed");
-    const badPayload = envelopeOf(Buffer.from([0x0a, 0x05, 0x01]), Buffer.from([1]));
-    assert.equal(await submitRefusal(badPayload, ""), `${ORDERER}BAD_REQUEST, info=bad payload`);
-    // A SubmitRequest whose prepared_transaction (field 3) holds bytes that are not an Envelope does not decode.
-    const notAnEnvelope = Buffer.from([0x1a, 0x02, 0x0a, 0xff]);
-    const error = await rejection(callGateway(sandbox, "Submit", notAnEnvelope));
-    assert.equal(
-      error.message,
-      "3 INVALID_ARGUMENT: cannot decode gateway.SubmitRequest: index out of range: 4 + 1 > 4",
-    );
-    assert.equal(sandbox.transactionCount(), 0);
-  });
-
   for (const c of CASES) {
     const unwrapNote = c.unwrapFinds === true ? ", and from unwrap" : "";
     it(`${c.name} (${String(c.code)}) by commitRaw: through CommitStatus, qscc and the block${unwrapNote}`, async () => {
@@ -251,23 +210,6 @@ describe("every validation code the sandbox produces, reported by name on our si
       assert.deepEqual([committed.code, committed.codeName], [c.code, c.name], committed.reason);
       assert.equal(await readBack(c, crafted.txId, crafted.envelope), committed.blockNumber);
     });
-
-    if (c.submitRefusal === undefined) {
-      it(`${c.name} (${String(c.code)}) through the gateway's Submit and the orderer, read back the same way`, async () => {
-        await c.setUp?.(sandbox, bySubmit);
-        const before = sandbox.transactionCount();
-        const crafted = await craft(validSpec(sandbox, c.overrides(ids)));
-        assert.equal(await bySubmit(crafted.envelope, crafted.txId), c.name);
-        const block = await readBack(c, crafted.txId, crafted.envelope);
-        assert.deepEqual([sandbox.transactionCount(), block], [before + 1, BigInt(before + 1)]);
-      });
-    } else {
-      const refusal = c.submitRefusal;
-      it(`${c.name} (${String(c.code)}) cannot come through Submit: the orderer refuses the envelope`, async () => {
-        const crafted = await craft(validSpec(sandbox, c.overrides(ids)));
-        assert.equal(await submitRefusal(crafted.envelope, crafted.txId), refusal);
-      });
-    }
   }
 
   it("DUPLICATE_TXID: the second commit of one envelope, in the block filter (qscc keeps the first)", async () => {
@@ -278,22 +220,6 @@ describe("every validation code the sandbox produces, reported by name on our si
     assert.equal(blockFilterCode(sandbox, second.blockNumber), "DUPLICATE_TXID");
     const processed = await ours.getTransactionById(sandbox.channel, crafted.txId);
     assert.equal(validationCodeName(processed.validationCode), "VALID");
-  });
-
-  it("DUPLICATE_TXID through Submit: the same envelope submitted twice, the second in block 2's filter", async () => {
-    const crafted = await craft(validSpec(sandbox));
-    assert.equal(await bySubmit(crafted.envelope, crafted.txId), "VALID");
-    await submitEnvelope(sandbox, crafted.envelope, crafted.txId);
-    // Blocks are committed in submission order: once a later transaction is committed, the duplicate's block is in.
-    const later = await craft(validSpec(sandbox));
-    assert.equal(await bySubmit(later.envelope, later.txId), "VALID");
-    assert.deepEqual(
-      sandbox.blocks().map((b) => b.transactions.map((t) => t.codeName)),
-      [[], ["VALID"], ["DUPLICATE_TXID"], ["VALID"]],
-    );
-    assert.equal(blockFilterCode(sandbox, 2n), "DUPLICATE_TXID");
-    // CommitStatus and qscc keep answering with the first.
-    assert.equal((await ours.getCommitStatus(sandbox.channel, crafted.txId)).codeName, "VALID");
   });
 
   describe("the LedgerTransaction component", () => {

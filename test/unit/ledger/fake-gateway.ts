@@ -29,11 +29,30 @@ export interface FakeGatewayOptions {
   blockNumber?: number;
   /** @default insecure */
   readonly credentials?: grpc.ServerCredentials;
+  /** ChaincodeEvents: responses sent at once, then the stream stays open until cancelled, or ends with `failure`. */
+  chaincodeEvents?: {
+    readonly responses: readonly FakeEventsResponse[];
+    readonly failure?: { code: grpc.status; detail: { address: string; mspId: string; message: string } };
+  };
+}
+
+export interface FakeEventsResponse {
+  readonly blockNumber: number;
+  readonly events: readonly { chaincodeId: string; txId: string; eventName: string; payload: string }[];
+}
+
+/** A ChaincodeEvents call as the fake saw it, decoded with fabric-protos. */
+export interface RecordedEventsCall {
+  readonly request: fp.gateway.ChaincodeEventsRequest;
+  readonly signatureValid: boolean;
+  /** Resolves when the client cancels the stream. */
+  readonly cancelled: Promise<void>;
 }
 
 export interface FakeGateway {
   readonly address: string;
   readonly calls: RecordedCall[];
+  readonly eventsCalls: RecordedEventsCall[];
   readonly options: FakeGatewayOptions;
   close(): Promise<void>;
 }
@@ -86,6 +105,7 @@ function statusError(
 
 export async function startFakeGateway(options: FakeGatewayOptions): Promise<FakeGateway> {
   const calls: RecordedCall[] = [];
+  const eventsCalls: RecordedEventsCall[] = [];
   const committed = new Map<string, Uint8Array>();
   const server = new grpc.Server();
   const implementation: fp.gateway.IGatewayServer = {
@@ -170,7 +190,41 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
       callback(null, response);
     },
     chaincodeEvents: (call) => {
-      call.emit("error", statusError(grpc.status.UNIMPLEMENTED, "not implemented"));
+      const request = fp.gateway.ChaincodeEventsRequest.deserializeBinary(call.request.getRequest_asU8());
+      const signatureValid = verifiedBy(
+        request.getIdentity_asU8(),
+        call.request.getRequest_asU8(),
+        call.request.getSignature_asU8(),
+      );
+      const cancelled = new Promise<void>((resolve) =>
+        call.once("cancelled", () => {
+          resolve();
+        }),
+      );
+      eventsCalls.push({ request, signatureValid, cancelled });
+      const script = options.chaincodeEvents;
+      if (script === undefined) {
+        call.emit("error", statusError(grpc.status.UNIMPLEMENTED, "not implemented"));
+        return;
+      }
+      for (const r of script.responses) {
+        const response = new fp.gateway.ChaincodeEventsResponse();
+        response.setBlockNumber(r.blockNumber);
+        response.setEventsList(
+          r.events.map((e) => {
+            const event = new fp.peer.ChaincodeEvent();
+            event.setChaincodeId(e.chaincodeId);
+            event.setTxId(e.txId);
+            event.setEventName(e.eventName);
+            event.setPayload(new TextEncoder().encode(e.payload));
+            return event;
+          }),
+        );
+        call.write(response);
+      }
+      if (script.failure !== undefined) {
+        call.emit("error", statusError(script.failure.code, "chaincode events failed", script.failure.detail));
+      }
     },
   };
   server.addService(fp.gateway.GatewayService, implementation);
@@ -183,9 +237,16 @@ export async function startFakeGateway(options: FakeGatewayOptions): Promise<Fak
   return {
     address: `127.0.0.1:${port}`,
     calls,
+    eventsCalls,
     options,
     close: () =>
       new Promise<void>((resolve) => {
+        // An events stream a failed test left open would hold tryShutdown forever.
+        if (eventsCalls.length > 0) {
+          server.forceShutdown();
+          resolve();
+          return;
+        }
         server.tryShutdown(() => {
           resolve();
         });
