@@ -1,7 +1,8 @@
 /**
  * A TLS-terminating gRPC proxy in front of a Fabric gateway (the sandbox's or a real peer's), so that one test body can
- * watch and time what a client sends on any target: it forwards every call stream by stream (request headers and
- * data; response headers, data and trailers, or a trailers-only answer), records each call's `:path`, request and
+ * watch and time what a client sends on any target: it forwards every call (request headers and data as they come;
+ * a unary call's whole answer — headers, message and trailers, or a trailers-only answer — once the upstream has
+ * finished it, a ChaincodeEvents stream as it comes), records each call's `:path`, request and
  * response messages and `grpc-status`, and can hold the answer of a call until the test releases it.
  *
  *   const proxy = await startGatewayProxy({ upstream, serverTls });
@@ -172,13 +173,17 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
       downstream.end(Buffer.concat(responseBody));
     };
 
+    // A unary call's answer (every Gateway method but the ChaincodeEvents stream) is forwarded whole once the upstream
+    // has finished it, held or not: one way of sending for every answer, and the proxy can tell an upstream that said
+    // OK without a message from a message lost on the way.
+    const streamed = path === GATEWAY.chaincodeEvents;
     let holding = false;
     upstream.on("response", (h, flags) => {
       responseHeaders = h;
       trailersOnly = (flags & NGHTTP2_FLAG_END_STREAM) !== 0;
       if (trailersOnly) Object.assign(call, statusOf(h));
       holding = hold !== undefined && !hold.released;
-      if (holding || gone()) return; // a held answer is collected below and replayed on release
+      if (holding || !streamed || gone()) return; // collected below, and sent (or replayed on release) at the end
       if (trailersOnly) {
         downstream.respond(fields(h, [":status"]), { endStream: true });
         return;
@@ -196,7 +201,13 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
     });
     upstream.on("end", () => {
       call.responses.push(...grpcMessages(Buffer.concat(responseBody)));
-      if (!holding || hold === undefined) return;
+      if (!streamed && call.status === 0 && call.responses.length !== 1) {
+        call.message = `proxy: the upstream answered a unary call grpc-status 0 with ${call.responses.length} messages`;
+      }
+      if (!holding || hold === undefined) {
+        if (!streamed) replay();
+        return;
+      }
       if (hold.released) {
         replay();
         return;
