@@ -144,7 +144,9 @@ describe("examples/ledger with signer references (pulumi CLI, Fabric and Google 
         ledgerPkcs11Pin: { value: HSM_PIN, secret: true },
       }),
       env: () => ({ ...token.env }),
-      broken: () => ({ ledgerPkcs11Pin: { value: "0000", secret: true } }),
+      // Not hex: Pulumi masks a secret's plain text wherever it appears in the output, and "0000" once matched
+      // inside the key's CKA_ID in the very error this test reads.
+      broken: () => ({ ledgerPkcs11Pin: { value: "not-the-pin", secret: true } }),
       brokenProperty: "identity.pkcs11.pin",
       brokenMessage: () => /pkcs11:token=fabric;id=[0-9a-f]{64}: C_Login failed: the PIN is incorrect/,
       neverStored: () => pemLines(keyOf("hsm")),
