@@ -5,12 +5,10 @@
  * peer), and the `_lifecycle` read every endorsement carries.
  */
 import { strict as assert } from "node:assert";
-import { common, gateway as gw } from "@hyperledger/fabric-protos";
-import type * as grpc from "@grpc/grpc-js";
 import { codecs, GatewayError, unwrap, type Gateway } from "../../../provider/ledger";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { craft } from "../fabric/craft";
-import { call, failure, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
+import { call, failure, submitRaw, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
 
 const parameters = (...names: string[]) => names.map((name) => ({ name, description: "", schema: { type: "string" } }));
 const SUBMIT = ["SUBMIT", "submitTx"];
@@ -115,24 +113,7 @@ for (const target of ledgerTargets()) {
         args: ["PutAsset", key, ""],
         namespaces: [{ namespace: ledger.chaincode, writes: [{ key, value: "" }] }],
       });
-      const request = new gw.SubmitRequest();
-      request.setTransactionId(crafted.txId);
-      request.setChannelId(ledger.channel);
-      request.setPreparedTransaction(common.Envelope.deserializeBinary(crafted.envelope));
-      const client = ledger.newGrpcClient();
-      await new Promise<void>((resolve, reject) => {
-        client.makeUnaryRequest(
-          "/gateway.Gateway/Submit",
-          (b: Uint8Array) => Buffer.from(b),
-          (b: Buffer) => b,
-          request.serializeBinary(),
-          (err: grpc.ServiceError | null) => {
-            client.close();
-            if (err === null) resolve();
-            else reject(err);
-          },
-        );
-      });
+      await submitRaw(ledger, crafted.envelope, crafted.txId);
       assert.equal((await gateway.getCommitStatus(ledger.channel, crafted.txId)).codeName, "VALID");
       // A range query lists every stored key, an empty value included: there is none.
       const listed = await gateway.evaluateTransaction(call(ledger, "GetAssetsByRange", [key, `${key}~`]));

@@ -5,6 +5,8 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
+import type * as grpc from "@grpc/grpc-js";
+import { common, gateway as gw } from "@hyperledger/fabric-protos";
 import {
   codecs,
   isTransactionNotFound,
@@ -107,4 +109,26 @@ export async function assertNotOrdered(
     const lookup = await failure(gateway.getTransactionById(ledger.channel, txId));
     assert.equal(isTransactionNotFound(lookup), true, `transaction ${txId} is not on the ledger: ${String(lookup)}`);
   }
+}
+
+/** Calls the gateway's Submit with a SubmitRequest carrying `envelope`; rejects with the gRPC error. */
+export function submitRaw(ledger: LedgerTarget, envelope: Uint8Array, transactionId: string): Promise<void> {
+  const request = new gw.SubmitRequest();
+  request.setTransactionId(transactionId);
+  request.setChannelId(ledger.channel);
+  request.setPreparedTransaction(common.Envelope.deserializeBinary(envelope));
+  const client = ledger.newGrpcClient();
+  return new Promise<void>((resolve, reject) => {
+    client.makeUnaryRequest(
+      "/gateway.Gateway/Submit",
+      (b: Uint8Array) => Buffer.from(b),
+      (b: Buffer) => b,
+      request.serializeBinary(),
+      (err: grpc.ServiceError | null) => {
+        client.close();
+        if (err === null) resolve();
+        else reject(err);
+      },
+    );
+  });
 }

@@ -46,12 +46,11 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import type * as grpc from "@grpc/grpc-js";
-import { common, gateway as gw } from "@hyperledger/fabric-protos";
+import { common } from "@hyperledger/fabric-protos";
 import { validationCodeName, type Gateway } from "../../../provider/ledger";
 import { ledgerTargets, type LedgerTarget, type TargetIdentity } from "../../helpers/ledger-targets";
 import { craft, envelopeOf, type CraftSpec } from "../fabric/craft";
-import { blockFilterCode, entriesOf, TARGET_TEST_TIMEOUT_MS } from "./helpers";
+import { blockFilterCode, entriesOf, submitRaw, TARGET_TEST_TIMEOUT_MS } from "./helpers";
 
 const ORDERER = "10 ABORTED: received unsuccessful response from orderer: status=";
 
@@ -136,28 +135,6 @@ const REFUSED: readonly [string, (ids: Ids) => Partial<CraftSpec>, string][] = [
     `${ORDERER}BAD_REQUEST, info=channel creation request not allowed because the orderer system channel is not defined`,
   ],
 ];
-
-/** Calls the gateway's Submit with a SubmitRequest carrying `envelope`; rejects with the gRPC error. */
-function submitRaw(ledger: LedgerTarget, envelope: Uint8Array, transactionId: string): Promise<void> {
-  const request = new gw.SubmitRequest();
-  request.setTransactionId(transactionId);
-  request.setChannelId(ledger.channel);
-  request.setPreparedTransaction(common.Envelope.deserializeBinary(envelope));
-  const client = ledger.newGrpcClient();
-  return new Promise<void>((resolve, reject) => {
-    client.makeUnaryRequest(
-      "/gateway.Gateway/Submit",
-      (b: Uint8Array) => Buffer.from(b),
-      (b: Buffer) => b,
-      request.serializeBinary(),
-      (err: grpc.ServiceError | null) => {
-        client.close();
-        if (err === null) resolve();
-        else reject(err);
-      },
-    );
-  });
-}
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   return promise.then(

@@ -7,13 +7,12 @@ import {
   type ManualClock,
 } from "../../../sandbox/google";
 import { call, DEPLOYER, moveUrl } from "./helpers";
+import { COMPUTE_WRITE_QUOTA_MESSAGE, computeWriteQuotaMetadata } from "../../helpers/google-rate-limit";
 
 const MOVE = "compute.firewallPolicies.move";
 const uuid = (i: number): string => `0b7d4f3e-2c1a-4b9d-8e7f-${String(i).padStart(12, "0")}`;
 
-const MESSAGE =
-  "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute' of service " +
-  "'compute.googleapis.com' for consumer 'project_number:123456789012'.";
+const MESSAGE = COMPUTE_WRITE_QUOTA_MESSAGE;
 
 /** The rejection as Google's front end words it (ErrorInfo metadata as in reference google-apis.md §9 samples). */
 function rateLimitBody(code: number, status: string, limit: number, retryDelay: string): unknown {
@@ -28,15 +27,7 @@ function rateLimitBody(code: number, status: string, limit: number, retryDelay: 
           "@type": "type.googleapis.com/google.rpc.ErrorInfo",
           reason: "RATE_LIMIT_EXCEEDED",
           domain: "googleapis.com",
-          metadata: {
-            service: "compute.googleapis.com",
-            consumer: "projects/123456789012",
-            quota_metric: "compute.googleapis.com/write_requests",
-            quota_limit: "WriteRequestsPerMinutePerProject",
-            quota_limit_value: String(limit),
-            quota_location: "global",
-            quota_unit: "1/min/{project}",
-          },
+          metadata: computeWriteQuotaMetadata(limit),
         },
         {
           "@type": "type.googleapis.com/google.rpc.Help",

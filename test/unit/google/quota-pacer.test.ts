@@ -8,6 +8,7 @@ import {
   rateLimitNotice,
   sharedQuotaPacer,
 } from "../../../provider/google";
+import { computeWriteQuotaMetadata } from "../../helpers/google-rate-limit";
 
 describe("QuotaPacer", () => {
   beforeEach(clearQuotaPacers);
@@ -78,15 +79,7 @@ describe("QuotaPacer", () => {
   });
 
   it("reads the quota from ErrorInfo metadata as Google reports it", () => {
-    const metadata = {
-      service: "compute.googleapis.com",
-      consumer: "projects/123456789012",
-      quota_metric: "compute.googleapis.com/write_requests",
-      quota_limit: "WriteRequestsPerMinutePerProject",
-      quota_limit_value: "600",
-      quota_location: "global",
-      quota_unit: "1/min/{project}",
-    };
+    const metadata = computeWriteQuotaMetadata(600);
     assert.deepEqual(rateLimitNotice(metadata, 12_000), {
       serverDelayMs: 12_000,
       quotaMetric: "compute.googleapis.com/write_requests",

@@ -4,6 +4,7 @@ import type { AxiosResponse, InternalAxiosRequestConfig } from "axios";
 import { ApiError, clearQuotaPacers, createGoogleClient, describeQuota } from "../../../provider/google";
 import type { GoogleClient, QuotaWaitEvent, RetryInfoEvent } from "../../../provider/google";
 import { countingTokens, googleError, testSettings } from "./helpers";
+import { COMPUTE_WRITE_QUOTA_MESSAGE, computeWriteQuotaMetadata } from "../../helpers/google-rate-limit";
 
 const WINDOW_MS = 60_000;
 
@@ -66,9 +67,7 @@ function quotaServer(time: VirtualTime, limit: number, status: 403 | 429 = 429) 
         return respond(200, { name: `operation-${log.length}`, status: "DONE" });
       }
       const refillS = ((window + 1) * WINDOW_MS - time.now) / 1000;
-      const message =
-        "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute' of service " +
-        "'compute.googleapis.com' for consumer 'project_number:123456789012'.";
+      const message = COMPUTE_WRITE_QUOTA_MESSAGE;
       const body = googleError(status, status === 429 ? "RESOURCE_EXHAUSTED" : "PERMISSION_DENIED", message, {
         errors: [{ message, domain: "usageLimits", reason: "rateLimitExceeded" }],
         details: [
@@ -76,15 +75,7 @@ function quotaServer(time: VirtualTime, limit: number, status: 403 | 429 = 429) 
             "@type": "type.googleapis.com/google.rpc.ErrorInfo",
             reason: "RATE_LIMIT_EXCEEDED",
             domain: "googleapis.com",
-            metadata: {
-              service: "compute.googleapis.com",
-              consumer: "projects/123456789012",
-              quota_metric: "compute.googleapis.com/write_requests",
-              quota_limit: "WriteRequestsPerMinutePerProject",
-              quota_limit_value: String(limit),
-              quota_location: "global",
-              quota_unit: "1/min/{project}",
-            },
+            metadata: computeWriteQuotaMetadata(limit),
           },
           { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${refillS}s` },
         ],
