@@ -1,12 +1,15 @@
 /**
  * Nothing measured was lost when DEVELOPMENT.md was split into a short DEVELOPMENT.md and docs/: every figure (a number
  * with a unit) and every table row of DEVELOPMENT.md as it was at SPLIT_BASE is found again in the project's Markdown
- * (any page but the changelogs), or is listed in DROPPED with the reason. It compares with that commit's file, read
- * from git, not with today's text, so the pages stay free to change: a figure that is re-measured or retired later
- * goes into DROPPED with its reason, which is the point — nothing disappears silently.
+ * (any page but the changelogs), or is listed in DROPPED with the reason. It compares with that commit's file, not with
+ * today's text, so the pages stay free to change: a figure that is re-measured or retired later goes into DROPPED with
+ * its reason, which is the point — nothing disappears silently.
+ *
+ * The old file's figures and rows are kept in test/fixtures/docs/development-at-split.json, extracted once with this
+ * file's own readers (`figuresIn`, `tableRows`) from `git show <SPLIT_BASE>:DEVELOPMENT.md`: CI's fresh clone may be
+ * shallow, so the check must not need the history.
  */
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { figureFinder, figuresIn, markdownFiles, tableRows } from "./markdown";
@@ -35,26 +38,28 @@ function docsCorpus(): Corpus {
   return { rows: new Set(texts.flatMap(tableRows)), hasFigure: figureFinder(texts.join("\n\n")) };
 }
 
-function baseDevelopment(): string {
-  try {
-    return execFileSync("git", ["show", `${SPLIT_BASE}:DEVELOPMENT.md`], { cwd: ROOT, encoding: "utf8" });
-  } catch (error) {
-    throw new Error(
-      `the docs check compares with DEVELOPMENT.md as it was at ${SPLIT_BASE}, read with git; run it in a clone that ` +
-        `has that commit (a shallow clone needs \`git fetch --unshallow\`): ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+/** What the fixture keeps of DEVELOPMENT.md at SPLIT_BASE. */
+interface BaseDevelopment {
+  readonly commit: string;
+  readonly characters: number;
+  readonly figures: readonly string[];
+  readonly rows: readonly string[];
+}
+
+function baseDevelopment(): BaseDevelopment {
+  const file = path.join(ROOT, "test", "fixtures", "docs", "development-at-split.json");
+  return JSON.parse(fs.readFileSync(file, "utf8")) as BaseDevelopment;
 }
 
 /** What the old text had that the docs lack and DROPPED does not explain. */
 export function lostInMove(
-  oldText: string,
+  old: { readonly figures: readonly string[]; readonly rows: readonly string[] },
   corpus: Corpus,
   dropped: ReadonlyMap<string, string>,
 ): { figures: string[]; rows: string[] } {
   return {
-    figures: figuresIn(oldText).filter((f) => !dropped.has(f) && !corpus.hasFigure(f)),
-    rows: tableRows(oldText).filter((r) => !dropped.has(r) && !corpus.rows.has(r)),
+    figures: old.figures.filter((f) => !dropped.has(f) && !corpus.hasFigure(f)),
+    rows: old.rows.filter((r) => !dropped.has(r) && !corpus.rows.has(r)),
   };
 }
 
@@ -82,7 +87,8 @@ describe("docs: the split of DEVELOPMENT.md", () => {
       const oldText = "Start: 5.9 s, then 0.79x.\n\n| What | Figure |\n|---|---|\n| demo | 27 s |\n| cold | 432 s |\n";
       const newText = "| What | Figure |\n|---|---|\n| demo | 27 s |\n\nstart 5.9 s";
       const corpus = { rows: new Set(tableRows(newText)), hasFigure: figureFinder(newText) };
-      assert.deepEqual(lostInMove(oldText, corpus, new Map()), {
+      const old = { figures: figuresIn(oldText), rows: tableRows(oldText) };
+      assert.deepEqual(lostInMove(old, corpus, new Map()), {
         figures: ["0.79x", "432 s"],
         rows: ["cold | 432 s"],
       });
@@ -91,31 +97,32 @@ describe("docs: the split of DEVELOPMENT.md", () => {
         ["cold | 432 s", "re-measured"],
         ["432 s", "re-measured"],
       ]);
-      assert.deepEqual(lostInMove(oldText, corpus, dropped), { figures: [], rows: [] });
+      assert.deepEqual(lostInMove(old, corpus, dropped), { figures: [], rows: [] });
     });
   });
 
   describe(`DEVELOPMENT.md at ${SPLIT_BASE.slice(0, 7)} against today's pages`, () => {
-    let oldText: string;
+    let old: BaseDevelopment;
     before(() => {
-      oldText = baseDevelopment();
+      old = baseDevelopment();
     });
 
-    it("reads the old file whole (a wrong commit or an empty file would pass vacuously)", () => {
-      assert.ok(oldText.length > 50_000, `DEVELOPMENT.md at ${SPLIT_BASE} has ${String(oldText.length)} characters`);
-      assert.ok(figuresIn(oldText).length > 200, "expected the old file's 200+ figures");
-      assert.ok(tableRows(oldText).length > 80, "expected the old file's 80+ table rows");
+    it("holds the old file whole (a wrong commit or an empty file would pass vacuously)", () => {
+      assert.equal(old.commit, SPLIT_BASE);
+      assert.ok(old.characters > 50_000, `DEVELOPMENT.md at ${SPLIT_BASE} had ${String(old.characters)} characters`);
+      assert.ok(old.figures.length > 200, "expected the old file's 200+ figures");
+      assert.ok(old.rows.length > 80, "expected the old file's 80+ table rows");
     });
 
     it("finds every figure and every table row again, or lists it as dropped with its reason", () => {
-      const lost = lostInMove(oldText, docsCorpus(), DROPPED);
+      const lost = lostInMove(old, docsCorpus(), DROPPED);
       assert.deepEqual(lost, { figures: [], rows: [] }, "lost in the move: put them back, or list them in DROPPED");
     });
 
     it("lists as dropped only what the old file had and the docs no longer have", () => {
       const corpus = docsCorpus();
-      const oldFigures = new Set(figuresIn(oldText));
-      const oldRows = new Set(tableRows(oldText));
+      const oldFigures = new Set(old.figures);
+      const oldRows = new Set(old.rows);
       const stale = [...DROPPED.keys()].filter(
         (key) =>
           !(oldFigures.has(key) || oldRows.has(key)) ||
