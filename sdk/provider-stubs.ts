@@ -4,7 +4,8 @@
  * (@pulumi/pulumi `cmd/dynamic-provider`) evaluates it with require-from-string and calls its `handler()` for the
  * provider object, caching it per text. `pulumi.dynamic.Resource` produces that text by serializing a provider object
  * as closures, about 2 KB for seven methods, and Pulumi keeps it twice per resource (inputs and outputs) in every
- * checkpoint it writes. At 1,000 resources that was 4.3 MB of a 6.5 MB state, rewritten after every step.
+ * checkpoint it writes, rewritten after every step (the state's size before and after: docs/benchmarks.md,
+ * "Organization scale"; the decision: docs/decisions/0013-one-line-provider-stub.md).
  *
  * So the resources below write the module text themselves: one line that `require()`s this package's provider entry
  * by its name inside the provider process (`exports.handler = () => require("pulumi-opsledger/provider").provider`),

@@ -13,13 +13,13 @@
  * (t(i), t(i+1)] is seen at t(i+1), at most k * t(i) < k * d late: the worst relative delay is below k at every
  * duration from the first poll on. Over a log-uniform spread of d, a fixed ratio R = 1 + k gives a mean relative delay
  * of (R - 1) / ln(R) - 1, about k/2 - k²/12: 6.8% for k = 0.14. The jitter only shortens steps, which lowers both the
- * worst case and the mean (about 6% here). Capped steps (maxDelayMs, reached at t = maxDelayMs / k, 7 minutes for
+ * worst case and the mean. Capped steps (maxDelayMs, reached at t = maxDelayMs / k, 7 minutes for
  * 60 s) are shorter than k * t, so the bound holds there too. The price: the worst case at 15% needs a ratio of
  * at most 1.15 from the first second on, so a short operation is polled more often than Terraform polls it (about
  * ln(d / 1 s) / 0.13 + 1 polls: 19 for 10 s against Terraform's 4); a long one is polled far less (a one-hour
  * operation about 110 times against 362), and over the spread the total is below Terraform's.
- * - k = 0.14: the largest step whose mean stays under 7% without relying on jitter; with the jitter the bench
- *   measures about 6% mean and 14% worst.
+ * - k = 0.14: the largest step whose mean stays under 7% without relying on jitter (what the bench measures with the
+ *   jitter: docs/benchmarks.md, the waiter's table).
  * - initialDelayMs = 1 s: the operation returned by the mutating call is the observation at t = 0, so the waiter makes
  *   no immediate poll; a first poll at 1 s sees an operation of 1 s without delay.
  * - maxDelayMs = 60 s: a long operation is seen within a minute of its end (Terraform: 10 s) for about a third of

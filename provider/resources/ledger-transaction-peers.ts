@@ -5,8 +5,8 @@
  * A commit status is the word of one peer, the gateway's: the other organizations' peers commit the same block on
  * their own time. A transaction that reads what this one wrote (a resource that depends on it, the next `pulumi up`)
  * is endorsed by those peers too, and one that has not caught up simulates against older state — Fabric's gateway then
- * refuses the endorsement ("ProposalResponsePayloads do not match", or the chaincode's own error from that peer). On
- * Fabric 3.1 with one peer per organization, a read right after a commit failed so about once in 30 tries. So the
+ * refuses the endorsement ("ProposalResponsePayloads do not match", or the chaincode's own error from that peer); how
+ * often that happened on Fabric 2.5 and 3.1 is in docs/decisions/0018-wait-for-every-endorsing-peer.md. So the
  * component reports a transaction done only once each endorsing organization's peer answers qscc GetTransactionByID
  * for it (an evaluation through the gateway, targeted at that organization), asking again with growing pauses, and for
  * at most DEFAULT_ENDORSER_CATCH_UP_MS: a peer that does not answer by then does not fail a committed transaction, it is

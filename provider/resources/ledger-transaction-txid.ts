@@ -1,6 +1,6 @@
 /**
  * Exactly-once identifiers of a ledger.LedgerTransactionSubmission: the nonce and txId of a generation, derived from
- * what every step has without any key (see ledger-transaction.ts and DEVELOPMENT.md, "The ledger nonce").
+ * what every step has without any key (see ledger-transaction.ts and docs/decisions/0016-ledger-nonce-without-a-key.md).
  */
 import * as crypto from "node:crypto";
 import { computeTxId, newIdentity, serializeIdentity } from "../ledger";

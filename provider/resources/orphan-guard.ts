@@ -5,7 +5,7 @@
  * stays alive with its stdout and stderr pipes closed. @pulumi/pulumi's dynamic-provider entry point
  * (cmd/dynamic-provider) prints every uncaught error with console.error and keeps it in a Set; on a closed pipe that
  * write fails with EPIPE, which Node emits as an 'error' event on the stream, and with no listener it becomes the next
- * uncaught error: a loop at 100% of a core with an ever-growing Set (3 GB in 7 minutes, measured here). With a
+ * uncaught error: a loop at 100% of a core with an ever-growing Set (docs/decisions/0005-orphan-guard.md). With a
  * listener on both streams, the first EPIPE (or EIO) ends the process: nobody is left to answer, and what it was doing
  * is safe to redo (requestIds and deterministic txIds make the next `pulumi up` exactly-once).
  */

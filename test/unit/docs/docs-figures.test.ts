@@ -1,0 +1,135 @@
+/**
+ * Nothing measured was lost when DEVELOPMENT.md was split into a short DEVELOPMENT.md and docs/: every figure (a number
+ * with a unit) and every table row of DEVELOPMENT.md as it was at SPLIT_BASE is found again in the project's Markdown
+ * (any page but the changelogs), or is listed in DROPPED with the reason. It compares with that commit's file, not with
+ * today's text, so the pages stay free to change: a figure that is re-measured or retired later goes into DROPPED with
+ * its reason, which is the point — nothing disappears silently.
+ *
+ * The old file's figures and rows are kept in test/fixtures/docs/development-at-split.json, extracted once with this
+ * file's own readers (`figuresIn`, `tableRows`) from `git show <SPLIT_BASE>:DEVELOPMENT.md`: CI's fresh clone may be
+ * shallow, so the check must not need the history.
+ */
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { figureFinder, figuresIn, markdownFiles, tableRows } from "./markdown";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..", "..");
+
+/** The last commit with the whole DEVELOPMENT.md (58 KB), before the split. */
+export const SPLIT_BASE = "b85d503ef274c9304307bea35918af247fe8975b";
+
+/**
+ * Figures and table rows of the old DEVELOPMENT.md left out on purpose, each with the reason. An entry must still be
+ * in the old file and must not be found in the docs (else it is not dropped: remove it from here).
+ */
+export const DROPPED: ReadonlyMap<string, string> = new Map<string, string>([]);
+
+/** The new pages: their table rows, and a test for a figure in their text. */
+interface Corpus {
+  readonly rows: ReadonlySet<string>;
+  readonly hasFigure: (figure: string) => boolean;
+}
+
+/** Pages that may hold a figure: every Markdown file but the changelogs (a changelog repeats, it does not keep). */
+function docsCorpus(): Corpus {
+  const files = markdownFiles(ROOT).filter((f) => f !== "CHANGELOG.md" && !/^docs\/changelog-[^/]*\.md$/.test(f));
+  const texts = files.map((f) => fs.readFileSync(path.join(ROOT, f), "utf8"));
+  return { rows: new Set(texts.flatMap(tableRows)), hasFigure: figureFinder(texts.join("\n\n")) };
+}
+
+/** What the fixture keeps of DEVELOPMENT.md at SPLIT_BASE. */
+interface BaseDevelopment {
+  readonly commit: string;
+  readonly characters: number;
+  readonly figures: readonly string[];
+  readonly rows: readonly string[];
+}
+
+function baseDevelopment(): BaseDevelopment {
+  const file = path.join(ROOT, "test", "fixtures", "docs", "development-at-split.json");
+  return JSON.parse(fs.readFileSync(file, "utf8")) as BaseDevelopment;
+}
+
+/** What the old text had that the docs lack and DROPPED does not explain. */
+export function lostInMove(
+  old: { readonly figures: readonly string[]; readonly rows: readonly string[] },
+  corpus: Corpus,
+  dropped: ReadonlyMap<string, string>,
+): { figures: string[]; rows: string[] } {
+  return {
+    figures: old.figures.filter((f) => !dropped.has(f) && !corpus.hasFigure(f)),
+    rows: old.rows.filter((r) => !dropped.has(r) && !corpus.rows.has(r)),
+  };
+}
+
+describe("docs: the split of DEVELOPMENT.md", () => {
+  describe("the readers the check uses", () => {
+    it("reads figures with their units, ranges, growth factors and counted rates", () => {
+      assert.deepEqual(
+        figuresIn("up 144.6 s (1.08x, 14%); 0.90M-1.46M ops/s, x9.1, 155-165 s, 2,284 KB; failed 1 time in 30; v2 x"),
+        ["144.6 s", "1.08x", "14%", "0.90M-1.46M ops/s", "x9.1", "155-165 s", "2,284 KB", "1 time in 30"],
+      );
+    });
+
+    it("finds a figure only as a figure of its own, across a line break", () => {
+      assert.equal(figureFinder("took 4.4\n  s in all")("4.4 s"), true);
+      assert.equal(figureFinder("took 14.4 s")("4.4 s"), false);
+      assert.equal(figureFinder("took 4.4 s.")("4.4 s"), true);
+      assert.equal(figureFinder("was 1.08x0")("1.08x"), false);
+    });
+
+    it("reads table rows whatever their padding, without separator rows", () => {
+      assert.deepEqual(tableRows("| a | b |\n|---|:-:|\n|  1  |   2 s |\ntext | not a row\n"), ["a | b", "1 | 2 s"]);
+    });
+
+    it("reports a figure or a row the new pages lost, unless it is listed as dropped", () => {
+      const oldText = "Start: 5.9 s, then 0.79x.\n\n| What | Figure |\n|---|---|\n| demo | 27 s |\n| cold | 432 s |\n";
+      const newText = "| What | Figure |\n|---|---|\n| demo | 27 s |\n\nstart 5.9 s";
+      const corpus = { rows: new Set(tableRows(newText)), hasFigure: figureFinder(newText) };
+      const old = { figures: figuresIn(oldText), rows: tableRows(oldText) };
+      assert.deepEqual(lostInMove(old, corpus, new Map()), {
+        figures: ["0.79x", "432 s"],
+        rows: ["cold | 432 s"],
+      });
+      const dropped = new Map([
+        ["0.79x", "re-measured"],
+        ["cold | 432 s", "re-measured"],
+        ["432 s", "re-measured"],
+      ]);
+      assert.deepEqual(lostInMove(old, corpus, dropped), { figures: [], rows: [] });
+    });
+  });
+
+  describe(`DEVELOPMENT.md at ${SPLIT_BASE.slice(0, 7)} against today's pages`, () => {
+    let old: BaseDevelopment;
+    before(() => {
+      old = baseDevelopment();
+    });
+
+    it("holds the old file whole (a wrong commit or an empty file would pass vacuously)", () => {
+      assert.equal(old.commit, SPLIT_BASE);
+      assert.ok(old.characters > 50_000, `DEVELOPMENT.md at ${SPLIT_BASE} had ${String(old.characters)} characters`);
+      assert.ok(old.figures.length > 200, "expected the old file's 200+ figures");
+      assert.ok(old.rows.length > 80, "expected the old file's 80+ table rows");
+    });
+
+    it("finds every figure and every table row again, or lists it as dropped with its reason", () => {
+      const lost = lostInMove(old, docsCorpus(), DROPPED);
+      assert.deepEqual(lost, { figures: [], rows: [] }, "lost in the move: put them back, or list them in DROPPED");
+    });
+
+    it("lists as dropped only what the old file had and the docs no longer have", () => {
+      const corpus = docsCorpus();
+      const oldFigures = new Set(old.figures);
+      const oldRows = new Set(old.rows);
+      const stale = [...DROPPED.keys()].filter(
+        (key) =>
+          !(oldFigures.has(key) || oldRows.has(key)) ||
+          (oldFigures.has(key) ? corpus.hasFigure(key) : corpus.rows.has(key)),
+      );
+      assert.deepEqual(stale, []);
+      for (const [key, reason] of DROPPED) assert.ok(reason.trim().length > 10, `DROPPED["${key}"] needs a reason`);
+    });
+  });
+});
