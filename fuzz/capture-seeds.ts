@@ -43,6 +43,19 @@ function recordingClient(address: string, credentials: grpc.ChannelCredentials, 
     };
     return original(...wrapped);
   };
+  const stream = client.makeServerStreamRequest.bind(client) as (
+    ...args: unknown[]
+  ) => grpc.ClientReadableStream<unknown>;
+  (client as unknown as { makeServerStreamRequest: unknown }).makeServerStreamRequest = (...args: unknown[]) => {
+    const method = args[0] as string;
+    const deserialize = args[2] as (b: Buffer) => unknown;
+    const wrapped = [...args];
+    wrapped[2] = (b: Buffer) => {
+      answers.push({ method, bytes: new Uint8Array(b) });
+      return deserialize(b);
+    };
+    return stream(...wrapped);
+  };
   return { client, answers, trailers };
 }
 
@@ -106,6 +119,13 @@ async function main(): Promise<void> {
         2,
       )}\n`,
     );
+
+    // The ChaincodeEvents stream from the block holding our transaction: its first message.
+    rec.answers.length = 0;
+    const events = await gateway.getChaincodeEvents(channelId, chaincodeName, { startBlock: status.blockNumber });
+    for await (const event of events) if (event.transactionId === txId) break;
+    events.close();
+    save2("chaincodeEvents", "chaincode-events-asset-created.bin", rec.answers[0]?.bytes ?? new Uint8Array(0));
 
     rec.answers.length = 0;
     await gateway.evaluateTransaction({ channelId, chaincodeName, functionName: "ReadAsset", args: ["fuzz-seed"] });

@@ -2,7 +2,8 @@
  * Fuzz target `gateway`: the input as what a gateway peer answers, through the Gateway client's own code path
  * (gateway-client.ts, gateway-objects.ts, grpc-transport.ts; endorse answers go on through verify-before-sign).
  * Input = one byte choosing the call (GATEWAY_KINDS, modulo their count) followed by the answer's bytes; the
- * errorDetails kind answers with a gRPC error whose grpc-status-details-bin trailer is the bytes.
+ * errorDetails kind answers with a gRPC error whose grpc-status-details-bin trailer is the bytes, the chaincodeEvents
+ * kind with a ChaincodeEvents stream whose one message is the bytes.
  *
  * The context (the client's certificate, the MSP roots, the signed proposal the captured EndorseResponse answers, the
  * time it was captured) comes from test/fixtures/fuzz/seeds/gateway/context.json, written by capture-seeds.ts.
@@ -10,6 +11,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
 import { join } from "node:path";
 import { codecs, connect, newIdentity, newPrivateKeySigner, type Gateway } from "../../provider/ledger";
 import type { FuzzTarget } from "./typed";
@@ -21,6 +23,7 @@ export const GATEWAY_KINDS = [
   "commitStatus",
   "processedTransaction",
   "errorDetails",
+  "chaincodeEvents",
 ] as const;
 export type GatewayKind = (typeof GATEWAY_KINDS)[number];
 
@@ -45,6 +48,11 @@ interface GatewayContextFile {
 function readSeed(name: string): Buffer {
   const root = __dirname.includes("/dist/") ? join(__dirname, "..", "..", "..") : join(__dirname, "..", "..");
   return readFileSync(join(root, "test", "fixtures", "fuzz", "seeds", "gateway", name));
+}
+
+/** When the seeds were captured: certificates are checked at that time, so the captured chain stays valid. */
+export function capturedAt(): string {
+  return contextFile().capturedAt;
 }
 
 function contextFile(): GatewayContextFile {
@@ -85,6 +93,15 @@ function answeringClient(h: () => Harness): grpc.Client {
       } else callback(null, deserialize(Buffer.from(answer)));
       return {};
     },
+    makeServerStreamRequest(_method: string, _serialize: unknown, deserialize: (b: Buffer) => unknown) {
+      const stream = Object.assign(new PassThrough({ objectMode: true }), {
+        cancel() {
+          stream.destroy();
+        },
+      });
+      stream.end(deserialize(Buffer.from(h().answer)));
+      return stream;
+    },
     close() {
       // Nothing to close: no connection.
     },
@@ -124,6 +141,11 @@ async function call(h: Harness, kind: GatewayKind): Promise<unknown> {
       return gateway.getCommitStatus(context.channelId, "fuzz");
     case "processedTransaction":
       return gateway.getTransactionById(context.channelId, "fuzz");
+    case "chaincodeEvents": {
+      const events = [];
+      for await (const event of await gateway.getChaincodeEvents(context.channelId, "assets")) events.push(event);
+      return events;
+    }
   }
 }
 
