@@ -128,7 +128,7 @@ async function main(): Promise<number> {
       r.executions / r.seconds,
       r.corpus,
       r.features,
-      `${String(r.covered)}/${String(r.known)}`,
+      `${(r.known === 0 ? 0 : (100 * r.covered) / r.known).toFixed(1)}% of ${String(r.known)}`,
       r.p50Ms,
       r.p99Ms,
       r.maxMs,

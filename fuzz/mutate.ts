@@ -33,7 +33,8 @@ const EDGE_VARINTS: readonly bigint[] = [
   2n ** 63n,
   2n ** 64n - 1n,
 ];
-const MAX_DEPTH = 10;
+/** How deep the protobuf-aware mutations look: a KVWrite sits 12 levels under the Envelope. */
+const MAX_DEPTH = 24;
 
 function varint(value: bigint): Uint8Array {
   const out: number[] = [];
@@ -83,6 +84,20 @@ function parseFields(buf: Uint8Array): Field[] | undefined {
     fields.push({ start, tagEnd: valueStart, wireType, valueStart, end: pos });
   }
   return fields;
+}
+
+/** The value of a length-delimited field (after its length prefix). */
+function valueOf(buf: Uint8Array, f: Field): Uint8Array {
+  const len = readVarint(buf, f.valueStart, f.end) as [bigint, number];
+  return buf.subarray(len[1], f.end);
+}
+
+/** The bytes (tag included) of the field at the end of `path`, walking down from `buf`. */
+function fieldAt(buf: Uint8Array, path: readonly Field[]): Uint8Array {
+  let within = buf;
+  for (const [i, f] of path.entries())
+    within = i === path.length - 1 ? within.subarray(f.start, f.end) : valueOf(within, f);
+  return within;
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array {
@@ -158,39 +173,80 @@ export function newMutator(maxLength: number, random: Random = Math.random): Mut
     return Uint8Array.from([int(256)]);
   }
 
-  function structured(buf: Uint8Array, corpus: readonly Uint8Array[], depth: number): Uint8Array {
-    const fields = depth < MAX_DEPTH ? parseFields(buf) : undefined;
-    if (fields === undefined || fields.length === 0 || random() < 0.15) return bytes(buf, corpus);
-    const nested = fields.filter((f) => f.wireType === 2);
-    const f = nested.length > 0 && random() < 0.7 ? pick(nested) : pick(fields);
+  /** Every field of `buf` at every depth, as the path of fields leading to it (offsets within each parent's value). */
+  function paths(buf: Uint8Array, depth: number, prefix: readonly Field[], out: Field[][]): void {
+    const fields = parseFields(buf);
+    if (fields === undefined) return;
+    for (const f of fields) {
+      const path = [...prefix, f];
+      out.push(path);
+      if (f.wireType === 2 && depth < MAX_DEPTH) paths(valueOf(buf, f), depth + 1, path, out);
+    }
+  }
+
+  /** `buf` with the field at the end of `path` replaced by `replace(field bytes)`, every enclosing length rewritten. */
+  function rewrite(
+    buf: Uint8Array,
+    path: readonly Field[],
+    replace: (field: Uint8Array, f: Field) => Uint8Array,
+  ): Uint8Array {
+    const [f, ...rest] = path as [Field, ...Field[]];
     const before = buf.subarray(0, f.start);
     const after = buf.subarray(f.end);
-    const whole = buf.subarray(f.start, f.end);
-    switch (f.wireType === 2 ? int(5) : 1 + int(4)) {
-      case 0: {
-        const len = readVarint(buf, f.valueStart, f.end) as [bigint, number];
-        const inner = structured(buf.subarray(len[1], f.end), corpus, depth + 1);
-        return concat(before, buf.subarray(f.start, f.tagEnd), varint(BigInt(inner.length)), inner, after);
+    if (rest.length === 0) return concat(before, replace(buf.subarray(f.start, f.end), f), after);
+    const inner = rewrite(valueOf(buf, f), rest, replace);
+    return concat(before, buf.subarray(f.start, f.tagEnd), varint(BigInt(inner.length)), inner, after);
+  }
+
+  /** One field anywhere in the tree (every depth equally likely to be reached): its value, tag or presence changed. */
+  function structured(buf: Uint8Array, corpus: readonly Uint8Array[]): Uint8Array {
+    const all: Field[][] = [];
+    paths(buf, 0, [], all);
+    if (all.length === 0) return bytes(buf, corpus);
+    const path = pick(all);
+    return rewrite(buf, path, (field, f) => {
+      const local = {
+        ...f,
+        start: 0,
+        tagEnd: f.tagEnd - f.start,
+        valueStart: f.valueStart - f.start,
+        end: f.end - f.start,
+      };
+      const tag = field.subarray(0, local.tagEnd);
+      switch (int(6)) {
+        case 0:
+          return new Uint8Array(0);
+        case 1:
+          return concat(field, field);
+        case 2: {
+          const t = readVarint(field, 0, local.tagEnd) as [bigint, number];
+          const newTag = random() < 0.5 ? (t[0] & ~7n) | BigInt(int(8)) : (BigInt(1 + int(20)) << 3n) | (t[0] & 7n);
+          return concat(varint(newTag), field.subarray(local.tagEnd));
+        }
+        case 3: {
+          // A field of another input (or of this one) inserted next to this one: crossover at the field level.
+          const other = corpus.length === 0 ? buf : pick(corpus);
+          const theirs: Field[][] = [];
+          paths(other, 0, [], theirs);
+          const donor = theirs.length === 0 ? new Uint8Array(0) : fieldAt(other, pick(theirs));
+          return random() < 0.5 ? concat(field, donor) : donor;
+        }
+        default: {
+          if (f.wireType === 0) return concat(tag, varint(pick(EDGE_VARINTS)));
+          if (f.wireType !== 2)
+            return concat(tag, bytes(field.subarray(local.tagEnd), corpus).subarray(0, local.end - local.tagEnd));
+          const value = bytes(valueOf(field, local), corpus);
+          return concat(tag, varint(BigInt(value.length)), value);
+        }
       }
-      case 1:
-        return concat(before, after);
-      case 2:
-        return concat(before, whole, whole, after);
-      case 3: {
-        const tag = readVarint(buf, f.start, f.end) as [bigint, number];
-        const newTag = random() < 0.5 ? (tag[0] & ~7n) | BigInt(int(8)) : (BigInt(1 + int(20)) << 3n) | (tag[0] & 7n);
-        return concat(before, varint(newTag), buf.subarray(f.tagEnd, f.end), after);
-      }
-      default:
-        return concat(before, buf.subarray(f.start, f.tagEnd), varint(pick(EDGE_VARINTS)), after);
-    }
+    });
   }
 
   return {
     mutate(input, corpus) {
       let out = input;
       const rounds = 1 + int(3);
-      for (let i = 0; i < rounds; i++) out = random() < 0.6 ? structured(out, corpus, 0) : bytes(out, corpus);
+      for (let i = 0; i < rounds; i++) out = random() < 0.7 ? structured(out, corpus) : bytes(out, corpus);
       return out.length > maxLength ? out.subarray(0, maxLength) : out;
     },
   };
