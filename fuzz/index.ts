@@ -50,8 +50,8 @@ function runTarget(target: string, seconds: number, maxLength: number): Promise<
       mkdirSync(join(FIXTURES, target), { recursive: true });
       writeFileSync(join(FIXTURES, target, file), bytes);
       hang = {
-        kind: "untyped",
-        signature: "hang",
+        kind: "hang",
+        signature: "no return",
         message: `still running after ${String(HANG_MS)} ms`,
         file,
         count: 1,
@@ -107,7 +107,7 @@ async function main(): Promise<number> {
   const reports: WorkerReport[] = [];
   for (const target of name === "all" ? names : [name]) reports.push(await runTarget(target, seconds, maxLength));
   printTable(
-    "Fuzzing (V8 block coverage feedback; blocks = covered / reported by V8 in the target's modules)",
+    "Fuzzing (V8 block coverage feedback; covered = source characters of the target's modules in blocks that ran)",
     [
       "target",
       "seeds",
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
       "exec/s",
       "corpus",
       "features",
-      "blocks",
+      "covered",
       "p50 ms",
       "p99 ms",
       "max ms",

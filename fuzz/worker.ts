@@ -23,7 +23,7 @@ export interface WorkerInput {
 
 /** A distinct failure: one saved input per signature (the error's class and where it was thrown). */
 export interface Finding {
-  readonly kind: "untyped" | "slow";
+  readonly kind: "untyped" | "slow" | "hang";
   readonly signature: string;
   readonly message: string;
   readonly file: string;
