@@ -5,9 +5,11 @@
  * refresh, secrets kept out of state and output, destroy.
  */
 import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
-import { changeSummary, diagnostics, exampleDir, initProjectStack } from "../helpers/project-stack";
+import { REPO_ROOT, changeSummary, diagnostics, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
 import {
   READER,
@@ -91,6 +93,14 @@ describe("examples/yaml through pulumi-resource-opsledger (pulumi CLI, sandbox)"
     assert.deepEqual(mutatingRequests(sandbox), []);
     assert.equal(sandbox.audit().length, 0);
     assert.match(preview.stdout, /creativeName\s*: "Spring launch 30s"/);
+  });
+
+  it("is found through Pulumi.yaml's plugins.providers: `pulumi about` lists it at the package's version", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    const about = await stack.run(["about"]);
+    assert.match(about.stdout, new RegExp(`^resource\\s+opsledger\\s+${version.replace(/\./g, "\\.")}$`, "m"));
   });
 
   it("moves, deletes and waits on up, with the move's progress on its own row", async () => {
