@@ -142,3 +142,33 @@ describe("the plugin's adapter (provider/plugin/adapter.ts) over the per-resourc
     assert.equal(adapter.typeOfUrn(`urn:pulumi:dev::proj::my:index:Parent$${MOVE}::edge`), MOVE);
   });
 });
+
+/** Bad inputs of each Google resource: the plugin's check must refuse each exactly as the dynamic face's does. */
+const BAD_INPUTS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ["opsledger:compute:FirewallPolicyMove", { firewallPolicy: "x", parentId: "projects/1" }],
+  [
+    "opsledger:compute:FirewallPolicyMove",
+    { parentId: "folders/1", requestId: "00000000-0000-0000-0000-000000000000" },
+  ],
+  ["opsledger:compute:FirewallPolicyMove", { firewallPolicy: "1", parentId: "folders/1", restoreOnDelete: "yes" }],
+  ["opsledger:displayvideo:InventorySourceGroupDeletion", { inventorySourceGroupId: 5005, partnerId: "1001" }],
+  ["opsledger:displayvideo:InventorySourceGroupDeletion", { inventorySourceGroupId: "5005" }],
+  [
+    "opsledger:displayvideo:InventorySourceGroupDeletion",
+    { inventorySourceGroupId: "5005", partnerId: "1", advertiserId: "2" },
+  ],
+  ["opsledger:operations:OperationWait", { operation: "" }],
+  ["opsledger:operations:OperationWait", { operation: "operations/x", timeouts: { create: "forever" } }],
+];
+
+describe("the bad-input table through both faces' check", () => {
+  for (const [type, news] of BAD_INPUTS) {
+    it(`refuses ${type.split(":")[2] ?? type} ${JSON.stringify(news)} with the dynamic face's messages`, async () => {
+      const urn = `urn:pulumi:dev::proj::${type}::r`;
+      const plugin = await adapter.check(type, urn, {}, news);
+      const dynamic = await adapter.kindOf(type).module.check({ __urn: urn }, { ...news, __urn: urn });
+      assert.ok(plugin.failures.length > 0, "refused");
+      assert.deepEqual(plugin.failures, dynamic.failures);
+    });
+  }
+});
