@@ -5,7 +5,10 @@
 #
 # 1. A `pulumi` on PATH at that version is used as it is (a normal Pulumi installation skips everything below).
 # 2. Otherwise the official release archive pulumi-v<version>-linux-<arch>.tar.gz, unpacked once into the cache
-#    (outside the work tree, keyed by version): $OPSLEDGER_CACHE_DIR/pulumi/v<version>/bin. The archive comes from
+#    (outside the work tree): $OPSLEDGER_CACHE_DIR/pulumi/v<version>/bin. The version alone does not identify the
+#    tree: the cached tree must hold every host the project runs (`complete` below: the Node.js, YAML and Go language
+#    hosts), and its `sha256` file must equal the digest the mirror's SHA256SUMS lists today — an archive rebuilt
+#    under the same version (the mirror's gained the YAML/Go/Python hosts) replaces the older tree. The archive comes from
 #    $OPSLEDGER_RELEASE_MIRROR when it is set (checked against the mirror's SHA256SUMS), else from Pulumi's download
 #    site (checked against the checksums Pulumi publishes with the release). See scripts/lib/release-archive.sh.
 # 3. Offline with no mirror: the CLI built from Go modules (scripts/build-pulumi-from-go.sh). That build has no
@@ -25,7 +28,22 @@ case "$(uname -m)" in
   *) log "no Pulumi release archive for $(uname -m)"; exit 1 ;;
 esac
 
-complete() { [ -x "$1/pulumi" ] && [ -x "$1/pulumi-language-nodejs" ] && [ -x "$1/pulumi-resource-pulumi-nodejs" ]; }
+# Every executable the project's programs need: the CLI, the language hosts of the examples (Node.js, YAML, Go) and
+# the dynamic-provider launcher.
+HOSTS="pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-language-go pulumi-resource-pulumi-nodejs"
+complete() {
+  local h
+  for h in $HOSTS; do [ -x "$1/$h" ] || return 1; done
+}
+# The digest the mirror lists for the archive today ("" without a mirror or when it is unreadable: then the cached
+# tree is trusted as long as it is complete).
+mirror_digest() {
+  [ -n "${OPSLEDGER_RELEASE_MIRROR:-}" ] || return 0
+  local sums="${OPSLEDGER_RELEASE_MIRROR%/}/SHA256SUMS"
+  sums="${sums#file://}"
+  [ -r "$sums" ] || return 0
+  _rel_expected "$sums" "$1"
+}
 
 if command -v pulumi >/dev/null 2>&1; then
   have=$(pulumi version 2>/dev/null | sed 's/^v//' || true)
@@ -40,12 +58,17 @@ fi
 
 DIR="$CACHE/pulumi/v$VERSION"
 BIN="$DIR/bin"
-if complete "$BIN"; then
+FILE="pulumi-v$VERSION-linux-$ARCH.tar.gz"
+want=$(mirror_digest "$FILE")
+have=$(cat "$DIR/sha256" 2>/dev/null || true)
+if complete "$BIN" && { [ -z "$want" ] || [ "$want" = "$have" ]; }; then
   echo "$BIN"
   exit 0
 fi
+if [ -x "$BIN/pulumi" ] && [ -n "$want$have" ]; then
+  log "the cached Pulumi tree in $BIN is stale (archive sha256 ${have:-unknown}, mirror lists ${want:-a tree with $HOSTS}): installing again"
+fi
 
-FILE="pulumi-v$VERSION-linux-$ARCH.tar.gz"
 OFFICIAL="https://get.pulumi.com/releases/sdk/$FILE"
 # Pulumi's goreleaser publishes `pulumi-<version>-checksums.txt` with every release.
 SUMS="https://github.com/pulumi/pulumi/releases/download/v$VERSION/pulumi-$VERSION-checksums.txt"
@@ -56,11 +79,12 @@ if [ "$rc" = 0 ]; then
   mkdir -p "$DIR/unpack"
   tar -xzf "$DIR/$FILE" -C "$DIR/unpack"
   mv "$DIR/unpack/pulumi" "$BIN" # the archive's single top-level folder `pulumi/`
+  sha256sum "$DIR/$FILE" | cut -d' ' -f1 > "$DIR/sha256"
   rm -rf "$DIR/unpack" "$DIR/$FILE"
   [ -x "$BIN/pulumi-resource-pulumi-nodejs" ] || cp "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$BIN/"
-  complete "$BIN" || { log "$FILE lacks pulumi, pulumi-language-nodejs or pulumi-resource-pulumi-nodejs"; exit 1; }
+  complete "$BIN" || { log "$FILE lacks one of: $HOSTS"; exit 1; }
   if [ -n "${OPSLEDGER_RELEASE_MIRROR:-}" ]; then echo "mirror $OPSLEDGER_RELEASE_MIRROR"; else echo "official $OFFICIAL"; fi > "$DIR/source"
-  log "Pulumi CLI $("$BIN/pulumi" version) with pulumi-language-nodejs in $BIN"
+  log "Pulumi CLI $("$BIN/pulumi" version) with the Node.js, YAML and Go language hosts in $BIN"
   echo "$BIN"
   exit 0
 fi

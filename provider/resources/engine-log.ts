@@ -42,13 +42,14 @@ export function encodeLogRequest(m: EngineLogMessage): Uint8Array {
 }
 
 /**
- * The engine's address when this process is a dynamic provider started by the engine: the dynamic-provider entry is
- * `node …/cmd/dynamic-provider/index.js <engine address>`.
+ * The engine's address when this process is a provider started by the engine: the dynamic-provider entry
+ * `node …/cmd/dynamic-provider/index.js <engine address>`, or this package's plugin `…/bin/pulumi-resource-opsledger
+ * <engine address>` (node runs the wrapper file itself, so it is argv[1]).
  */
 export function engineAddressOf(argv: readonly string[]): string | undefined {
   const entry = argv[1] ?? "";
   const address = argv[2] ?? "";
-  if (!/[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(entry)) return undefined;
+  if (!/[\\/](cmd[\\/]dynamic-provider([\\/]index\.js)?|pulumi-resource-opsledger)$/.test(entry)) return undefined;
   return /^[\w.-]*:\d+$/.test(address) ? address : undefined;
 }
 

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { callEndpoint } from "../program-client";
+import { readDeployment } from "../../provider/resources/data-sources";
 import type { Deployment } from "../../provider/google";
 
 export interface GetDeploymentArgs {
@@ -19,7 +20,7 @@ export type GetDeploymentResult = Readonly<Deployment>;
 
 /** Reads one Deployment Manager deployment (deploymentmanager v2beta `deployments.get`). */
 export function getDeployment(args: GetDeploymentArgs, _opts?: pulumi.InvokeOptions): Promise<GetDeploymentResult> {
-  return callEndpoint("deploymentmanager.deployments.get", { project: args.project, deployment: args.deployment });
+  return readDeployment(callEndpoint, args);
 }
 
 export function getDeploymentOutput(

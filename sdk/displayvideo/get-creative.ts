@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { callEndpoint } from "../program-client";
+import { readCreative } from "../../provider/resources/data-sources";
 import type { Creative } from "../../provider/google";
 
 export interface GetCreativeArgs {
@@ -21,11 +22,7 @@ export type GetCreativeResult = Readonly<Creative>;
 
 /** Reads one Display & Video 360 creative (`advertisers.creatives.get`). */
 export function getCreative(args: GetCreativeArgs, _opts?: pulumi.InvokeOptions): Promise<GetCreativeResult> {
-  return callEndpoint("displayvideo.advertisers.creatives.get", {
-    advertiserId: args.advertiserId,
-    creativeId: args.creativeId,
-    ...(args.apiVersion !== undefined ? { apiVersion: args.apiVersion } : {}),
-  });
+  return readCreative(callEndpoint, args);
 }
 
 export function getCreativeOutput(

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { callEndpoint } from "../program-client";
-import type { LongRunningOperation, RpcStatus } from "../../provider/operations/types";
+import type { RpcStatus } from "../../provider/operations/types";
+import { readIamOperation } from "../../provider/resources/data-sources";
 
 export interface GetOperationArgs {
   /** The operation's full name: folders/<id>/locations/<location>/operations/<id> (IAM v3beta). */
@@ -23,15 +24,8 @@ export interface GetOperationResult {
 }
 
 /** Reads the latest state of an IAM v3beta long-running operation under a folder location (endpoint 2). */
-export async function getOperation(args: GetOperationArgs, _opts?: pulumi.InvokeOptions): Promise<GetOperationResult> {
-  const op: LongRunningOperation = await callEndpoint("iam.operations.get", { name: args.name });
-  return {
-    name: op.name ?? args.name,
-    done: op.done ?? false,
-    metadata: op.metadata ?? {},
-    ...(op.error ? { error: op.error } : {}),
-    ...(op.response ? { response: op.response } : {}),
-  };
+export function getOperation(args: GetOperationArgs, _opts?: pulumi.InvokeOptions): Promise<GetOperationResult> {
+  return readIamOperation(callEndpoint, args);
 }
 
 export function getOperationOutput(

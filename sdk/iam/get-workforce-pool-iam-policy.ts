@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { callEndpoint } from "../program-client";
+import { readWorkforcePoolIamPolicy } from "../../provider/resources/data-sources";
 import type { Policy } from "../../provider/google";
 
 export interface GetWorkforcePoolIamPolicyArgs {
@@ -29,23 +30,11 @@ export interface GetWorkforcePoolIamPolicyResult {
 }
 
 /** Reads the IAM policy of a workforce pool (iam v1 `workforcePools.getIamPolicy`). */
-export async function getWorkforcePoolIamPolicy(
+export function getWorkforcePoolIamPolicy(
   args: GetWorkforcePoolIamPolicyArgs,
   _opts?: pulumi.InvokeOptions,
 ): Promise<GetWorkforcePoolIamPolicyResult> {
-  const resource = `locations/${args.location ?? "global"}/workforcePools/${args.workforcePoolId}`;
-  const policy = await callEndpoint("iam.workforcePools.getIamPolicy", {
-    resource,
-    options: { requestedPolicyVersion: args.requestedPolicyVersion ?? 3 },
-  });
-  return {
-    resource,
-    version: policy.version ?? 0,
-    bindings: policy.bindings ?? [],
-    auditConfigs: policy.auditConfigs ?? [],
-    etag: policy.etag ?? "",
-    policyData: JSON.stringify(policy),
-  };
+  return readWorkforcePoolIamPolicy(callEndpoint, args);
 }
 
 export function getWorkforcePoolIamPolicyOutput(

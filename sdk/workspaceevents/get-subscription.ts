@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { callEndpoint } from "../program-client";
+import { readSubscription } from "../../provider/resources/data-sources";
 import type { Subscription } from "../../provider/google";
 
 export interface GetSubscriptionArgs {
@@ -22,7 +23,7 @@ export function getSubscription(
   args: GetSubscriptionArgs,
   _opts?: pulumi.InvokeOptions,
 ): Promise<GetSubscriptionResult> {
-  return callEndpoint("workspaceevents.subscriptions.get", { name: args.name });
+  return readSubscription(callEndpoint, args);
 }
 
 export function getSubscriptionOutput(

@@ -20,6 +20,8 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   "inventory-source-group-deletion": [/deleted inventory source group 5005/],
   "operation-wait": [/^DONE$/m],
   "read-only": [/"roles\/[a-zA-Z.]+"/],
+  // The YAML program through the resource plugin: the parent change is one line, an in-place update.
+  yaml: [/^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m, /^\s+~ 1 updated$/m],
   // The second `pulumi up` changes nothing: the stack, the component and its submission.
   ledger: [/ledgerValidationCode\s*: "VALID"/, /^\s+3 unchanged$/m],
   demo: [/ledgerValidationCode\s*: "VALID"/, /^\s+- \d+ deleted$/m],

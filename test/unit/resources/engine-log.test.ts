@@ -26,6 +26,19 @@ describe("engine log (messages from the dynamic provider to the engine)", () => 
     assert.equal(engineAddressOf([...PROVIDER_ARGV]), undefined);
     assert.equal(engineAddressOf(["/usr/bin/node", "/p/dist/test/unit/x.test.js", "127.0.0.1:41235"]), undefined);
     assert.equal(engineAddressOf([...PROVIDER_ARGV, "--flag"]), undefined);
+    // The plugin: node runs the executable wrapper, so the wrapper is the entry.
+    assert.equal(
+      engineAddressOf([
+        "/usr/bin/node",
+        "/p/node_modules/pulumi-opsledger/bin/pulumi-resource-opsledger",
+        "127.0.0.1:41235",
+      ]),
+      "127.0.0.1:41235",
+    );
+    assert.equal(
+      engineAddressOf(["/usr/bin/node", "/p/bin/pulumi-resource-opsledger-old", "127.0.0.1:41235"]),
+      undefined,
+    );
   });
 
   it("sends to the engine's Log method, and falls back for good once the engine does not answer", async () => {

@@ -1,0 +1,29 @@
+/**
+ * The entry of `pulumi-resource-opsledger` (bin/pulumi-resource-opsledger runs it): serves the ResourceProvider
+ * service and prints its port on stdout, the only thing this process may print there before the engine has read it.
+ * The engine's address (the first argument) is where provider/resources/engine-log.ts sends log lines and the
+ * resource's row status; the orphan guard ends the process when the CLI that started it is gone.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { exitWhenOutputIsGone } from "../resources/orphan-guard";
+import { serve } from "./server";
+
+/** The package's version: the plugin's version is the package's. */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+async function main(): Promise<void> {
+  exitWhenOutputIsGone();
+  const { port } = await serve(packageVersion());
+  process.stdout.write(`${String(port)}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`pulumi-resource-opsledger: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

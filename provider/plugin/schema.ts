@@ -1,0 +1,57 @@
+/**
+ * The plugin's Pulumi package schema (schema.json beside this file, generated from the TypeScript SDK's types and doc
+ * comments by scripts/gen-schema.ts; test/unit/plugin/schema.test.ts fails when the two differ), and what the plugin
+ * reads from it at run time: which properties are secret, and which function arguments are required.
+ */
+import schemaJson from "./schema.json";
+
+/** A property as the schema describes it (only what the plugin reads). */
+interface SchemaProperty {
+  readonly secret?: boolean;
+}
+
+interface SchemaObject {
+  readonly inputProperties?: Readonly<Record<string, SchemaProperty>>;
+  readonly properties?: Readonly<Record<string, SchemaProperty>>;
+  readonly requiredInputs?: readonly string[];
+}
+
+interface SchemaFunction {
+  readonly inputs?: {
+    readonly properties?: Readonly<Record<string, SchemaProperty>>;
+    readonly required?: readonly string[];
+  };
+}
+
+/** The package schema. */
+export const SCHEMA = schemaJson as unknown as {
+  readonly name: string;
+  readonly version?: string;
+  readonly resources: Readonly<Record<string, SchemaObject>>;
+  readonly functions: Readonly<Record<string, SchemaFunction>>;
+};
+
+/** The schema as GetSchema returns it, with the package's version. */
+export function schemaText(version: string): string {
+  return JSON.stringify({ ...SCHEMA, version });
+}
+
+/** The top-level input or output properties of a resource that the schema marks secret. */
+export function secretNames(type: string, side: "inputs" | "outputs"): string[] {
+  const resource = SCHEMA.resources[type];
+  const props = side === "inputs" ? resource?.inputProperties : resource?.properties;
+  return Object.entries(props ?? {})
+    .filter(([, p]) => p.secret === true)
+    .map(([name]) => name);
+}
+
+/** The required arguments of a function that are missing (null or absent), each with the fix. */
+export function requiredFailures(
+  token: string,
+  args: Readonly<Record<string, unknown>>,
+): { property: string; reason: string }[] {
+  const required = SCHEMA.functions[token]?.inputs?.required ?? [];
+  return required
+    .filter((name) => args[name] === undefined || args[name] === null || args[name] === "")
+    .map((name) => ({ property: name, reason: `is required by ${token}; set ${name}` }));
+}

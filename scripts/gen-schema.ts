@@ -1,0 +1,319 @@
+/**
+ * Generates the plugin's Pulumi package schema (provider/plugin/schema.json) from the TypeScript SDK: the one source
+ * of the shapes is the SDK's `XArgs` interfaces, resource classes and `GetXResult` types with their doc comments
+ * (docs/decisions/0020-plugin-schema-from-typescript.md). Run `node dist/scripts/gen-schema.js` (or with `--check`,
+ * which exits 1 when the committed schema differs); test/unit/plugin/schema.test.ts runs the same comparison in CI.
+ *
+ * Mapping: `pulumi.Input<T>`/`pulumi.Output<T>`/`Promise<T>` are T; string (and unions of string literals) →
+ * string, number → number, boolean → boolean, `T[]` → array, an object with a string index → map, a named or
+ * inline object → an object type `opsledger:<module>:<Name>`, `unknown` or a union of different kinds → Any. A
+ * property is required when it is not optional; its description is its doc comment (with `@default` as "Default:");
+ * a `@secret` tag, or a doc comment saying "as a Pulumi secret", marks it secret.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import * as ts from "typescript";
+
+const ROOT = join(__dirname, "..", "..");
+export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
+
+interface ResourceSource {
+  readonly token: string;
+  readonly file: string;
+  readonly args: string;
+  readonly cls: string;
+  /** Public outputs of the SDK class that are SDK conveniences, not state (aliases of `__` plumbing). */
+  readonly sdkOnly?: readonly string[];
+}
+interface FunctionSource {
+  readonly token: string;
+  readonly file: string;
+  readonly args: string;
+  readonly result: string;
+  readonly fn: string;
+}
+
+export const RESOURCE_SOURCES: readonly ResourceSource[] = [
+  {
+    token: "opsledger:compute:FirewallPolicyMove",
+    file: "sdk/compute/firewall-policy-move.ts",
+    args: "FirewallPolicyMoveArgs",
+    cls: "FirewallPolicyMove",
+    sdkOnly: ["requestId", "generation"],
+  },
+  {
+    token: "opsledger:displayvideo:InventorySourceGroupDeletion",
+    file: "sdk/displayvideo/inventory-source-group-deletion.ts",
+    args: "InventorySourceGroupDeletionArgs",
+    cls: "InventorySourceGroupDeletion",
+  },
+  {
+    token: "opsledger:operations:OperationWait",
+    file: "sdk/operations/operation-wait.ts",
+    args: "OperationWaitArgs",
+    cls: "OperationWait",
+  },
+  {
+    token: "opsledger:ledger:LedgerTransaction",
+    file: "sdk/ledger/ledger-transaction.ts",
+    args: "LedgerTransactionArgs",
+    cls: "LedgerTransaction",
+    sdkOnly: ["submission"],
+  },
+];
+
+export const FUNCTION_SOURCES: readonly FunctionSource[] = [
+  ["iam", "getWorkforcePoolIamPolicy", "get-workforce-pool-iam-policy"],
+  ["iam", "getOperation", "get-operation"],
+  ["deploymentmanager", "getDeployment", "get-deployment"],
+  ["workspaceevents", "getSubscription", "get-subscription"],
+  ["displayvideo", "getCreative", "get-creative"],
+].map(([mod = "", fn = "", file = ""]) => {
+  const base = fn.charAt(0).toUpperCase() + fn.slice(1);
+  return {
+    token: `opsledger:${mod}:${fn}`,
+    file: `sdk/${mod}/${file}.ts`,
+    args: `${base}Args`,
+    result: `${base}Result`,
+    fn,
+  };
+});
+
+type Json = Record<string, unknown>;
+
+class Generator {
+  readonly types: Record<string, Json> = {};
+  private readonly program: ts.Program;
+  readonly checker: ts.TypeChecker;
+
+  constructor() {
+    const files = [...RESOURCE_SOURCES, ...FUNCTION_SOURCES].map((s) => join(ROOT, s.file));
+    this.program = ts.createProgram(files, {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    this.checker = this.program.getTypeChecker();
+  }
+
+  /** The exported declaration `name` of `file`. */
+  symbol(file: string, name: string): ts.Symbol {
+    const source = this.program.getSourceFile(join(ROOT, file));
+    const moduleSymbol = source && this.checker.getSymbolAtLocation(source);
+    const found = moduleSymbol && this.checker.getExportsOfModule(moduleSymbol).find((s) => s.name === name);
+    if (!found) throw new Error(`gen-schema: ${file} exports no ${name}`);
+    return found.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(found) : found;
+  }
+
+  docOf(symbol: ts.Symbol): { description: string; secret: boolean } {
+    const text = ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim();
+    const tags = symbol.getJsDocTags(this.checker);
+    const def = tags.find((t) => t.name === "default");
+    const defText = def?.text ? ts.displayPartsToString(def.text).trim() : "";
+    const description = [text, defText === "" ? "" : `Default: ${defText}`].filter((s) => s !== "").join("\n\n");
+    const secret = tags.some((t) => t.name === "secret") || /as a Pulumi secret/i.test(text);
+    return { description, secret };
+  }
+
+  /** A property's type, read through `pulumi.Input<T>` / `pulumi.Output<T>` written on it. */
+  declaredType(p: ts.Symbol, decl: ts.Declaration): ts.Type {
+    let node = (decl as ts.Declaration & { type?: ts.TypeNode }).type;
+    while (node && ts.isTypeReferenceNode(node) && /(^|\.)(Input|Output)$/.test(node.typeName.getText())) {
+      node = node.typeArguments?.[0];
+    }
+    return node ? this.checker.getTypeFromTypeNode(node) : this.checker.getTypeOfSymbolAtLocation(p, decl);
+  }
+
+  /** T of Input<T>, Output<T>, Promise<T>, and T without undefined/null. */
+  private strip(type: ts.Type): ts.Type[] {
+    const members = type.isUnion() ? type.types : [type];
+    const kept: ts.Type[] = [];
+    for (const m of members) {
+      if (m.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)) continue;
+      const name = m.getSymbol()?.getName() ?? m.aliasSymbol?.getName();
+      if (name === "Promise" || name === "OutputInstance" || name === "Output" || name === "Input") {
+        const arg = this.checker.getTypeArguments(m as ts.TypeReference)[0] ?? m.aliasTypeArguments?.[0];
+        if (arg) kept.push(...this.strip(arg));
+        continue;
+      }
+      kept.push(m);
+    }
+    // boolean is the union true | false
+    if (kept.length > 0 && kept.every((k) => k.flags & ts.TypeFlags.BooleanLike))
+      return [this.checker.getBooleanType()];
+    const unique: ts.Type[] = [];
+    for (const k of kept) if (!unique.some((u) => u === k || (isStringish(u) && isStringish(k)))) unique.push(k);
+    return unique;
+  }
+
+  /** The schema type of `type`; `owner` names inline object types. */
+  typeSpec(type: ts.Type, owner: string, module: string): Json {
+    const kinds = this.strip(type);
+    const [one] = kinds;
+    if (kinds.length !== 1 || one === undefined) return { $ref: "pulumi.json#/Any" };
+    if (isStringish(one)) return { type: "string" };
+    if (one.flags & ts.TypeFlags.NumberLike) return { type: "number" };
+    if (one.flags & ts.TypeFlags.BooleanLike) return { type: "boolean" };
+    if (one.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) return { $ref: "pulumi.json#/Any" };
+    if (this.checker.isArrayType(one)) {
+      const item = this.checker.getTypeArguments(one as ts.TypeReference)[0];
+      return { type: "array", items: item ? this.typeSpec(item, owner, module) : { $ref: "pulumi.json#/Any" } };
+    }
+    const index = this.checker.getIndexTypeOfType(one, ts.IndexKind.String);
+    if (index) return { type: "object", additionalProperties: this.typeSpec(index, owner, module) };
+    if (one.flags & ts.TypeFlags.Object) {
+      const named = one.aliasSymbol?.getName() ?? one.getSymbol()?.getName();
+      const name = named && named !== "__type" && named !== "__object" ? named.replace(/Args$/, "") : owner;
+      const token = `opsledger:${module}:${name}`;
+      if (this.types[token] === undefined) {
+        this.types[token] = { type: "object" };
+        const { properties, required } = this.properties(one, name, module);
+        this.types[token] = { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
+        const doc = one.getSymbol() ? this.docOf(one.getSymbol() as ts.Symbol).description : "";
+        if (doc !== "") this.types[token] = { description: doc, ...this.types[token] };
+      }
+      return { $ref: `#/types/${token}` };
+    }
+    return { $ref: "pulumi.json#/Any" };
+  }
+
+  properties(
+    type: ts.Type,
+    owner: string,
+    module: string,
+    skip: readonly string[] = [],
+  ): { properties: Json; required: string[] } {
+    const properties: Json = {};
+    const required: string[] = [];
+    for (const p of this.checker.getPropertiesOfType(type)) {
+      const decl = p.valueDeclaration ?? p.declarations?.[0];
+      if (!decl || skip.includes(p.name) || p.name.startsWith("__")) continue;
+      const mods = ts.canHaveModifiers(decl) ? (ts.getModifiers(decl) ?? []) : [];
+      if (mods.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword))
+        continue;
+      const { description, secret } = this.docOf(p);
+      const spec = this.typeSpec(this.declaredType(p, decl), owner + pascal(p.name), module);
+      properties[p.name] = {
+        ...spec,
+        ...(description === "" ? {} : { description }),
+        ...(secret ? { secret: true } : {}),
+      };
+      if (!(p.flags & ts.SymbolFlags.Optional)) required.push(p.name);
+    }
+    return { properties, required };
+  }
+
+  /** A resource class's outputs: its public pulumi.Output properties (not inherited from CustomResource). */
+  outputs(src: ResourceSource, module: string): { properties: Json; required: string[] } {
+    const cls = this.checker.getDeclaredTypeOfSymbol(this.symbol(src.file, src.cls));
+    const own = this.checker
+      .getPropertiesOfType(cls)
+      .filter((p) => p.valueDeclaration && relative(ROOT, p.valueDeclaration.getSourceFile().fileName) === src.file);
+    const properties: Json = {};
+    const required: string[] = [];
+    for (const p of own) {
+      if ((src.sdkOnly ?? []).includes(p.name) || p.name.startsWith("__")) continue;
+      const decl = p.valueDeclaration as ts.Declaration;
+      const mods = ts.canHaveModifiers(decl) ? (ts.getModifiers(decl) ?? []) : [];
+      if (mods.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) continue;
+      const type = this.declaredType(p, decl);
+      const { description, secret } = this.docOf(p);
+      properties[p.name] = {
+        ...this.typeSpec(type, src.cls + pascal(p.name), module),
+        ...(description === "" ? {} : { description }),
+        ...(secret ? { secret: true } : {}),
+      };
+      if (!isOptionalOutput(type)) required.push(p.name);
+    }
+    return { properties, required };
+  }
+}
+
+function isStringish(t: ts.Type): boolean {
+  return (t.flags & ts.TypeFlags.StringLike) !== 0;
+}
+
+/** Output<T | undefined>: the property may be absent. */
+function isOptionalOutput(type: ts.Type): boolean {
+  return type.isUnion() && type.types.some((m) => (m.flags & ts.TypeFlags.Undefined) !== 0);
+}
+
+function pascal(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function moduleOf(token: string): string {
+  return token.split(":")[1] ?? "index";
+}
+
+/** The schema, as the SDK's sources say today (the package version is the plugin's, added when served). */
+export function generateSchema(): Json {
+  const g = new Generator();
+  const resources: Json = {};
+  for (const src of RESOURCE_SOURCES) {
+    const module = moduleOf(src.token);
+    const { properties: inputProperties, required: requiredInputs } = g.properties(
+      g.checker.getDeclaredTypeOfSymbol(g.symbol(src.file, src.args)),
+      src.cls,
+      module,
+    );
+    const { properties, required } = g.outputs(src, module);
+    resources[src.token] = {
+      description: g.docOf(g.symbol(src.file, src.cls)).description,
+      inputProperties,
+      requiredInputs,
+      properties: { ...inputProperties, ...properties },
+      required,
+    };
+  }
+  const functions: Json = {};
+  for (const src of FUNCTION_SOURCES) {
+    const module = moduleOf(src.token);
+    const checker = g.checker;
+    const inputs = g.properties(
+      checker.getDeclaredTypeOfSymbol(g.symbol(src.file, src.args)),
+      pascal(src.fn) + "Args",
+      module,
+    );
+    const outputs = g.properties(
+      checker.getDeclaredTypeOfSymbol(g.symbol(src.file, src.result)),
+      pascal(src.fn) + "Result",
+      module,
+    );
+    functions[src.token] = {
+      description: g.docOf(g.symbol(src.file, src.fn)).description,
+      inputs: { properties: inputs.properties, required: inputs.required },
+      outputs: { properties: outputs.properties, required: outputs.required },
+    };
+  }
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { description: string; license: string };
+  return {
+    name: "opsledger",
+    displayName: "OpsLedger",
+    description: pkg.description,
+    license: pkg.license,
+    meta: { moduleFormat: "(.*)" },
+    language: { go: { importBasePath: "github.com/pulumi-opsledger/pulumi-opsledger/sdk/go/opsledger" } },
+    resources,
+    functions,
+    types: Object.fromEntries(Object.entries(g.types).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+/** The schema file's text: stable key order, two-space JSON, a final newline. */
+export function schemaFileText(): string {
+  return `${JSON.stringify(generateSchema(), null, 2)}\n`;
+}
+
+if (require.main === module) {
+  const text = schemaFileText();
+  if (process.argv.includes("--check")) {
+    if (readFileSync(SCHEMA_PATH, "utf8") !== text) {
+      process.stderr.write(`${SCHEMA_PATH} differs from the SDK's types: run node dist/scripts/gen-schema.js\n`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(SCHEMA_PATH, text);
+  }
+}

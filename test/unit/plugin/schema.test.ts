@@ -1,0 +1,92 @@
+import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { SCHEMA_PATH, schemaFileText } from "../../../scripts/gen-schema";
+import { SCHEMA, requiredFailures, schemaText, secretNames } from "../../../provider/plugin/schema";
+
+const ROOT = join(__dirname, "..", "..", "..", "..");
+/** pkg/codegen/schema/pulumi.json of pulumi/pulumi at v3.259.0 (the CLI this package pins). */
+const METASCHEMA = join(ROOT, "test", "fixtures", "pulumi", "pulumi-metaschema-v3.259.0.json");
+
+describe("the plugin's schema (provider/plugin/schema.json)", function () {
+  this.timeout(120_000);
+
+  it("is what scripts/gen-schema.ts generates from the TypeScript SDK today (the shapes cannot drift)", () => {
+    // On a difference: node dist/scripts/gen-schema.js, and commit provider/plugin/schema.json.
+    assert.equal(readFileSync(SCHEMA_PATH, "utf8"), schemaFileText());
+  });
+
+  it("is valid against Pulumi's metaschema, as GetSchema serves it (with the package's version)", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    // The metaschema names two formats Ajv does not define: a regular expression, and a URI reference (any $ref text).
+    ajv.addFormat("regex", (s: string) => isRegex(s));
+    ajv.addFormat("uri-reference", true);
+    const validate = ajv.compile(JSON.parse(readFileSync(METASCHEMA, "utf8")) as object);
+    const served = JSON.parse(schemaText("0.1.0")) as unknown;
+    assert.equal(validate(served), true, JSON.stringify(validate.errors, null, 2));
+    // The metaschema can fail: a property without a type or $ref is refused.
+    const broken = JSON.parse(schemaText("0.1.0")) as { resources: Record<string, { inputProperties: object }> };
+    (broken.resources["opsledger:compute:FirewallPolicyMove"] as { inputProperties: object }).inputProperties = {
+      parentId: { type: "folder" },
+    };
+    assert.equal(validate(broken), false);
+  });
+
+  it("serves every resource and function of the TypeScript SDK under its token, every property documented as there", () => {
+    assert.deepEqual(Object.keys(SCHEMA.resources).sort(), [
+      "opsledger:compute:FirewallPolicyMove",
+      "opsledger:displayvideo:InventorySourceGroupDeletion",
+      "opsledger:ledger:LedgerTransaction",
+      "opsledger:operations:OperationWait",
+    ]);
+    assert.deepEqual(Object.keys(SCHEMA.functions).sort(), [
+      "opsledger:deploymentmanager:getDeployment",
+      "opsledger:displayvideo:getCreative",
+      "opsledger:iam:getOperation",
+      "opsledger:iam:getWorkforcePoolIamPolicy",
+      "opsledger:workspaceevents:getSubscription",
+    ]);
+    const move = SCHEMA.resources["opsledger:compute:FirewallPolicyMove"] as unknown as {
+      inputProperties: Record<string, { description?: string; type?: string }>;
+      requiredInputs: string[];
+    };
+    assert.deepEqual(move.requiredInputs, ["firewallPolicy", "parentId"]);
+    assert.equal(
+      move.inputProperties["parentId"]?.description,
+      "The parent to keep the policy under: `folders/<digits>` or `organizations/<digits>`. Changing it moves the policy in place.",
+    );
+    assert.equal(move.inputProperties["restoreOnDelete"]?.type, "boolean");
+    assert.match(String(move.inputProperties["restoreOnDelete"].description), /\n\nDefault: false$/);
+  });
+
+  it("marks the ledger's key material and transient data secret, and nothing of the Google resources", () => {
+    assert.deepEqual(secretNames("opsledger:ledger:LedgerTransaction", "inputs"), ["transientData"]);
+    const types = (
+      JSON.parse(schemaText("0.1.0")) as { types: Record<string, { properties: Record<string, { secret?: boolean }> }> }
+    ).types;
+    assert.equal(types["opsledger:ledger:LedgerIdentity"]?.properties["privateKeyPem"]?.secret, true);
+    assert.equal(types["opsledger:ledger:LedgerPkcs11"]?.properties["pin"]?.secret, true);
+    assert.equal(types["opsledger:ledger:LedgerGateway"]?.properties["clientKeyPem"]?.secret, true);
+    assert.deepEqual(secretNames("opsledger:compute:FirewallPolicyMove", "inputs"), []);
+  });
+
+  it("names a function's missing required argument with the fix", () => {
+    assert.deepEqual(requiredFailures("opsledger:deploymentmanager:getDeployment", { project: "p" }), [
+      { property: "deployment", reason: "is required by opsledger:deploymentmanager:getDeployment; set deployment" },
+    ]);
+    assert.deepEqual(
+      requiredFailures("opsledger:deploymentmanager:getDeployment", { project: "p", deployment: "d" }),
+      [],
+    );
+  });
+});
+
+function isRegex(s: string): boolean {
+  try {
+    new RegExp(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
