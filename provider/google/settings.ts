@@ -4,6 +4,7 @@
  */
 import { ConfigError } from "../errors";
 import type { DisplayVideoApiVersion, ServiceName } from "./endpoint-types";
+import { parseBoolean, parseRequestReason, parseUniverseDomain, resolveQuotaProject } from "./request-settings";
 import { DEFAULT_WORKSPACE_EVENTS_SCOPES, WORKSPACE_EVENTS_GET_SCOPES, expandScope } from "./scopes";
 
 /** Per-attempt HTTP timeout when requestTimeout is not set (Terraform's request_timeout default is 0 = none). */
@@ -14,17 +15,32 @@ export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
 /** Every service root the client knows: the six API services plus the two token services. */
 export type EndpointRootName = ServiceName | "iamCredentials" | "oauth2";
 
-/** The Google hosts of reference §10, as service roots (the API path is appended by the endpoint table). */
-export const DEFAULT_ENDPOINT_ROOTS: Readonly<Record<EndpointRootName, string>> = Object.freeze({
-  iam: "https://iam.googleapis.com",
-  compute: "https://compute.googleapis.com",
-  deploymentManager: "https://deploymentmanager.googleapis.com",
-  workspaceEvents: "https://workspaceevents.googleapis.com",
-  displayVideo: "https://displayvideo.googleapis.com",
-  kms: "https://cloudkms.googleapis.com",
-  iamCredentials: "https://iamcredentials.googleapis.com",
-  oauth2: "https://oauth2.googleapis.com",
+/** Google's default universe: the domain of every public Google API host. */
+export const DEFAULT_UNIVERSE_DOMAIN = "googleapis.com";
+
+/** The host name of each service root within a universe: `https://<name>.<universe>` (reference §10). */
+export const SERVICE_HOST_NAMES: Readonly<Record<EndpointRootName, string>> = Object.freeze({
+  iam: "iam",
+  compute: "compute",
+  deploymentManager: "deploymentmanager",
+  workspaceEvents: "workspaceevents",
+  displayVideo: "displayvideo",
+  kms: "cloudkms",
+  iamCredentials: "iamcredentials",
+  oauth2: "oauth2",
 });
+
+/** The service roots of a universe, `https://<service>.<universe>`, as Terraform's BaseUrl and googleapis-common rewrite them. */
+export function endpointRootsFor(universeDomain: string): Readonly<Record<EndpointRootName, string>> {
+  const roots = {} as Record<EndpointRootName, string>;
+  for (const service of Object.keys(SERVICE_HOST_NAMES) as EndpointRootName[]) {
+    roots[service] = `https://${SERVICE_HOST_NAMES[service]}.${universeDomain}`;
+  }
+  return Object.freeze(roots);
+}
+
+/** The Google hosts of reference §10, as service roots (the API path is appended by the endpoint table). */
+export const DEFAULT_ENDPOINT_ROOTS: Readonly<Record<EndpointRootName, string>> = endpointRootsFor(DEFAULT_UNIVERSE_DOMAIN);
 
 /** The raw, unparsed settings (all strings except where a list or number is natural). */
 export interface GoogleSettingsInput {
@@ -37,8 +53,17 @@ export interface GoogleSettingsInput {
   /** The delegation chain: a JSON array or a comma-separated list of service account emails. */
   impersonateServiceAccountDelegates: string | readonly string[];
   project: string;
-  /** Sent as x-goog-user-project: the project billed for quota. */
+  /** The quota project (x-goog-user-project): always sent unless userProjectOverride is false. */
   billingProject: string;
+  /**
+   * Terraform's user_project_override: true sends billingProject (else project) as the quota project, false sends
+   * none; unset keeps the 0.1 behaviour (billingProject when set). "true"/"false"/"1"/"0" or a boolean.
+   */
+  userProjectOverride: string | boolean;
+  /** Text for the audit log, sent as the X-Goog-Request-Reason header of every API request. */
+  requestReason: string;
+  /** The universe every API and token host is in (`https://<service>.<universe>`). @default "googleapis.com" */
+  universeDomain: string;
   /** A per-attempt timeout such as "60s", "1m30s" or "500ms". */
   requestTimeout: string;
   /** v1..v4; unset means each DV360 endpoint's default (v1 for inventory source groups, v3 for creatives). */
@@ -74,6 +99,14 @@ export interface GoogleSettings {
   readonly impersonateServiceAccountDelegates: readonly string[];
   readonly project?: string;
   readonly billingProject?: string;
+  /** userProjectOverride as set; undefined when not set. */
+  readonly userProjectOverride?: boolean;
+  /** The x-goog-user-project header every API request carries (decision 0020), when there is one. */
+  readonly quotaProject?: string;
+  /** The X-Goog-Request-Reason header every API request carries, when set. */
+  readonly requestReason?: string;
+  /** The universe of every default host; a credential of another universe is refused before any request. */
+  readonly universeDomain: string;
   readonly requestTimeoutMs: number;
   readonly displayVideoApiVersion?: DisplayVideoApiVersion;
   readonly maxConcurrentRequests: number;
@@ -89,12 +122,46 @@ export interface GoogleSettings {
 
 type Key = keyof GoogleSettingsInput;
 
+/** Every setting, once: the stack config keys (`opsledger:<key>`) and the explicit arguments of a provider. */
+const SETTING_KEYS: Readonly<Record<Key, true>> = {
+  credentials: true,
+  accessToken: true,
+  impersonateServiceAccount: true,
+  impersonateServiceAccountDelegates: true,
+  project: true,
+  billingProject: true,
+  userProjectOverride: true,
+  requestReason: true,
+  universeDomain: true,
+  requestTimeout: true,
+  displayVideoApiVersion: true,
+  maxConcurrentRequests: true,
+  workspaceEventsScopes: true,
+  iamCustomEndpoint: true,
+  computeCustomEndpoint: true,
+  deploymentManagerCustomEndpoint: true,
+  workspaceEventsCustomEndpoint: true,
+  displayVideoCustomEndpoint: true,
+  kmsCustomEndpoint: true,
+  iamCredentialsCustomEndpoint: true,
+  oauth2CustomEndpoint: true,
+};
+
+/** The settings' names, in one list (the type makes a setting missing from it a compile error). */
+export const GOOGLE_SETTING_KEYS: readonly Key[] = Object.freeze(Object.keys(SETTING_KEYS) as Key[]);
+
+/** Settings whose value is a secret: stack config delivers them as secrets, and they are never printed. */
+export const SECRET_SETTING_KEYS: readonly Key[] = Object.freeze(["credentials", "accessToken"] satisfies Key[]);
+
 const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
   credentials: ["GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON"],
   accessToken: ["GOOGLE_OAUTH_ACCESS_TOKEN"],
   impersonateServiceAccount: ["GOOGLE_IMPERSONATE_SERVICE_ACCOUNT"],
   project: ["GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT"],
-  billingProject: ["GOOGLE_BILLING_PROJECT"],
+  billingProject: ["GOOGLE_BILLING_PROJECT", "GOOGLE_CLOUD_QUOTA_PROJECT"],
+  userProjectOverride: ["USER_PROJECT_OVERRIDE"],
+  requestReason: ["CLOUDSDK_CORE_REQUEST_REASON"],
+  universeDomain: ["GOOGLE_CLOUD_UNIVERSE_DOMAIN"],
   displayVideoApiVersion: ["OPSLEDGER_DISPLAY_VIDEO_API_VERSION"],
   iamCustomEndpoint: ["GOOGLE_IAM_CUSTOM_ENDPOINT"],
   computeCustomEndpoint: ["GOOGLE_COMPUTE_CUSTOM_ENDPOINT"],
@@ -105,6 +172,11 @@ const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
   iamCredentialsCustomEndpoint: ["GOOGLE_IAM_CREDENTIALS_CUSTOM_ENDPOINT"],
   oauth2CustomEndpoint: ["GOOGLE_OAUTH2_CUSTOM_ENDPOINT"],
 };
+
+/** The environment variables a setting falls back to, in the order they are read (the README's table). */
+export function settingEnvNames(key: Key): readonly string[] {
+  return ENV_NAMES[key] ?? [];
+}
 
 /** Version paths a pulumi-gcp / Terraform style base URL ends in; stripped to get the service root. */
 const VERSION_SUFFIXES: Readonly<Record<EndpointRootName, RegExp>> = {
@@ -135,7 +207,7 @@ const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 interface Found {
-  readonly value: string | number | readonly string[];
+  readonly value: string | number | boolean | readonly string[];
   /** How to name the setting in messages: "credentials", "opsledger:credentials" or "GOOGLE_CREDENTIALS". */
   readonly name: string;
   readonly origin: string;
@@ -143,7 +215,7 @@ interface Found {
 
 type Level = "explicit" | "config" | "env";
 
-function isSet(value: unknown): value is string | number | readonly string[] {
+function isSet(value: unknown): value is string | number | boolean | readonly string[] {
   return value !== undefined && value !== null && value !== "";
 }
 
@@ -172,9 +244,14 @@ function asString(found: Found): string {
   throw new ConfigError({ setting: found.name, message: `${found.name} must be a string` });
 }
 
+/** A switch: a boolean as given (explicit arguments), otherwise its text. */
+function asFlag(found: Found): string | boolean {
+  return typeof found.value === "boolean" ? found.value : asString(found);
+}
+
 /** A JSON array of strings or a comma-separated list. */
 function asList(found: Found): string[] {
-  if (typeof found.value === "number") {
+  if (typeof found.value === "number" || typeof found.value === "boolean") {
     throw new ConfigError({ setting: found.name, message: `${found.name} must be a list of strings` });
   }
   if (typeof found.value !== "string") return found.value.map((v) => v.trim()).filter((v) => v !== "");
@@ -277,7 +354,9 @@ function positiveInteger(found: Found): number {
  * Precedence, per setting: explicit arguments, then stack config (`opsledger:<key>`), then environment variables (the
  * `GOOGLE_*` names of pulumi-gcp / Terraform, first set one wins in the documented order), then defaults. `credentials`
  * and `accessToken` form one group: the highest level that sets either decides, and setting both at that level is a
- * ConfigError. A custom endpoint is a service root; a pasted pulumi-gcp base URL has its version path stripped.
+ * ConfigError. `universeDomain` moves every default host to `https://<service>.<universe>`; a custom endpoint is a
+ * service root used as given; a pasted pulumi-gcp base URL has its version path stripped. The x-goog-user-project
+ * header (`quotaProject`) follows billingProject, project and userProjectOverride as resolveQuotaProject says.
  * Malformed values (URLs, durations, unknown DV360 versions, scopes) are ConfigErrors naming the setting; secret
  * values are never put in messages.
  */
@@ -365,14 +444,31 @@ export function resolveGoogleSettings(sources: GoogleSettingsSources = {}): Goog
     workspaceEventsScopes = scopes;
   }
 
-  const endpoints = { ...DEFAULT_ENDPOINT_ROOTS };
+  const universeFound = take("universeDomain");
+  const universeDomain =
+    universeFound === undefined ? DEFAULT_UNIVERSE_DOMAIN : parseUniverseDomain(asString(universeFound), universeFound.name);
+  // A custom endpoint replaces its root as given, universe or not (Terraform's BaseUrl does the same).
+  const endpoints = { ...endpointRootsFor(universeDomain) };
   for (const service of Object.keys(ENDPOINT_KEYS) as EndpointRootName[]) {
     const found = take(ENDPOINT_KEYS[service]);
     if (found !== undefined) endpoints[service] = normalizeEndpointRoot(service, asString(found), found.name);
   }
 
-  const project = take("project");
-  const billingProject = take("billingProject");
+  const projectFound = take("project");
+  const project = projectFound === undefined ? undefined : asString(projectFound);
+  const billingFound = take("billingProject");
+  const billingProject = billingFound === undefined ? undefined : asString(billingFound);
+  const overrideFound = take("userProjectOverride");
+  const userProjectOverride =
+    overrideFound === undefined ? undefined : parseBoolean(asFlag(overrideFound), overrideFound.name);
+  const quotaProject = resolveQuotaProject({
+    ...(billingProject === undefined ? {} : { billingProject }),
+    ...(project === undefined ? {} : { project }),
+    ...(userProjectOverride === undefined ? {} : { userProjectOverride }),
+    ...(overrideFound === undefined ? {} : { overrideName: overrideFound.name }),
+  });
+  const reasonFound = take("requestReason");
+  const requestReason = reasonFound === undefined ? undefined : parseRequestReason(asString(reasonFound), reasonFound.name);
   const env = sources.env ?? {};
   const credentialsFile = env["GOOGLE_APPLICATION_CREDENTIALS"] ?? env["google_application_credentials"];
   const gcloudConfigDir =
@@ -383,8 +479,12 @@ export function resolveGoogleSettings(sources: GoogleSettingsSources = {}): Goog
   const settings: GoogleSettings = {
     ...(impersonateServiceAccount === undefined ? {} : { impersonateServiceAccount }),
     impersonateServiceAccountDelegates: Object.freeze(delegates),
-    ...(project === undefined ? {} : { project: asString(project) }),
-    ...(billingProject === undefined ? {} : { billingProject: asString(billingProject) }),
+    ...(project === undefined ? {} : { project }),
+    ...(billingProject === undefined ? {} : { billingProject }),
+    ...(userProjectOverride === undefined ? {} : { userProjectOverride }),
+    ...(quotaProject === undefined ? {} : { quotaProject }),
+    ...(requestReason === undefined ? {} : { requestReason }),
+    universeDomain,
     requestTimeoutMs,
     ...(displayVideoApiVersion === undefined ? {} : { displayVideoApiVersion }),
     maxConcurrentRequests,

@@ -80,6 +80,14 @@ export function unknownRoute(method: string, path: string): GoogleFailure {
   return notFound(`The requested URL ${path} was not found on this server (method ${method}).`);
 }
 
+/** 404 for a host the front end does not serve: outside the sandbox's universe, or no service of that name. */
+export function unknownHost(host: string, path: string, universeDomain: string): GoogleFailure {
+  return notFound(
+    `The requested URL ${path} was not found on this server (host '${host}' is not a service of the universe ` +
+      `${universeDomain}).`,
+  );
+}
+
 export function permissionDenied(message: string, details: readonly ErrorDetail[] = []): GoogleFailure {
   return googleError({ httpStatus: 403, message, reason: "forbidden", details });
 }

@@ -15,6 +15,7 @@ import {
   insufficientScopes,
   invalidCredentials,
   invalidField,
+  unknownHost,
   unknownRoute,
 } from "./google-errors";
 import { COMPUTE_ROUTES } from "./handlers-compute";
@@ -24,7 +25,7 @@ import { KMS_ROUTES } from "./handlers-kms";
 import { RESOURCE_ROUTES } from "./handlers-resources";
 import { checkEmptyBody, checkQuery } from "./request-checks";
 import { render, type RouteResult } from "./results";
-import { RouteTable, type Route, type RouteMatch } from "./route-table";
+import { RouteTable, SERVICE_PREFIXES, type Route, type RouteMatch } from "./route-table";
 import type { RequestLogEntry } from "./types";
 
 /** Requests with larger bodies get 413. */
@@ -151,12 +152,35 @@ function handleApi(
   return { result, principal: auth.principal };
 }
 
-async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+/** What the request log keeps of the headers Google's front end records: the host, reason and quota project. */
+function headerFields(req: IncomingMessage, host: string | undefined): Partial<RequestLogEntry> {
+  const reason = req.headers["x-goog-request-reason"];
+  const userProject = req.headers["x-goog-user-project"];
+  return {
+    ...(host === undefined ? {} : { host }),
+    ...(typeof reason === "string" ? { requestReason: reason } : {}),
+    ...(typeof userProject === "string" ? { userProject } : {}),
+  };
+}
+
+async function serveApi(
+  core: SandboxCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  host: UniverseHost,
+): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const query = redactQuery(url.searchParams);
+  const fields = headerFields(req, host.kind === "loopback" ? undefined : host.host);
   const log = (entry: Partial<RequestLogEntry> & { status: number }, responseBody = ""): void => {
-    core.logRequest({ method, path: url.pathname, query, ...entry }, responseBody);
+    core.logRequest({ method, path: url.pathname, query, ...fields, ...entry }, responseBody);
   };
+  if (host.kind === "foreign") {
+    // Google's front end serves no such host: a name outside the universe, or a service it does not have.
+    log({ status: send(res, unknownHost(host.host, url.pathname, core.universeDomain)) });
+    return;
+  }
   let body: string;
   try {
     body = await readBody(req);
@@ -253,16 +277,39 @@ function corruptChecksums(result: RouteResult): RouteResult {
   return { ...result, body };
 }
 
+type UniverseHost =
+  | { readonly kind: "loopback" }
+  | { readonly kind: "service"; readonly host: string; readonly prefix: string }
+  | { readonly kind: "foreign"; readonly host: string };
+
+const SERVICE_BY_HOST_LABEL: ReadonlyMap<string, string> = new Map(
+  Object.values(SERVICE_PREFIXES).map((prefix) => [prefix.slice(1), prefix]),
+);
+
+/** Where a Host header points: the sandbox itself (an IP or localhost), a service of its universe, or elsewhere. */
+function universeHost(header: string | undefined, universeDomain: string): UniverseHost {
+  const host = (header ?? "").replace(/:\d+$/, "").toLowerCase();
+  if (host === "" || host === "localhost" || /^[\d.]+$/.test(host) || host.startsWith("[")) return { kind: "loopback" };
+  const dot = host.indexOf(".");
+  const prefix = SERVICE_BY_HOST_LABEL.get(host.slice(0, dot));
+  if (dot > 0 && host.slice(dot + 1) === universeDomain && prefix !== undefined) {
+    return { kind: "service", host, prefix };
+  }
+  return { kind: "foreign", host };
+}
+
 /** The request listener of the sandbox's server. */
 export function createRequestListener(core: SandboxCore): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const host = universeHost(req.headers.host, core.universeDomain);
+    // A universe host's paths are relative to its service root: the same routes as under the sandbox's path prefix.
+    const url = new URL((host.kind === "service" ? host.prefix : "") + (req.url ?? "/"), "http://127.0.0.1");
     const task =
-      url.pathname === "/_sandbox" || url.pathname.startsWith("/_sandbox/")
+      host.kind === "loopback" && (url.pathname === "/_sandbox" || url.pathname.startsWith("/_sandbox/"))
         ? readBody(req).then((body) =>
             send(res, handleControlPlane(core, (req.method ?? "GET").toUpperCase(), url, body)),
           )
-        : serveApi(core, req, res, url);
+        : serveApi(core, req, res, url, host);
     task.catch((e: unknown) => {
       if (res.headersSent) {
         res.destroy();
