@@ -269,7 +269,8 @@ async function baseClient(
   if (wellKnown !== undefined && (await deps.fileExists(wellKnown))) {
     return fromCredentialJson(await loadJson(wellKnown, wellKnown, deps, true), scopes, settings, wellKnown, 0);
   }
-  if (await deps.metadataAvailable()) return new Compute({ scopes: [...scopes], universeDomain: settings.universeDomain });
+  if (await deps.metadataAvailable())
+    return new Compute({ scopes: [...scopes], universeDomain: settings.universeDomain });
   throw new ConfigError({
     setting: "credentials",
     message:

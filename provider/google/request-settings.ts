@@ -29,8 +29,11 @@ export function parseUniverseDomain(value: string, settingName: string): string 
 /** A request reason: header-safe text (the header cannot carry line breaks or non-ASCII characters). */
 export function parseRequestReason(value: string, settingName: string): string {
   const reason = value.trim();
+  if (reason === "") {
+    throw new ConfigError({ setting: settingName, message: `${settingName} is blank: give the reason, or unset it` });
+  }
   if (!HEADER_TEXT.test(reason)) {
-    const bad = [...reason].findIndex((c) => !HEADER_TEXT.test(c));
+    const bad = reason.search(/[^\t\x20-\x7e]/);
     throw new ConfigError({
       setting: settingName,
       message:

@@ -3,122 +3,27 @@
  * Terraform (reference google-apis.md §10) so users can reuse what they already export.
  */
 import { ConfigError } from "../errors";
-import type { DisplayVideoApiVersion, ServiceName } from "./endpoint-types";
+import { DEFAULT_UNIVERSE_DOMAIN, endpointRootsFor, normalizeEndpointRoot } from "./endpoint-roots";
+import type { EndpointRootName } from "./endpoint-roots";
+import type { DisplayVideoApiVersion } from "./endpoint-types";
+import type { GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings-types";
 import { parseBoolean, parseRequestReason, parseUniverseDomain, resolveQuotaProject } from "./request-settings";
 import { DEFAULT_WORKSPACE_EVENTS_SCOPES, WORKSPACE_EVENTS_GET_SCOPES, expandScope } from "./scopes";
+
+export {
+  DEFAULT_ENDPOINT_ROOTS,
+  DEFAULT_UNIVERSE_DOMAIN,
+  SERVICE_HOST_NAMES,
+  endpointRootsFor,
+  normalizeEndpointRoot,
+} from "./endpoint-roots";
+export type { EndpointRootName } from "./endpoint-roots";
+export type { GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings-types";
 
 /** Per-attempt HTTP timeout when requestTimeout is not set (Terraform's request_timeout default is 0 = none). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Concurrent in-flight requests per service root. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
-
-/** Every service root the client knows: the six API services plus the two token services. */
-export type EndpointRootName = ServiceName | "iamCredentials" | "oauth2";
-
-/** Google's default universe: the domain of every public Google API host. */
-export const DEFAULT_UNIVERSE_DOMAIN = "googleapis.com";
-
-/** The host name of each service root within a universe: `https://<name>.<universe>` (reference §10). */
-export const SERVICE_HOST_NAMES: Readonly<Record<EndpointRootName, string>> = Object.freeze({
-  iam: "iam",
-  compute: "compute",
-  deploymentManager: "deploymentmanager",
-  workspaceEvents: "workspaceevents",
-  displayVideo: "displayvideo",
-  kms: "cloudkms",
-  iamCredentials: "iamcredentials",
-  oauth2: "oauth2",
-});
-
-/** The service roots of a universe, `https://<service>.<universe>`, as Terraform's BaseUrl and googleapis-common rewrite them. */
-export function endpointRootsFor(universeDomain: string): Readonly<Record<EndpointRootName, string>> {
-  const roots = {} as Record<EndpointRootName, string>;
-  for (const service of Object.keys(SERVICE_HOST_NAMES) as EndpointRootName[]) {
-    roots[service] = `https://${SERVICE_HOST_NAMES[service]}.${universeDomain}`;
-  }
-  return Object.freeze(roots);
-}
-
-/** The Google hosts of reference §10, as service roots (the API path is appended by the endpoint table). */
-export const DEFAULT_ENDPOINT_ROOTS: Readonly<Record<EndpointRootName, string>> = endpointRootsFor(DEFAULT_UNIVERSE_DOMAIN);
-
-/** The raw, unparsed settings (all strings except where a list or number is natural). */
-export interface GoogleSettingsInput {
-  /** A credential file path or its JSON contents (service_account, authorized_user, external_account, ...). */
-  credentials: string;
-  /** A ready OAuth 2.0 access token. */
-  accessToken: string;
-  /** A service account email to impersonate through IAM Credentials. */
-  impersonateServiceAccount: string;
-  /** The delegation chain: a JSON array or a comma-separated list of service account emails. */
-  impersonateServiceAccountDelegates: string | readonly string[];
-  project: string;
-  /** The quota project (x-goog-user-project): always sent unless userProjectOverride is false. */
-  billingProject: string;
-  /**
-   * Terraform's user_project_override: true sends billingProject (else project) as the quota project, false sends
-   * none; unset keeps the 0.1 behaviour (billingProject when set). "true"/"false"/"1"/"0" or a boolean.
-   */
-  userProjectOverride: string | boolean;
-  /** Text for the audit log, sent as the X-Goog-Request-Reason header of every API request. */
-  requestReason: string;
-  /** The universe every API and token host is in (`https://<service>.<universe>`). @default "googleapis.com" */
-  universeDomain: string;
-  /** A per-attempt timeout such as "60s", "1m30s" or "500ms". */
-  requestTimeout: string;
-  /** v1..v4; unset means each DV360 endpoint's default (v1 for inventory source groups, v3 for creatives). */
-  displayVideoApiVersion: string;
-  maxConcurrentRequests: string | number;
-  /** Scopes requested for workspaceevents.subscriptions.get: a JSON array or comma list, short names or URIs. */
-  workspaceEventsScopes: string | readonly string[];
-  iamCustomEndpoint: string;
-  computeCustomEndpoint: string;
-  deploymentManagerCustomEndpoint: string;
-  workspaceEventsCustomEndpoint: string;
-  displayVideoCustomEndpoint: string;
-  kmsCustomEndpoint: string;
-  iamCredentialsCustomEndpoint: string;
-  oauth2CustomEndpoint: string;
-}
-
-export interface GoogleSettingsSources {
-  explicit?: Partial<GoogleSettingsInput>;
-  /** Stack config lookup; the key has no "opsledger:" prefix. */
-  config?: (key: string) => string | undefined;
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
-/**
- * Resolved settings. `credentials` and `accessToken` are non-enumerable, so serializing or logging the object never
- * prints them; do not copy settings with object spread (resolve again instead).
- */
-export interface GoogleSettings {
-  readonly credentials?: string;
-  readonly accessToken?: string;
-  readonly impersonateServiceAccount?: string;
-  readonly impersonateServiceAccountDelegates: readonly string[];
-  readonly project?: string;
-  readonly billingProject?: string;
-  /** userProjectOverride as set; undefined when not set. */
-  readonly userProjectOverride?: boolean;
-  /** The x-goog-user-project header every API request carries (decision 0020), when there is one. */
-  readonly quotaProject?: string;
-  /** The X-Goog-Request-Reason header every API request carries, when set. */
-  readonly requestReason?: string;
-  /** The universe of every default host; a credential of another universe is refused before any request. */
-  readonly universeDomain: string;
-  readonly requestTimeoutMs: number;
-  readonly displayVideoApiVersion?: DisplayVideoApiVersion;
-  readonly maxConcurrentRequests: number;
-  /** Full scope URIs. */
-  readonly workspaceEventsScopes: readonly string[];
-  /** Service roots, without a trailing slash. */
-  readonly endpoints: Readonly<Record<EndpointRootName, string>>;
-  /** Application Default Credentials inputs taken from the environment (file path, gcloud config directory). */
-  readonly applicationDefault: { readonly credentialsFile?: string; readonly gcloudConfigDir?: string };
-  /** Where each set value came from: "explicit:credentials", "opsledger:project", "env:GOOGLE_PROJECT". */
-  readonly origins: Readonly<Partial<Record<keyof GoogleSettingsInput, string>>>;
-}
 
 type Key = keyof GoogleSettingsInput;
 
@@ -177,18 +82,6 @@ const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
 export function settingEnvNames(key: Key): readonly string[] {
   return ENV_NAMES[key] ?? [];
 }
-
-/** Version paths a pulumi-gcp / Terraform style base URL ends in; stripped to get the service root. */
-const VERSION_SUFFIXES: Readonly<Record<EndpointRootName, RegExp>> = {
-  iam: /\/(?:v1|v2|v2beta|v3|v3beta)$/,
-  compute: /\/compute\/(?:v1|beta|alpha)$/,
-  deploymentManager: /\/deploymentmanager\/(?:v2|v2beta|alpha)$/,
-  workspaceEvents: /\/(?:v1|v1beta)$/,
-  displayVideo: /\/v[1-4]$/,
-  kms: /\/v1$/,
-  iamCredentials: /\/v1$/,
-  oauth2: /\/token$/,
-};
 
 const ENDPOINT_KEYS: Readonly<Record<EndpointRootName, Key>> = {
   iam: "iamCustomEndpoint",
@@ -286,37 +179,6 @@ export function parseDurationMs(text: string): number | undefined {
     total += Number(match[1]) * (UNIT_MS[match[2] ?? "ms"] ?? 1);
   }
   return Math.round(total);
-}
-
-/**
- * A custom endpoint as a service root: http(s), no credentials, query or fragment, no trailing slash, and without a
- * pulumi-gcp style version path (`https://compute.googleapis.com/compute/v1/` -> `https://compute.googleapis.com`).
- */
-export function normalizeEndpointRoot(service: EndpointRootName, value: string, settingName: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    url = undefined;
-  }
-  const hasUserInfo = url !== undefined && (url.username !== "" || url.password !== "");
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || hasUserInfo) {
-    const shown = hasUserInfo ? "(a URL with user credentials)" : `'${value.trim().slice(0, 200)}'`;
-    throw new ConfigError({
-      setting: settingName,
-      message:
-        `${settingName} ${shown} is not a usable endpoint: it must be an http(s) service root without user ` +
-        `credentials, such as ${DEFAULT_ENDPOINT_ROOTS[service]}`,
-    });
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ConfigError({
-      setting: settingName,
-      message: `${settingName} must not have a query string or fragment: give the service root, such as ${DEFAULT_ENDPOINT_ROOTS[service]}`,
-    });
-  }
-  const path = url.pathname.replace(/\/+$/, "").replace(VERSION_SUFFIXES[service], "");
-  return `${url.origin}${path}`;
 }
 
 function resolveCredentialSource(sources: GoogleSettingsSources): { credentials?: Found; accessToken?: Found } {
@@ -446,7 +308,9 @@ export function resolveGoogleSettings(sources: GoogleSettingsSources = {}): Goog
 
   const universeFound = take("universeDomain");
   const universeDomain =
-    universeFound === undefined ? DEFAULT_UNIVERSE_DOMAIN : parseUniverseDomain(asString(universeFound), universeFound.name);
+    universeFound === undefined
+      ? DEFAULT_UNIVERSE_DOMAIN
+      : parseUniverseDomain(asString(universeFound), universeFound.name);
   // A custom endpoint replaces its root as given, universe or not (Terraform's BaseUrl does the same).
   const endpoints = { ...endpointRootsFor(universeDomain) };
   for (const service of Object.keys(ENDPOINT_KEYS) as EndpointRootName[]) {
@@ -468,7 +332,8 @@ export function resolveGoogleSettings(sources: GoogleSettingsSources = {}): Goog
     ...(overrideFound === undefined ? {} : { overrideName: overrideFound.name }),
   });
   const reasonFound = take("requestReason");
-  const requestReason = reasonFound === undefined ? undefined : parseRequestReason(asString(reasonFound), reasonFound.name);
+  const requestReason =
+    reasonFound === undefined ? undefined : parseRequestReason(asString(reasonFound), reasonFound.name);
   const env = sources.env ?? {};
   const credentialsFile = env["GOOGLE_APPLICATION_CREDENTIALS"] ?? env["google_application_credentials"];
   const gcloudConfigDir =
