@@ -286,16 +286,16 @@ const SERVICE_BY_HOST_LABEL: ReadonlyMap<string, string> = new Map(
   Object.values(SERVICE_PREFIXES).map((prefix) => [prefix.slice(1), prefix]),
 );
 
-/** Where a Host header points: the sandbox itself (an IP or localhost), a service of its universe, or elsewhere. */
+/**
+ * Where a Host header points: a service of the sandbox's universe (`<service>.<universe>`), a service host of another
+ * universe (`compute.elsewhere.example`), or the sandbox itself (127.0.0.1, localhost, any other name: path roots).
+ */
 function universeHost(header: string | undefined, universeDomain: string): UniverseHost {
   const host = (header ?? "").replace(/:\d+$/, "").toLowerCase();
-  if (host === "" || host === "localhost" || /^[\d.]+$/.test(host) || host.startsWith("[")) return { kind: "loopback" };
   const dot = host.indexOf(".");
-  const prefix = SERVICE_BY_HOST_LABEL.get(host.slice(0, dot));
-  if (dot > 0 && host.slice(dot + 1) === universeDomain && prefix !== undefined) {
-    return { kind: "service", host, prefix };
-  }
-  return { kind: "foreign", host };
+  const prefix = dot > 0 ? SERVICE_BY_HOST_LABEL.get(host.slice(0, dot)) : undefined;
+  if (prefix === undefined || /^[\d.]+$/.test(host)) return { kind: "loopback" };
+  return host.slice(dot + 1) === universeDomain ? { kind: "service", host, prefix } : { kind: "foreign", host };
 }
 
 /** The request listener of the sandbox's server. */
