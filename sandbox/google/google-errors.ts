@@ -92,6 +92,20 @@ export function permissionDenied(message: string, details: readonly ErrorDetail[
   return googleError({ httpStatus: 403, message, reason: "forbidden", details });
 }
 
+/**
+ * 403 for an x-goog-user-project the caller may not bill (no serviceusage.services.use on it): Google's
+ * USER_PROJECT_DENIED, with the message modelled on the front end's.
+ */
+export function userProjectDenied(project: string, service: string): GoogleFailure {
+  return permissionDenied(
+    `Caller does not have required permission to use project ${project}. Grant the caller the ` +
+      `roles/serviceusage.serviceUsageConsumer role, or a custom role with the serviceusage.services.use permission, ` +
+      `by visiting https://console.developers.google.com/iam-admin/iam/admin?project=${project} and then retry. ` +
+      `Propagation of the new permission may take a few minutes.`,
+    [errorInfo("USER_PROJECT_DENIED", "googleapis.com", { consumer: `projects/${project}`, service })],
+  );
+}
+
 /** 403 for a missing IAM permission (ErrorInfo reason IAM_PERMISSION_DENIED, metadata {permission}). */
 export function iamPermissionDenied(permission: string, resource: string): GoogleFailure {
   return permissionDenied(`Permission '${permission}' denied on resource '${resource}' (or it may not exist).`, [

@@ -17,6 +17,7 @@ import {
   invalidField,
   unknownHost,
   unknownRoute,
+  userProjectDenied,
 } from "./google-errors";
 import { COMPUTE_ROUTES } from "./handlers-compute";
 import { DISPLAY_VIDEO_ROUTES } from "./handlers-display-video";
@@ -27,6 +28,9 @@ import { checkEmptyBody, checkQuery } from "./request-checks";
 import { render, type RouteResult } from "./results";
 import { RouteTable, SERVICE_PREFIXES, type Route, type RouteMatch } from "./route-table";
 import type { RequestLogEntry } from "./types";
+
+/** What the caller needs on the project it names in x-goog-user-project (roles/serviceusage.serviceUsageConsumer). */
+export const USE_PROJECT_PERMISSION = "serviceusage.services.use";
 
 /** Requests with larger bodies get 413. */
 export const MAX_REQUEST_BODY_BYTES = 1_048_576;
@@ -122,6 +126,15 @@ function handleApi(
 ): { result: RouteResult; principal: string } {
   const auth = authenticate(core, route, params, req);
   if (auth.failure !== undefined) return { result: auth.failure, principal: auth.principal };
+  // The quota project must be one the caller may bill, checked by the front end before the API sees the request.
+  const userProject = req.headers["x-goog-user-project"];
+  if (
+    route.scopes !== undefined &&
+    typeof userProject === "string" &&
+    !core.state().hasPermission(auth.principal, USE_PROJECT_PERMISSION, `projects/${userProject}`)
+  ) {
+    return { result: userProjectDenied(userProject, route.api(params).service), principal: auth.principal };
+  }
   // Rate quotas are the front end's: after authentication (they are the caller's project's), before the API.
   const overQuota = core.rateQuotas.admit(route, route.method, core.clock.now());
   if (overQuota !== undefined) return { result: overQuota, principal: auth.principal };

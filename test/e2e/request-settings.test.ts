@@ -4,7 +4,7 @@
  * (examples/operation-wait, settings from the environment), each request recorded by the Google sandbox.
  */
 import { strict as assert } from "node:assert";
-import { startGoogleSandbox } from "../../sandbox/google";
+import { fixture, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { exampleDir, initProjectStack } from "../helpers/project-stack";
 import { READER, READ_ONLY_SCOPES, deployerConfig, tokenConfig } from "../helpers/sandbox-config";
@@ -34,7 +34,7 @@ describe("request reason and quota project through the pulumi CLI (sandbox)", fu
       config: {
         ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES),
         "opsledger:requestReason": { value: "PR 314 preview" },
-        "opsledger:project": { value: "ops-project" },
+        "opsledger:project": { value: fixture.FIXTURE_PROJECT },
         "opsledger:userProjectOverride": { value: "true" },
       },
     });
@@ -49,7 +49,7 @@ describe("request reason and quota project through the pulumi CLI (sandbox)", fu
         "workspaceevents.subscriptions.get",
       ]);
       assert.deepEqual(
-        seen.filter(([, reason, project]) => reason !== "PR 314 preview" || project !== "ops-project"),
+        seen.filter(([, reason, project]) => reason !== "PR 314 preview" || project !== fixture.FIXTURE_PROJECT),
         [],
       );
     } finally {
@@ -61,12 +61,12 @@ describe("request reason and quota project through the pulumi CLI (sandbox)", fu
     const stack = await initProjectStack({
       projectDir: exampleDir("operation-wait"),
       config: deployerConfig(sandbox),
-      env: { CLOUDSDK_CORE_REQUEST_REASON: "CHG-88 wait", GOOGLE_CLOUD_QUOTA_PROJECT: "ops-quota" },
+      env: { CLOUDSDK_CORE_REQUEST_REASON: "CHG-88 wait", GOOGLE_CLOUD_QUOTA_PROJECT: fixture.FIXTURE_PROJECT },
     });
     try {
       const up = await stack.up();
       assert.equal(up.outputs["status"], "DONE");
-      assert.deepEqual(headersSeen(sandbox), [["iam.operations.get", "CHG-88 wait", "ops-quota"]]);
+      assert.deepEqual(headersSeen(sandbox), [["iam.operations.get", "CHG-88 wait", fixture.FIXTURE_PROJECT]]);
     } finally {
       await stack.dispose();
     }

@@ -64,30 +64,51 @@ describe("Google client against the sandbox: request reason and quota project he
     const { client } = sandboxClient(sandbox(), {
       accessToken: token,
       requestReason: "change CHG-1207: move edge policies",
-      billingProject: "ops-billing",
+      billingProject: fixture.FIXTURE_PROJECT,
     });
     await client.call("compute.firewallPolicies.get", { firewallPolicy: POLICY });
     assert.deepEqual(
       apiRequests(sandbox()).map((r) => [r.route, r.status, r.requestReason, r.userProject]),
-      [["compute.firewallPolicies.get", 200, "change CHG-1207: move edge policies", "ops-billing"]],
+      [["compute.firewallPolicies.get", 200, "change CHG-1207: move edge policies", fixture.FIXTURE_PROJECT]],
+    );
+  });
+
+  it("is refused USER_PROJECT_DENIED for a quota project the caller may not bill, as Google's front end does", async () => {
+    const token = sandbox().mintToken({ principal: READER, scopes: ["compute.readonly"] });
+    const { client } = sandboxClient(sandbox(), { accessToken: token, billingProject: "someone-elses-project" });
+    const error = await rejection(client.call("compute.firewallPolicies.get", { firewallPolicy: POLICY }));
+    assert.ok(isApiError(error));
+    assert.deepEqual(
+      [error.httpStatus, error.rpcStatus, error.reason, error.errorMetadata],
+      [
+        403,
+        "PERMISSION_DENIED",
+        "USER_PROJECT_DENIED",
+        { consumer: "projects/someone-elses-project", service: "compute.googleapis.com" },
+      ],
+    );
+    assert.match(error.message, /Caller does not have required permission to use project someone-elses-project/);
+    assert.deepEqual(
+      apiRequests(sandbox()).map((r) => [r.status, r.userProject]),
+      [[403, "someone-elses-project"]],
     );
   });
 
   it("bills the project with userProjectOverride true and nothing with false, as Terraform does", async () => {
     const token = sandbox().mintToken({ principal: READER, scopes: ["compute.readonly"] });
-    const base = { accessToken: token, project: "ops-project" };
+    const base = { accessToken: token, project: fixture.FIXTURE_PROJECT };
     await sandboxClient(sandbox(), { ...base, userProjectOverride: true }).client.call("compute.firewallPolicies.get", {
       firewallPolicy: POLICY,
     });
     await sandboxClient(sandbox(), {
       ...base,
-      billingProject: "ops-billing",
+      billingProject: "not-billed",
       userProjectOverride: "false",
     }).client.call("compute.firewallPolicies.get", { firewallPolicy: POLICY });
     assert.deepEqual(
       apiRequests(sandbox()).map((r) => [r.status, r.userProject ?? null, r.requestReason ?? null]),
       [
-        [200, "ops-project", null],
+        [200, fixture.FIXTURE_PROJECT, null],
         [200, null, null],
       ],
     );
