@@ -41,7 +41,13 @@ ProposedTransaction, SignedTransaction, Transaction, Block or BlockchainInfo (qs
 GetBlockByNumber, GetChainInfo).
 `;
 
-class UsageError extends Error {}
+/** A wrong command line or an unreadable <file>: printed with the usage text, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
 
 const HEADER_ENDORSER_TRANSACTION = 3;
 const BLOCK_METADATA_TRANSACTIONS_FILTER = 2;
@@ -260,19 +266,27 @@ function channelHeaderType(payloadBytes: Uint8Array): number | undefined {
   }
 }
 
+/**
+ * Runs the CLI; resolves with the exit code of a verification, rejects with what stopped it (UsageError, a
+ * LedgerDecodeError, ...): `main` prints that. Exported for the fuzz targets, which check what it rejects with.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = DEFAULT_IO): Promise<number> {
+  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
+    io.stdout(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const parsed = parseArgs(argv);
+  const { bytes, type } = resolve(await io.readFile(parsed.file), parsed.type);
+  if (parsed.command === "verify") return await verify(parsed, bytes, type, io);
+  const message = codecs[type].decode(bytes) as unknown as Record<string, unknown>;
+  io.stdout(`${JSON.stringify({ type, message: renderMessage(type, message) }, null, 2)}\n`);
+  return 0;
+}
+
 /** Runs the CLI; resolves with the exit code. Never prints key material or transient values. */
 export async function main(argv: readonly string[], io: CliIo = DEFAULT_IO): Promise<number> {
   try {
-    if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
-      io.stdout(USAGE);
-      return argv.length === 0 ? 2 : 0;
-    }
-    const parsed = parseArgs(argv);
-    const { bytes, type } = resolve(await io.readFile(parsed.file), parsed.type);
-    if (parsed.command === "verify") return await verify(parsed, bytes, type, io);
-    const message = codecs[type].decode(bytes) as unknown as Record<string, unknown>;
-    io.stdout(`${JSON.stringify({ type, message: renderMessage(type, message) }, null, 2)}\n`);
-    return 0;
+    return await runCli(argv, io);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     io.stderr(`opsledger-ledger: ${text}\n${error instanceof UsageError ? USAGE : ""}`);

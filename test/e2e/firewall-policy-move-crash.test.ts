@@ -10,15 +10,14 @@
  * "before the POST" is the provider's read that precedes the move.
  */
 import { strict as assert } from "node:assert";
-import { startGoogleSandbox } from "../../sandbox/google";
+import { createManualClock, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox, SandboxRequestEvent } from "../../sandbox/google";
 import { dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
 import { deployerConfig, parentOf } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
-import { isRunning, killCommand, waitFor } from "../helpers/kill-stack";
-import type { KillTarget, Proc } from "../helpers/kill-stack";
-import { roleOf } from "../helpers/kill-stack";
+import { killCommand, roleOf, stateOf, waitGone, waitGoneBlocking } from "../helpers/kill-stack";
+import type { Killed, KillTarget, Proc } from "../helpers/kill-stack";
 
 const PROJECT = exampleDir("firewall-policy-move");
 const { policy: POLICY, folderA: A, folderB: B } = FIXTURE.firewallPolicyMove;
@@ -50,6 +49,12 @@ const afterDoneBeforeStateWrite: KillPoint = () => {
   };
 };
 
+/**
+ * The provider asks for the state of the running operation: it waits for this answer and writes nothing meanwhile (an
+ * orphaned provider exits at its next write, so this is where one can be seen alive after its CLI is gone).
+ */
+const whileItPollsTheOperation: KillPoint = () => (e) => e.phase === "received" && e.route === GET_OPERATION;
+
 /** The provider asks for the policy's current parent, which it does before sending the move. */
 const beforeTheMovePost: KillPoint = () => {
   let posts = 0;
@@ -61,13 +66,22 @@ const beforeTheMovePost: KillPoint = () => {
 
 interface Interrupted {
   readonly code: number | null;
+  readonly cliPid: number;
+  /** What was SIGKILLed; every one of them has exited (or is a zombie) by the time upAndKill returns. */
   readonly killed: readonly Proc[];
+  /** The command's other processes as listed just before the kill. */
   readonly survivors: readonly Proc[];
+  /** The state of each survivor read once every killed process was gone, before the sandbox answered anything more. */
+  readonly survivorStates: readonly string[];
   /** Move POSTs the sandbox had received when the kill happened. */
   readonly postsAtKill: number;
 }
 
-/** Runs `pulumi up` and kills `target` processes synchronously the moment `point` is reached. */
+/**
+ * Runs `pulumi up` and kills `target` processes synchronously the moment `point` is reached; still inside the
+ * sandbox's listener (so the sandbox answers nothing meanwhile), it waits, bounded, for every killed process to exit or
+ * be a zombie, and only then reads the state of the others.
+ */
 async function upAndKill(
   stack: ProjectStack,
   sandbox: GoogleSandbox,
@@ -76,12 +90,15 @@ async function upAndKill(
 ): Promise<Interrupted> {
   const reached = point();
   let cliPid: number | undefined;
-  let kill: { killed: Proc[]; survivors: Proc[] } | undefined;
+  let kill: Killed | undefined;
+  let survivorStates: string[] = [];
   let postsAtKill = 0;
   const start = sandbox.requests().length;
   const stop = sandbox.onRequest((event) => {
     if (kill !== undefined || cliPid === undefined || !reached(event)) return;
     kill = killCommand(cliPid, target);
+    waitGoneBlocking(kill.killed);
+    survivorStates = kill.survivors.map(stateOf);
     postsAtKill = sandbox
       .requests()
       .slice(start)
@@ -91,10 +108,30 @@ async function upAndKill(
     const result = await stack.up({ allowFailure: true, onSpawn: (pid) => (cliPid = pid) });
     assert.ok(kill, `the kill point was reached (pulumi up ended with ${String(result.code)}):\n${result.output}`);
     assert.notEqual(result.code, 0, "the kill interrupted the update");
-    return { code: result.code, ...kill, postsAtKill };
+    assert.ok(cliPid !== undefined);
+    await kill.gone();
+    return { code: result.code, cliPid, killed: kill.killed, survivors: kill.survivors, survivorStates, postsAtKill };
   } finally {
     stop();
   }
+}
+
+/** Asserts that a tree kill took the CLI, the language host and its program, and the provider's two processes. */
+function assertTreeKilled(k: Interrupted): void {
+  assert.deepEqual(k.killed.map((p) => roleOf(p, k.cliPid) ?? `unknown: ${p.args}`).sort(), [
+    "cli",
+    "program",
+    "program",
+    "provider",
+    "provider",
+  ]);
+  assert.equal(k.killed[0]?.pid, k.cliPid, "the CLI first");
+  assert.deepEqual(k.survivors, [], "nothing of the command was left out of the tree kill");
+  assert.deepEqual(
+    k.killed.map((p) => [p.pid, stateOf(p)]).filter(([, state]) => state !== "gone" && state !== "Z"),
+    [],
+    "every killed process has exited",
+  );
 }
 
 /** What the CLI tells a user after an interrupted update, done non-interactively. */
@@ -143,6 +180,7 @@ describe("examples/firewall-policy-move after kill -9 during pulumi up (pulumi C
       const before = moves(sandbox).length;
       const requestsBefore = sandbox.requests().length;
       const interrupted = await upAndKill(stack, sandbox, point, target);
+      if (target === "tree") assertTreeKilled(interrupted);
       assert.equal(
         (await stack.exportState()).pending_operations?.length ?? 0,
         cliDies ? 1 : 0,
@@ -163,8 +201,12 @@ describe("examples/firewall-policy-move after kill -9 during pulumi up (pulumi C
         .requests()
         .slice(requestsBefore)
         .filter((r) => r.route === MOVE && r.status === 200);
-      assert.ok(
-        posts.every((r) => r.query["requestId"] === made[0]?.details.requestId),
+      const requestId = made[0]?.details.requestId;
+      assert.ok(typeof requestId === "string" && requestId !== "", "the move carried a requestId");
+      assert.ok(posts.length >= 1, "a move POST was answered");
+      assert.deepEqual(
+        posts.map((r) => r.query["requestId"]),
+        posts.map(() => requestId),
         "every move POST repeated one requestId",
       );
       const resources = dynamicResources(await stack.exportState());
@@ -200,16 +242,27 @@ describe("examples/firewall-policy-move after kill -9 during pulumi up (pulumi C
   });
 
   it("finishes with one move when only the CLI dies, its orphaned provider exiting instead of spinning", async () => {
-    await scenario("create", whileTheOperationRuns, "cli", async (k) => {
-      const cli = k.killed[0]?.pid ?? 0;
-      const providers = k.survivors.filter((p) => roleOf(p, cli) === "provider").map((p) => p.pid);
-      assert.equal(providers.length, 2, "the provider plugin (launcher script and node) was left running");
+    await scenario("create", whileItPollsTheOperation, "cli", async (k) => {
+      assert.deepEqual(
+        k.killed.map((p) => p.pid),
+        [k.cliPid],
+      );
+      const providers = k.survivors.filter((p) => roleOf(p, k.cliPid) === "provider");
+      assert.equal(providers.length, 2, "the provider plugin (launcher script and node) ran under the CLI");
+      // Read once the CLI was gone, while the provider still waited for its poll's answer: both were left running.
+      assert.deepEqual(
+        providers.map((p) => [p.pid, ["gone", "Z", "X"].includes(k.survivorStates[k.survivors.indexOf(p)] ?? "gone")]),
+        providers.map((p) => [p.pid, false]),
+        "the provider plugin was left running after the CLI was gone",
+      );
       // dispatch's orphan guard: an orphaned dynamic provider exits at its first write to the closed pipes (its next
       // progress report, once the engine no longer answers) instead of spinning on them as @pulumi/pulumi's own error
       // handler would. The operation it started finishes on Google's side; the recovery adopts it.
-      await waitFor(() => !providers.some(isRunning), 60_000, `the orphaned provider ${providers.join(", ")} to exit`);
+      await waitGone(providers, 60_000);
       // Pulumi's Go language host outlives a killed CLI (its own behaviour, outside this package): end it here.
-      for (const p of k.survivors.filter((s) => /pulumi-language-nodejs/.test(s.args))) killCommand(p.pid, "tree");
+      for (const p of k.survivors.filter((s) => /pulumi-language-nodejs/.test(s.args))) {
+        await killCommand(p.pid, "tree").gone();
+      }
     });
   });
 
@@ -225,5 +278,89 @@ describe("examples/firewall-policy-move after kill -9 during pulumi up (pulumi C
 
   it("finishes an interrupted update with one move (tree killed while the operation runs)", async () => {
     await scenario("update", whileTheOperationRuns, "tree");
+  });
+});
+
+/**
+ * The crash lands before Google finishes: the sandbox's clock stands still (a manual clock), so the operation the first
+ * `pulumi up` started stays RUNNING however long the kill, the wait and the recovery take. The re-run's create then
+ * sends the move again with the same requestId, and Google answers with the original operation: the test lets the
+ * clock run only once that second POST is answered, and the policy moves once.
+ */
+describe("examples/firewall-policy-move after kill -9 before the move's operation finishes (pulumi CLI, sandbox)", function () {
+  this.timeout(600_000);
+  const clock = createManualClock(Date.now());
+  let sandbox: GoogleSandbox;
+
+  before(async () => {
+    sandbox = await startGoogleSandbox({ moveDurationMs: MOVE_MS, clock });
+  });
+  after(async () => {
+    await sandbox.close();
+  });
+
+  it("re-POSTs the move with the same requestId and gets the original operation back: one move", async () => {
+    const stack = await initProjectStack({
+      projectDir: PROJECT,
+      config: { ...deployerConfig(sandbox), parentId: { value: A } },
+    });
+    const answers: { requestId: string | undefined; name: string | undefined; status: string | undefined }[] = [];
+    let released = false;
+    const stop = sandbox.onRequest((e) => {
+      if (e.phase !== "answered" || e.entry.route !== MOVE || e.entry.status !== 200) return;
+      const op = JSON.parse(e.body) as { name?: string; status?: string };
+      answers.push({ requestId: e.entry.query["requestId"], name: op.name, status: op.status });
+      // The re-run's POST has its answer: now let the operation finish (4 s of sandbox time).
+      if (answers.length === 2 && !released) {
+        released = true;
+        clock.advance(MOVE_MS);
+      }
+    });
+    try {
+      const start = sandbox.requests().length;
+      const interrupted = await upAndKill(stack, sandbox, whileTheOperationRuns, "tree");
+      assertTreeKilled(interrupted);
+      assert.equal(interrupted.postsAtKill, 1);
+      assert.equal(answers.length, 1);
+      assert.notEqual(answers[0]?.status, "DONE", "the operation was running when the tree died");
+      assert.deepEqual(moves(sandbox), [], "nothing had moved when the tree died");
+      assert.equal((await stack.exportState()).pending_operations?.length, 1);
+
+      await recover(stack);
+      assert.deepEqual(moves(sandbox), [], "the operation still runs after the recovery");
+      const { outputs } = await stack.up();
+      assert.ok(released, "the re-run sent the move again");
+      assert.equal(outputs["parent"], A);
+      assert.equal(await parentOf(sandbox, POLICY), A);
+
+      const [first, second] = answers;
+      assert.equal(answers.length, 2, "two move POSTs: the interrupted run's and the re-run's");
+      assert.ok(first?.requestId !== undefined && first.requestId !== "", "the first POST carried a requestId");
+      assert.equal(second?.requestId, first.requestId, "the re-run repeated the requestId");
+      assert.ok(first.name !== undefined && first.name !== "");
+      assert.equal(second.name, first.name, "Google answered the repeated requestId with the original operation");
+      assert.notEqual(second.status, "DONE", "the original operation was still running");
+      const posts = sandbox
+        .requests()
+        .slice(start)
+        .filter((r) => r.route === MOVE);
+      assert.deepEqual(
+        posts.map((r) => [r.status, r.query["requestId"]]),
+        [
+          [200, first.requestId],
+          [200, first.requestId],
+        ],
+      );
+      assert.deepEqual(
+        moves(sandbox).map((m) => [m.details.to, m.details.requestId, m.details.operation]),
+        [[A, first.requestId, first.name]],
+        "exactly one effective move, by the original operation",
+      );
+      const [resource] = dynamicResources(await stack.exportState());
+      assert.equal(resource?.outputs?.["__requestId"], first.requestId);
+    } finally {
+      stop();
+      await stack.dispose();
+    }
   });
 });

@@ -279,7 +279,15 @@ describe("examples/firewall-policy-move failures and faults (pulumi CLI, sandbox
           posts.slice(1).some((r) => r.status === 200),
           `a retry with the same requestId got the operation (${posts.map((p) => `${p.status}${p.fault ? ` ${p.fault}` : ""}`).join(", ")})`,
         );
-        assert.equal(new Set(posts.map((r) => r.query["requestId"])).size, 1, "every POST repeated one requestId");
+        // Present and equal: the requestId the state holds for this move, on every POST of it.
+        const requestId = dynamicResources(await stack.exportState())[0]?.outputs?.["__requestId"];
+        assert.ok(typeof requestId === "string" && requestId !== "", "the state holds the move's requestId");
+        assert.deepEqual(
+          posts.map((r) => r.query["requestId"]),
+          posts.map(() => requestId),
+          "every POST repeated the state's requestId",
+        );
+        assert.equal(moves(sandbox).at(-1)?.details.requestId, requestId, "the move took effect under that requestId");
       }
       const faulted = sandbox.requests().filter((r) => r.fault !== undefined);
       assert.ok(faulted.length > 3, `random faults were injected too (${faulted.length})`);

@@ -13,9 +13,9 @@ import * as path from "node:path";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FabricNetwork } from "../../sandbox/fabric-network";
-import { GATEWAY, startGatewayProxy, transactionIdOf } from "../helpers/gateway-proxy";
+import { evaluation, GATEWAY, startGatewayProxy, transactionIdOf } from "../helpers/gateway-proxy";
 import type { GatewayProxy } from "../helpers/gateway-proxy";
-import { assertCommittedOnce, qsccCode } from "../helpers/ledger-audit";
+import { assertCommittedOnce, assertNotOrdered } from "../helpers/ledger-audit";
 import { committedTransactions, ledgerProjectConfig, writeLedgerProject } from "../helpers/ledger-project";
 import type { ProjectTransaction } from "../helpers/ledger-project";
 import { ledgerTargets } from "../helpers/ledger-targets";
@@ -149,46 +149,97 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
     }
   });
 
-  for (const mspId of ["Org1MSP", "Org2MSP"]) {
-    const role = mspId === "Org1MSP" ? "the gateway peer" : "the other organization's peer";
-    it(`commits once and reports it when kill -9 restarts ${role} while the component waits for the commit status`, async () => {
-      const peer = network.organization(mspId).peerName;
-      let restarted: Promise<void> | undefined;
-      let waitingTxId: string | undefined;
-      const gateway = await proxy();
-      // The component submitted and now waits for the commit status: the peer dies under that call.
-      const killed = settled(
-        gateway
-          .nextRequest((call) => call.path === GATEWAY.commitStatus)
-          .then(async (call) => {
-            waitingTxId = transactionIdOf(call);
-            await network.stopProcess(peer, { signal: "SIGKILL" });
-            restarted = network.startProcess(peer);
-          }),
-      );
-      const stack = await stackOf(gateway.address, 1);
-      const up = await stack.up();
-      if (waitingTxId !== undefined) await killed.rethrow();
-      assert.ok(restarted !== undefined && waitingTxId !== undefined, "the peer was killed during a CommitStatus");
-      await restarted;
-      const [committed] = committedTransactions(up.outputs);
-      assert.equal(committed?.txId, waitingTxId);
-      assert.equal(committed.validationCode, "VALID");
-      assert.equal(callsOf(gateway, GATEWAY.endorse, waitingTxId), 1);
-      if (mspId === "Org1MSP") {
-        // The call under which the peer died failed; the component asked again and got the restarted peer's answer.
-        assert.ok(callsOf(gateway, GATEWAY.commitStatus, waitingTxId) >= 2, "the commit status was asked for again");
-      }
-      const once = await assertCommittedOnce(network, [waitingTxId]);
-      const [entry] = once.entries.get(waitingTxId) ?? [];
-      assert.equal(committed.blockNumber, entry?.block.toString(), "the reported block is the ledger's");
-      // A DUPLICATE_TXID entry could only come from a resubmission (none is needed unless the restart takes > 10 s).
-      assert.ok(
-        once.duplicates <= callsOf(gateway, GATEWAY.submit, waitingTxId) - 1,
-        "no entry beyond the submissions",
-      );
+  /** The component's qscc GetTransactionByID questions about `txId` targeted at `mspId`'s peer, in order. */
+  const questionsTo = (p: GatewayProxy, mspId: string, txId: string) =>
+    p.calls.filter((c) => {
+      if (c.path !== GATEWAY.evaluate) return false;
+      const e = evaluation(c);
+      return e.chaincode === "qscc" && e.targets.includes(mspId) && e.args[2] === txId;
     });
+
+  /** The checks both peer kills share: one VALID commit, the block the ledger has, nothing beyond the submissions. */
+  async function assertCommittedOnceAsReported(
+    gateway: GatewayProxy,
+    up: { outputs: Record<string, unknown> },
+    txId: string,
+  ) {
+    const [committed] = committedTransactions(up.outputs);
+    assert.equal(committed?.txId, txId);
+    assert.equal(committed.validationCode, "VALID");
+    assert.equal(callsOf(gateway, GATEWAY.endorse, txId), 1);
+    const once = await assertCommittedOnce(network, [txId]);
+    const [entry] = once.entries.get(txId) ?? [];
+    assert.equal(committed.blockNumber, entry?.block.toString(), "the reported block is the ledger's");
+    // A DUPLICATE_TXID entry could only come from a resubmission (none is needed unless the restart takes > 10 s).
+    assert.ok(once.duplicates <= callsOf(gateway, GATEWAY.submit, txId) - 1, "no entry beyond the submissions");
   }
+
+  it("commits once and reports it when kill -9 restarts the gateway peer while the component waits for the commit status", async () => {
+    const peer = network.organization("Org1MSP").peerName;
+    let restarted: Promise<void> | undefined;
+    let waitingTxId: string | undefined;
+    const gateway = await proxy();
+    // The component submitted and now waits for the commit status: its call is held at the proxy, the gateway peer
+    // dies (stopProcess returns once it is gone), and only then does the call go on — to the dead peer.
+    const held = gateway.holdRequest(GATEWAY.commitStatus);
+    const killed = settled(
+      held.reached.then(async (call) => {
+        try {
+          waitingTxId = transactionIdOf(call);
+          await network.stopProcess(peer, { signal: "SIGKILL" });
+        } finally {
+          held.release();
+        }
+        restarted = network.startProcess(peer);
+      }),
+    );
+    const stack = await stackOf(gateway.address, 1);
+    const up = await stack.up();
+    await killed.rethrow();
+    assert.ok(restarted !== undefined && waitingTxId !== undefined, "the peer was killed during a CommitStatus");
+    await restarted;
+    // The call under which the peer died failed; the component asked again and got the restarted peer's answer.
+    const statuses = gateway.calls
+      .filter((c) => c.path === GATEWAY.commitStatus && transactionIdOf(c) === waitingTxId)
+      .map((c) => c.status);
+    assert.notEqual(statuses[0], 0, `the held CommitStatus met the dead peer (${statuses.join(", ")})`);
+    assert.equal(statuses.at(-1), 0, `the commit status was asked for again (${statuses.join(", ")})`);
+    await assertCommittedOnceAsReported(gateway, up, waitingTxId);
+  });
+
+  it("commits once and reports it only once kill -9 restarted the other organization's peer has the transaction", async () => {
+    const peer = network.organization("Org2MSP").peerName;
+    let restarted: Promise<void> | undefined;
+    let waitingTxId: string | undefined;
+    const gateway = await proxy();
+    // Org1's peer has answered the commit status (the transaction is committed there); its answer is held while Org2's
+    // peer dies, so the component's next step — asking Org2's peer (provider/resources/ledger-transaction-peers.ts)
+    // — meets it dead or restarting.
+    const held = gateway.hold(GATEWAY.commitStatus);
+    const killed = settled(
+      held.reached.then(async (call) => {
+        try {
+          assert.equal(call.status, 0, `Org1's peer answered the commit status (${call.message ?? ""})`);
+          waitingTxId = transactionIdOf(call);
+          await network.stopProcess(peer, { signal: "SIGKILL" });
+          restarted = network.startProcess(peer);
+        } finally {
+          held.release();
+        }
+      }),
+    );
+    const stack = await stackOf(gateway.address, 1);
+    const up = await stack.up();
+    await killed.rethrow();
+    assert.ok(restarted !== undefined && waitingTxId !== undefined, "the peer was killed during a CommitStatus");
+    await restarted;
+    // Org2-specific: the component asked Org2's peer, met it down, and asked until the restarted peer had it.
+    const asked = questionsTo(gateway, "Org2MSP", waitingTxId).map((c) => c.status);
+    assert.ok(asked.length >= 2 && asked[0] !== 0, `the first question met Org2's peer down (${asked.join(", ")})`);
+    assert.equal(asked.at(-1), 0, `the last question was answered by Org2's restarted peer (${asked.join(", ")})`);
+    assert.doesNotMatch(up.stdout, /did not report it within the wait/);
+    await assertCommittedOnceAsReported(gateway, up, waitingTxId);
+  });
 
   it("fails with a clear error while the gateway peer is down, submits nothing, and a re-run after it is back commits once", async () => {
     const org1 = network.organization("Org1MSP");
@@ -210,9 +261,10 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
             "`pulumi up` again",
         ),
       );
-      assert.equal(await qsccCode(network, "Org2MSP", txId), "not found");
       await network.startProcess(org1.peerName);
       down = false;
+      // Nothing was submitted: a sentinel submitted now commits, and Org2's peer, which has its block, knows no txId.
+      await assertNotOrdered(network, "Org2MSP", [txId]);
       // Right after its restart the peer refuses connections, then cannot yet find Org2's peer: the retries wait.
       const up = await stack.up();
       const [committed] = committedTransactions(up.outputs);

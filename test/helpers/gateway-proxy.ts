@@ -3,7 +3,8 @@
  * watch and time what a client sends on any target: it forwards every call (request headers and data as they come;
  * a unary call's whole answer — headers, message and trailers, or a trailers-only answer — once the upstream has
  * finished it, a ChaincodeEvents stream as it comes), records each call's `:path`, request and
- * response messages and `grpc-status`, and can hold the answer of a call until the test releases it.
+ * response messages and `grpc-status`, and can hold the answer of a call until the test releases it, or the call
+ * itself before it reaches the upstream (`holdRequest`).
  *
  *   const proxy = await startGatewayProxy({ upstream, serverTls });
  *   const held = proxy.hold("/gateway.Gateway/CommitStatus");   // the next CommitStatus call
@@ -16,6 +17,7 @@
  * the proxy exactly as the peer: the organization's TLS root and the peer's host name).
  */
 import * as http2 from "node:http2";
+import { gateway as gatewayProtos, peer } from "@hyperledger/fabric-protos";
 import type * as net from "node:net";
 import { codecs } from "../../provider/ledger/codec";
 
@@ -66,6 +68,11 @@ export interface GatewayProxy {
   paths(from?: number): string[];
   /** Holds the answer of the next call to `path`. */
   hold(path: string): HeldCall;
+  /**
+   * Holds the next call to `path` before it goes upstream: `reached` resolves once its request has fully arrived (the
+   * upstream has seen nothing of it), and release() sends it on (nothing when the client is gone by then).
+   */
+  holdRequest(path: string): HeldCall;
   /** Resolves with the first call from now on whose request has fully arrived and satisfies `matches`. */
   nextRequest(matches: (call: ProxiedCall) => boolean): Promise<ProxiedCall>;
   close(): Promise<void>;
@@ -106,6 +113,7 @@ function statusOf(headers: http2.IncomingHttpHeaders): { status: number | undefi
 export async function startGatewayProxy(options: GatewayProxyOptions): Promise<GatewayProxy> {
   const calls: ProxiedCall[] = [];
   const holds: PendingHold[] = [];
+  const requestHolds: PendingHold[] = [];
   let watchers: { matches: (call: ProxiedCall) => boolean; found: (call: ProxiedCall) => void }[] = [];
   const sockets = new Set<net.Socket>();
   let session: http2.ClientHttp2Session | undefined;
@@ -137,8 +145,9 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
     calls.push(call);
     const holdIndex = holds.findIndex((h) => h.path === path);
     const hold = holdIndex < 0 ? undefined : holds.splice(holdIndex, 1)[0];
+    const requestHoldIndex = requestHolds.findIndex((h) => h.path === path);
+    const requestHold = requestHoldIndex < 0 ? undefined : requestHolds.splice(requestHoldIndex, 1)[0];
 
-    const upstream = upstreamSession().request(fields(headers, [":method", ":path"]));
     const requestBody: Buffer[] = [];
     downstream.on("data", (chunk: Buffer) => requestBody.push(chunk));
     downstream.on("end", () => {
@@ -146,91 +155,108 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
       const matched = watchers.filter((w) => w.matches(call));
       watchers = watchers.filter((w) => !matched.includes(w));
       for (const w of matched) w.found(call);
-    });
-    downstream.pipe(upstream);
-    // The client went away (cancelled, or its process was killed): cancel the upstream call too.
-    downstream.on("close", () => {
-      if (!upstream.closed) upstream.close(NGHTTP2_CANCEL);
-    });
-
-    let responseHeaders: http2.IncomingHttpHeaders | undefined;
-    let trailersOnly = false;
-    let trailers: http2.IncomingHttpHeaders = {};
-    const responseBody: Buffer[] = [];
-    const gone = (): boolean => downstream.closed || downstream.destroyed;
-
-    /** Sends the answer as it came (a held call's whole answer at once). */
-    const replay = (): void => {
-      if (gone() || responseHeaders === undefined) return;
-      if (trailersOnly) {
-        downstream.respond(fields(responseHeaders, [":status"]), { endStream: true });
-        return;
+      if (requestHold === undefined) return;
+      // A held request goes upstream, whole, only once released (at once if it already is).
+      const send = (): void => {
+        if (!downstream.closed && !downstream.destroyed) forward(Buffer.concat(requestBody));
+      };
+      if (requestHold.released) send();
+      else {
+        requestHold.onRelease = send;
+        requestHold.reached(call);
       }
-      downstream.respond(fields(responseHeaders, [":status"]), { waitForTrailers: true });
-      downstream.on("wantTrailers", () => {
-        downstream.sendTrailers(fields(trailers, []));
+    });
+    if (requestHold === undefined) forward(undefined);
+
+    /** Sends the call upstream: the request as it comes (`body` undefined), or a held request's whole body. */
+    function forward(body: Buffer | undefined): void {
+      const upstream = upstreamSession().request(fields(headers, [":method", ":path"]));
+      if (body === undefined) downstream.pipe(upstream);
+      else upstream.end(body);
+      // The client went away (cancelled, or its process was killed): cancel the upstream call too.
+      downstream.on("close", () => {
+        if (!upstream.closed) upstream.close(NGHTTP2_CANCEL);
       });
-      downstream.end(Buffer.concat(responseBody));
-    };
 
-    // A unary call's answer (every Gateway method but the ChaincodeEvents stream) is forwarded whole once the upstream
-    // has finished it, held or not: one way of sending for every answer, and the proxy can tell an upstream that said
-    // OK without a message from a message lost on the way.
-    const streamed = path === GATEWAY.chaincodeEvents;
-    let holding = false;
-    upstream.on("response", (h, flags) => {
-      responseHeaders = h;
-      trailersOnly = (flags & NGHTTP2_FLAG_END_STREAM) !== 0;
-      if (trailersOnly) Object.assign(call, statusOf(h));
-      holding = hold !== undefined && !hold.released;
-      if (holding || !streamed || gone()) return; // collected below, and sent (or replayed on release) at the end
-      if (trailersOnly) {
-        downstream.respond(fields(h, [":status"]), { endStream: true });
-        return;
-      }
-      downstream.respond(fields(h, [":status"]), { waitForTrailers: true });
-      downstream.on("wantTrailers", () => {
-        downstream.sendTrailers(fields(trailers, []));
+      let responseHeaders: http2.IncomingHttpHeaders | undefined;
+      let trailersOnly = false;
+      let trailers: http2.IncomingHttpHeaders = {};
+      const responseBody: Buffer[] = [];
+      const gone = (): boolean => downstream.closed || downstream.destroyed;
+
+      /** Sends the answer as it came (a held call's whole answer at once). */
+      const replay = (): void => {
+        if (gone() || responseHeaders === undefined) return;
+        if (trailersOnly) {
+          downstream.respond(fields(responseHeaders, [":status"]), { endStream: true });
+          return;
+        }
+        downstream.respond(fields(responseHeaders, [":status"]), { waitForTrailers: true });
+        downstream.on("wantTrailers", () => {
+          downstream.sendTrailers(fields(trailers, []));
+        });
+        downstream.end(Buffer.concat(responseBody));
+      };
+
+      // A unary call's answer (every Gateway method but the ChaincodeEvents stream) is forwarded whole once the upstream
+      // has finished it, held or not: one way of sending for every answer, and the proxy can tell an upstream that said
+      // OK without a message from a message lost on the way.
+      const streamed = path === GATEWAY.chaincodeEvents;
+      let holding = false;
+      upstream.on("response", (h, flags) => {
+        responseHeaders = h;
+        trailersOnly = (flags & NGHTTP2_FLAG_END_STREAM) !== 0;
+        if (trailersOnly) Object.assign(call, statusOf(h));
+        holding = hold !== undefined && !hold.released;
+        if (holding || !streamed || gone()) return; // collected below, and sent (or replayed on release) at the end
+        if (trailersOnly) {
+          downstream.respond(fields(h, [":status"]), { endStream: true });
+          return;
+        }
+        downstream.respond(fields(h, [":status"]), { waitForTrailers: true });
+        downstream.on("wantTrailers", () => {
+          downstream.sendTrailers(fields(trailers, []));
+        });
+        upstream.pipe(downstream);
       });
-      upstream.pipe(downstream);
-    });
-    upstream.on("data", (chunk: Buffer) => responseBody.push(chunk));
-    upstream.on("trailers", (t: http2.IncomingHttpHeaders) => {
-      trailers = t;
-      Object.assign(call, statusOf(t));
-    });
-    upstream.on("end", () => {
-      call.responses.push(...grpcMessages(Buffer.concat(responseBody)));
-      if (!streamed && call.status === 0 && call.responses.length !== 1) {
-        call.message = `proxy: the upstream answered a unary call grpc-status 0 with ${call.responses.length} messages`;
-      }
-      if (!holding || hold === undefined) {
-        if (!streamed) replay();
-        return;
-      }
-      if (hold.released) {
-        replay();
-        return;
-      }
-      hold.onRelease = replay;
-      hold.reached(call);
-    });
-    upstream.on("error", (error: Error) => {
-      call.status ??= 14;
-      call.message ??= `proxy: upstream call failed: ${error.message}`;
-      if (gone()) return;
-      if (!downstream.headersSent) {
-        downstream.respond(
-          {
-            ":status": 200,
-            "content-type": "application/grpc",
-            "grpc-status": "14",
-            "grpc-message": "upstream failed",
-          },
-          { endStream: true },
-        );
-      } else downstream.close(NGHTTP2_CANCEL);
-    });
+      upstream.on("data", (chunk: Buffer) => responseBody.push(chunk));
+      upstream.on("trailers", (t: http2.IncomingHttpHeaders) => {
+        trailers = t;
+        Object.assign(call, statusOf(t));
+      });
+      upstream.on("end", () => {
+        call.responses.push(...grpcMessages(Buffer.concat(responseBody)));
+        if (!streamed && call.status === 0 && call.responses.length !== 1) {
+          call.message = `proxy: the upstream answered a unary call grpc-status 0 with ${call.responses.length} messages`;
+        }
+        if (!holding || hold === undefined) {
+          if (!streamed) replay();
+          return;
+        }
+        if (hold.released) {
+          replay();
+          return;
+        }
+        hold.onRelease = replay;
+        hold.reached(call);
+      });
+      upstream.on("error", (error: Error) => {
+        call.status ??= 14;
+        call.message ??= `proxy: upstream call failed: ${error.message}`;
+        if (gone()) return;
+        if (!downstream.headersSent) {
+          downstream.respond(
+            {
+              ":status": 200,
+              "content-type": "application/grpc",
+              "grpc-status": "14",
+              "grpc-message": "upstream failed",
+            },
+            { endStream: true },
+          );
+        } else downstream.close(NGHTTP2_CANCEL);
+      });
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -258,6 +284,22 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
           pending.released = true;
           const waiting = holds.indexOf(pending);
           if (waiting >= 0) holds.splice(waiting, 1);
+          pending.onRelease?.();
+          pending.onRelease = undefined;
+        },
+      };
+    },
+    holdRequest(path) {
+      let reached: (call: ProxiedCall) => void = () => undefined;
+      const promise = new Promise<ProxiedCall>((resolve) => (reached = resolve));
+      const pending: PendingHold = { path, reached, released: false, onRelease: undefined };
+      requestHolds.push(pending);
+      return {
+        reached: promise,
+        release() {
+          pending.released = true;
+          const waiting = requestHolds.indexOf(pending);
+          if (waiting >= 0) requestHolds.splice(waiting, 1);
           pending.onRelease?.();
           pending.onRelease = undefined;
         },
@@ -299,4 +341,19 @@ export function transactionIdOf(call: ProxiedCall): string {
   } catch {
     return "";
   }
+}
+
+/** What an Evaluate call through the proxy asked: its target organizations, chaincode and arguments. */
+export function evaluation(call: ProxiedCall): { targets: string[]; chaincode: string; args: string[] } {
+  const request = gatewayProtos.EvaluateRequest.deserializeBinary(call.requests[0] ?? new Uint8Array(0));
+  const proposal = peer.Proposal.deserializeBinary(
+    request.getProposedTransaction()?.getProposalBytes_asU8() ?? new Uint8Array(0),
+  );
+  const payload = peer.ChaincodeProposalPayload.deserializeBinary(proposal.getPayload_asU8());
+  const spec = peer.ChaincodeInvocationSpec.deserializeBinary(payload.getInput_asU8()).getChaincodeSpec();
+  return {
+    targets: request.getTargetOrganizationsList(),
+    chaincode: spec?.getChaincodeId()?.getName() ?? "",
+    args: (spec?.getInput()?.getArgsList_asU8() ?? []).map((a) => Buffer.from(a).toString("utf8")),
+  };
 }

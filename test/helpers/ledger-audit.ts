@@ -7,7 +7,9 @@
  */
 import { strict as assert } from "node:assert";
 import { common, peer } from "@hyperledger/fabric-protos";
+import { randomUUID } from "node:crypto";
 import { connectGateway, type FabricNetwork } from "../../sandbox/fabric-network";
+import { submit, waitForBlock } from "./fabric-network-client";
 
 export interface LedgerEntry {
   readonly txId: string;
@@ -117,6 +119,34 @@ async function readQsccCode(network: FabricNetwork, mspId: string, txId: string)
     throw e;
   } finally {
     connection.close();
+  }
+}
+
+/** How long assertNotOrdered tries to commit its sentinel (a restarted peer takes a while to endorse again). */
+const SENTINEL_TIMEOUT_MS = 120_000;
+
+/**
+ * Proves that `txIds` never reached the ledger: a transaction of ours submitted now through `mspId`'s gateway commits
+ * VALID (asked again while a restarted node cannot endorse yet), `mspId`'s peer has its block, and qscc there knows none
+ * of them — the orderers cut blocks in the order they receive transactions, so anything sent before is in an earlier
+ * block or never will be. A "not found" read right after a fault, with no such sentinel, proves nothing.
+ */
+export async function assertNotOrdered(network: FabricNetwork, mspId: string, txIds: readonly string[]): Promise<void> {
+  const deadline = Date.now() + SENTINEL_TIMEOUT_MS;
+  let sentinel;
+  for (;;) {
+    try {
+      sentinel = await submit(network, mspId, "CreateAsset", [`sentinel-${randomUUID()}`, "after"]);
+      break;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  assert.equal(sentinel.status.code, peer.TxValidationCode.VALID, `the sentinel ${sentinel.txId} committed`);
+  await waitForBlock(network, mspId, sentinel.status.blockNumber);
+  for (const txId of txIds) {
+    assert.equal(await qsccCode(network, mspId, txId), "not found", `${txId} is not on ${mspId}'s ledger`);
   }
 }
 

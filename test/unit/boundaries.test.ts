@@ -65,10 +65,12 @@ describe("layer boundaries (STYLE.md)", () => {
     assert.deepEqual(offenders, []);
   });
 
-  it("never imports sandbox/, test/, bench/ or examples/ from production code", () => {
+  it("never imports sandbox/, test/, bench/, fuzz/ or examples/ from production code", () => {
     const offenders = ["provider", "sdk"].flatMap(sources).flatMap((f) =>
       imports(f)
-        .filter((i) => ["sandbox", "test", "bench", "examples", "scripts"].some((d) => resolvesInto(f, i.spec, d)))
+        .filter((i) =>
+          ["sandbox", "test", "bench", "fuzz", "examples", "scripts"].some((d) => resolvesInto(f, i.spec, d)),
+        )
         .map((i) => `${f}: ${i.line}`),
     );
     assert.deepEqual(offenders, []);
