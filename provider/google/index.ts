@@ -5,9 +5,14 @@ export {
   DEFAULT_ENDPOINT_ROOTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_UNIVERSE_DOMAIN,
+  GOOGLE_SETTING_KEYS,
+  SECRET_SETTING_KEYS,
+  endpointRootsFor,
   normalizeEndpointRoot,
   parseDurationMs,
   resolveGoogleSettings,
+  settingEnvNames,
 } from "./settings";
 export type { EndpointRootName, GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings";
 export { ENDPOINTS, ENDPOINT_IDS, buildRequest, getEndpoint, resolveApiVersion } from "./endpoints";

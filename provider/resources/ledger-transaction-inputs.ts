@@ -34,7 +34,8 @@ export interface LedgerPayload {
 }
 
 export interface LedgerTransactionInputs {
-  resourceUrn: string;
+  /** Plumbing (decision 0007): the resource's URN, which the nonce is derived from. `resourceUrn` in 0.1 state. */
+  __urn: string;
   gateway: LedgerGatewayInputs;
   channel: string;
   chaincode: string;
@@ -49,8 +50,11 @@ export interface LedgerTransactionInputs {
   allowInvalid?: boolean;
   previewEndorse?: boolean;
   timeouts?: Timeouts;
-  /** Set by check: the generation of the transaction (bumped when a transaction input changes). */
-  generation?: number;
+  /**
+   * Plumbing set by check: the generation of the transaction (bumped when a transaction input changes). `generation` in
+   * 0.1 state; the SDK shows it as the `generation` output.
+   */
+  __generation?: number;
   /** State written by 0.1 only: an HMAC of the transaction inputs keyed by the private key. Read, never written. */
   transactionDigest?: string;
   /** Set by check: the txId the next submission uses. */
@@ -71,8 +75,10 @@ export interface LedgerIdentityOutputs {
 
 export interface LedgerTransactionOutputs
   extends
-    Omit<LedgerTransactionInputs, "gateway" | "identity" | "transientData" | "generation" | "txId">,
-    LedgerOutcome {
+    Omit<LedgerTransactionInputs, "gateway" | "identity" | "transientData" | "__generation" | "txId">,
+    Omit<LedgerOutcome, "generation"> {
+  /** The generation of the committed transaction (LedgerOutcome.generation, under its plumbing key). */
+  __generation: number;
   gateway: Omit<LedgerGatewayInputs, "clientKeyPem">;
   identity: LedgerIdentityOutputs;
   /**
@@ -92,6 +98,17 @@ export interface LedgerOutcome {
   result: LedgerPayload;
   endorsers: string[];
   processedTransaction: string;
+}
+
+/**
+ * Inputs or outputs written before the plumbing moved under `__` keys (`resourceUrn`, `generation`), read as today's
+ * shape: the same URN and generation, so the txId, and so the transaction on the ledger, stay the same.
+ */
+export function fromLegacyLedgerState<T extends { __urn?: string; __generation?: number }>(props: T): T {
+  const legacy = props as T & { resourceUrn?: string; generation?: number };
+  if (legacy.__urn !== undefined || legacy.resourceUrn === undefined) return props;
+  const { resourceUrn, generation, ...rest } = legacy;
+  return { ...rest, __urn: resourceUrn, ...(generation === undefined ? {} : { __generation: generation }) } as T;
 }
 
 // ---- input checks ----

@@ -47,6 +47,7 @@ export interface SandboxCoreOptions {
   readonly faultSeed: number;
   readonly keys: KeyRing;
   readonly rateQuotas: readonly RateQuota[];
+  readonly universeDomain: string;
 }
 
 const IAM_OPERATION_NAME = /^folders\/[0-9]{1,19}\/locations\/[^/]+\/operations\/[^/]+$/;
@@ -67,6 +68,7 @@ export class SandboxCore {
   readonly rateQuotas = new RateQuotaEnforcer();
   readonly env: SandboxEnv;
   readonly operationRetentionMs: number;
+  readonly universeDomain: string;
   private currentSeed: SandboxSeed;
   private stateValue: MemoryState;
   private requestLog: RequestLogEntry[] = [];
@@ -77,6 +79,7 @@ export class SandboxCore {
 
   constructor(private readonly options: SandboxCoreOptions) {
     this.url = options.url;
+    this.universeDomain = options.universeDomain;
     this.clock = options.clock;
     this.operationRetentionMs = options.operationRetentionMs;
     const root = (service: keyof GoogleSandboxEndpoints): string => options.url + SERVICE_PREFIXES[service];
@@ -229,7 +232,7 @@ export class SandboxCore {
       token_uri: `${this.endpoints.oauth2}/token`,
       auth_provider_x509_cert_url: "https://www.googleapis.com/oauth2/v1/certs",
       client_x509_cert_url: `https://www.googleapis.com/robot/v1/metadata/x509/${encodeURIComponent(email)}`,
-      universe_domain: "googleapis.com",
+      universe_domain: this.universeDomain,
     };
   }
 
@@ -251,7 +254,7 @@ export class SandboxCore {
       subject_token_type: "urn:ietf:params:oauth:token-type:jwt",
       token_url: `${this.endpoints.sts}/v1/token`,
       credential_source: { file: subjectTokenPath, format: { type: "text" } },
-      universe_domain: "googleapis.com",
+      universe_domain: this.universeDomain,
     };
     if (serviceAccount !== null) {
       file["service_account_impersonation_url"] =

@@ -40,6 +40,13 @@ export interface GoogleSandboxOptions {
   faultSeed?: number;
   /** Rate quotas enforced from the start (and again after `reset()`). @default none */
   rateQuotas?: readonly RateQuota[];
+  /**
+   * The universe the sandbox serves: a request whose Host is `<service>.<universeDomain>` (`compute`, `iam`,
+   * `cloudkms`, `oauth2`, `sts`, ...) reaches that service's routes, a host of another universe gets 404, and the
+   * credential files it writes carry this `universe_domain`. Requests to 127.0.0.1 use the path prefixes as before.
+   * @default "googleapis.com"
+   */
+  universeDomain?: string;
 }
 
 /**
@@ -276,6 +283,12 @@ export interface RequestLogEntry {
   readonly principal?: string;
   /** The injected fault, for example "status:503:before", "drop:after" or "latency:200". */
   readonly fault?: string;
+  /** The Host header when it named a host rather than 127.0.0.1 (a universe host such as `compute.googleapis.com`). */
+  readonly host?: string;
+  /** The X-Goog-Request-Reason header, as the audit log would keep it. */
+  readonly requestReason?: string;
+  /** The x-goog-user-project header: the project the request's quota is charged to. */
+  readonly userProject?: string;
 }
 
 /**
@@ -387,6 +400,8 @@ export interface GoogleSandbox {
   /** http://127.0.0.1:<port> */
   readonly url: string;
   readonly endpoints: GoogleSandboxEndpoints;
+  /** The universe the sandbox serves (GoogleSandboxOptions.universeDomain). */
+  readonly universeDomain: string;
   /** Issues an opaque bearer token for a principal. */
   mintToken(request: MintTokenRequest): string;
   /** Writes an `external_account` credentials file (and its subject-token file) into `dir`; returns its path. */
