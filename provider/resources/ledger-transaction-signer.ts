@@ -33,14 +33,16 @@ export interface OpenedSigner {
   close(): void;
 }
 
-function pemSigner(pem: string, reference: string): OpenedSigner {
+function pemSigner(pem: string, reference: string): OpenedSigner & { publicKey: crypto.KeyObject } {
   let signer: Signer;
+  let publicKey: crypto.KeyObject;
   try {
     signer = newPrivateKeySigner(pem);
+    publicKey = crypto.createPublicKey(pem);
   } catch (error) {
     throw new SignerError({ reference, code: "KEY_UNUSABLE", reason: messageOf(error).replace(/^private key: /, "") });
   }
-  return { signer, reference, close: () => undefined };
+  return { signer, reference, close: () => undefined, publicKey };
 }
 
 function pinOf(p: LedgerPkcs11Inputs, reference: string): string {
