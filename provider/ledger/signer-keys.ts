@@ -6,6 +6,7 @@
 import * as crypto from "node:crypto";
 import { ecdsaCurveNamed, P256, P384 } from "./ecdsa";
 import { describeKey, keyTypeOf } from "./key-types";
+import type { KeyType } from "./key-types";
 import { SignerError } from "./signer-error";
 import { verifySignature } from "./signing";
 import type { Signer } from "./signing";
@@ -37,6 +38,14 @@ export function ecPointOf(key: crypto.KeyObject): Uint8Array {
  */
 export function fabricSki(key: crypto.KeyObject): Uint8Array {
   return new Uint8Array(crypto.createHash("sha256").update(ecPointOf(key)).digest());
+}
+
+/** The key type a PKCS#11 CKA_EC_PARAMS value names (P-256, P-384, Ed25519), or undefined. */
+export function keyTypeOfEcParams(params: Uint8Array): KeyType | undefined {
+  const hex = Buffer.from(params).toString("hex");
+  if (ED25519_PARAMS_DER.includes(hex)) return "ed25519";
+  if (hex === P256.oidDerHex) return "ecdsa-p256";
+  return hex === P384.oidDerHex ? "ecdsa-p384" : undefined;
 }
 
 /** The DER OCTET STRING's content when `value` is one (short or 1-byte long form), else undefined. */

@@ -209,3 +209,28 @@ export async function newTlsServerCertificate(org: TestOrg): Promise<{ certPem: 
   });
   return { certPem: cert.toString("pem"), keyPem: await pkcs8Pem(serverKeys.privateKey) };
 }
+
+/** A certificate of `org`'s CA for a public key made elsewhere (an HSM, a KMS): the member's PEM certificate. */
+export async function certifyPublicKey(org: TestOrg, name: string, publicKey: crypto.KeyObject): Promise<string> {
+  const spki = publicKey.export({ type: "spki", format: "der" });
+  const algorithm =
+    publicKey.asymmetricKeyType === "ed25519"
+      ? { name: "Ed25519" }
+      : { name: "ECDSA", namedCurve: publicKey.asymmetricKeyDetails?.namedCurve === "secp384r1" ? "P-384" : "P-256" };
+  const key = await crypto.webcrypto.subtle.importKey("spki", spki, algorithm, true, ["verify"]);
+  const cert = await x509.X509CertificateGenerator.create({
+    subject: `CN=${name},O=${org.mspId}`,
+    issuer: org.caCert.subject,
+    publicKey: key,
+    signingKey: org.caKeys.privateKey,
+    notBefore: NOT_BEFORE,
+    notAfter: NOT_AFTER,
+    signingAlgorithm: ALGORITHMS[org.keyType].signing,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      await x509.AuthorityKeyIdentifierExtension.create(org.caKeys.publicKey),
+    ],
+  });
+  return cert.toString("pem");
+}
