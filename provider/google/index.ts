@@ -54,7 +54,7 @@ export {
   checkFirewallPolicy,
   checkIamOperationName,
   checkInt64,
-  checkKmsSha256Digest,
+  checkKmsDigest,
   checkParentId,
   checkRequestId,
   checkRequestedPolicyVersion,
@@ -67,6 +67,7 @@ export { ApiError, formatApiErrorMessage, isApiError } from "./api-error";
 export type { ApiErrorProperties } from "./api-error";
 export { AuthError } from "./auth-error";
 export { DEFAULT_KMS_INTEGRITY_ATTEMPTS, crc32c, kmsAsymmetricSign, kmsPublicKey } from "./kms";
+export type { KmsSignInput } from "./kms";
 export type { KmsCallOptions, KmsPublicKeyResult } from "./kms";
 export { KmsIntegrityError } from "./kms-integrity-error";
 export { parseDurationStringMs, parseGoogleError, parseRetryAfterMs } from "./parse-error";

@@ -256,9 +256,16 @@ async function diff(
     canonical(olds.identity) !== canonical(split.identity) ||
     canonical(olds.credentials) !==
       canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) }) ||
-    (["trustedRootCertificates", "onDestroy", "allowInvalid", "previewEndorse", "timeouts"] as const).some(
-      (k) => canonical(olds[k]) !== canonical(news[k]),
-    );
+    (
+      [
+        "trustedRootCertificates",
+        "onDestroy",
+        "allowInvalid",
+        "previewEndorse",
+        "timeouts",
+        "channelCapability",
+      ] as const
+    ).some((k) => canonical(olds[k]) !== canonical(news[k]));
   return Promise.resolve({ changes: replaces.length > 0 || changed, replaces, deleteBeforeReplace: false });
 }
 

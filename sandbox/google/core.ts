@@ -2,6 +2,8 @@
  * The one core both faces drive: state, tokens, keys, faults, logs and every control operation. The HTTP layer
  * (http-server.ts, control-plane.ts) and the library handle (sandbox.ts) only translate to and from it.
  */
+import { KMS_ALGORITHMS } from "./types";
+import type { KmsAlgorithm } from "./types";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { KeyRing } from "./auth/key-ring";
@@ -265,15 +267,18 @@ export class SandboxCore {
     return path;
   }
 
-  createKmsKeyVersion(name: string): string {
+  createKmsKeyVersion(name: string, algorithm: KmsAlgorithm = "EC_SIGN_P256_SHA256"): string {
     if (!KMS_KEY_VERSION_NAME.test(name)) {
       fail(
         "createKmsKeyVersion",
         `name '${name}' must be 'projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>'`,
       );
     }
-    this.state().putKmsKeyVersion({ name, algorithm: "EC_SIGN_P256_SHA256" });
-    return this.options.keys.kmsKey(name).publicKey.export({ type: "spki", format: "pem" }).toString();
+    if (!KMS_ALGORITHMS.includes(algorithm)) {
+      fail("createKmsKeyVersion", `algorithm '${algorithm}' must be one of ${KMS_ALGORITHMS.join(", ")}`);
+    }
+    this.state().putKmsKeyVersion({ name, algorithm });
+    return this.options.keys.kmsKey(name, algorithm).publicKey.export({ type: "spki", format: "pem" }).toString();
   }
 
   setParent(firewallPolicyId: string, parent: string, source: AuditEntry["source"] = "control-plane"): void {

@@ -109,7 +109,7 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     createIamOperation: (request) => {
       core.createIamOperation(request);
     },
-    createKmsKeyVersion: (name) => core.createKmsKeyVersion(name),
+    createKmsKeyVersion: (name, algorithm) => core.createKmsKeyVersion(name, algorithm),
     close: () => (closing ??= closeServer(server)),
   };
 }

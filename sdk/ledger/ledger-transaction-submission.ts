@@ -17,6 +17,7 @@ export interface LedgerPayload {
 export interface LedgerTransactionSubmissionArgs {
   gateway: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
   channel: pulumi.Input<string>;
+  channelCapability?: pulumi.Input<string>;
   chaincode: pulumi.Input<string>;
   function: pulumi.Input<string>;
   args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;

@@ -120,9 +120,9 @@ describe("LedgerTransaction check", () => {
       },
       {
         property: "identity.certificatePem",
-        reason: "is not a PEM X.509 certificate with an ECDSA P-256 key; pass the enrolment certificate's PEM text",
+        reason: "is not a PEM X.509 certificate; pass the enrolment certificate's PEM text",
       },
-      { property: "identity.privateKeyPem", reason: "is not a parsable ECDSA P-256 private key (PEM, PKCS#8 or SEC1)" },
+      { property: "identity.privateKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" },
       {
         property: "visibility",
         reason:
