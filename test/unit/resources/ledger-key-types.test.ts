@@ -33,7 +33,7 @@ const pemOf = (m: TestMember): string => Buffer.from(m.identity.credentials).toS
 
 function inputs(m: TestMember, extra: Partial<LedgerTransactionInputs> = {}): LedgerTransactionInputs {
   return {
-    resourceUrn: URN,
+    __urn: URN,
     gateway: { address: fake.address },
     channel: "opsledger",
     chaincode: "assets",
