@@ -26,6 +26,15 @@ import type { ProjectStack } from "../helpers/project-stack";
 
 const [REAL] = ledgerTargets(["2.5.16"]).filter((t) => t.kind === "fabric");
 
+/**
+ * The orderers' BatchTimeout on this file's network. The leader kill must land after the orderers acknowledged the
+ * first Submit and before the leader cuts its batch, and that cut is a timer inside the orderer, not an event the test
+ * can hold: at the default 500 ms, a kill delayed by a loaded machine (load average 45) came after the cut and the
+ * transaction committed. The test still proves the kill landed in time (the acknowledged transaction was lost and
+ * resubmitted), so a late kill fails it rather than passing it.
+ */
+const BATCH_TIMEOUT_MS = 3_000;
+
 /** A fault running beside `pulumi up`: its failure is kept (never unhandled) and rethrown when the test asks. */
 function settled(fault: Promise<void>): { rethrow(): Promise<void> } {
   const outcome = fault.then(
@@ -50,7 +59,7 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
   before(async function () {
     this.timeout(300_000);
     assert.ok(REAL);
-    ledger = await REAL.start({ own: true });
+    ledger = await REAL.start({ own: true, batchTimeoutMs: BATCH_TIMEOUT_MS });
     assert.ok(ledger.network);
     network = ledger.network;
     project = writeLedgerProject();
@@ -108,7 +117,7 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
     let lostTxId: string | undefined;
     const gateway = await proxy();
     // The first Submit's answer is held: once the orderers have acknowledged the transaction, the leader dies before
-    // cutting its batch (500 ms), and only then does the acknowledgement reach the component.
+    // cutting its batch (BATCH_TIMEOUT_MS), and only then does the acknowledgement reach the component.
     const submit = gateway.hold(GATEWAY.submit);
     const killed = settled(
       submit.reached.then(async (call) => {

@@ -118,8 +118,11 @@ export interface OfficialConnection {
 export interface LedgerTargetFactory {
   readonly label: string;
   readonly kind: "sandbox" | "fabric";
-  /** `own`: a network of this test's own even when the run shares one (required to stop or kill its nodes). */
-  start(options?: { readonly own?: boolean }): Promise<LedgerTarget>;
+  /**
+   * `own`: a network of this test's own even when the run shares one (required to stop or kill its nodes).
+   * `batchTimeoutMs`: the orderers' BatchTimeout of an own network (a shared one keeps the default).
+   */
+  start(options?: { readonly own?: boolean; readonly batchTimeoutMs?: number }): Promise<LedgerTarget>;
 }
 
 const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
@@ -263,9 +266,14 @@ function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
   return network.version === version ? network : undefined;
 }
 
-async function startNetworkTarget(version: FabricVersion, own: boolean): Promise<LedgerTarget> {
+async function startNetworkTarget(
+  version: FabricVersion,
+  own: boolean,
+  batchTimeoutMs?: number,
+): Promise<LedgerTarget> {
   const shared = own ? undefined : sharedNetwork(version);
-  const network = shared ?? (await startFabricNetwork({ version }));
+  const network =
+    shared ?? (await startFabricNetwork({ version, ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }) }));
   const organization = (mspId: string = ORGANIZATIONS[0]) => network.organization(mspId);
   const gateway = (mspId?: string): TargetGateway => {
     const o = organization(mspId);
@@ -314,7 +322,7 @@ export function ledgerTargets(versions: readonly FabricVersion[] = ["2.5.16"]): 
     ...versions.map((version): LedgerTargetFactory => ({
       label: `Fabric ${version}`,
       kind: "fabric",
-      start: (options) => startNetworkTarget(version, options?.own ?? false),
+      start: (options) => startNetworkTarget(version, options?.own ?? false, options?.batchTimeoutMs),
     })),
   ];
 }
