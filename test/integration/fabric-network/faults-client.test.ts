@@ -20,6 +20,14 @@ import { assertCommittedOnce, assertNotOrdered, chainHeight } from "../../helper
 import { ledgerTargets } from "../../helpers/ledger-targets";
 import type { LedgerTarget } from "../../helpers/ledger-targets";
 
+/**
+ * The orderers' BatchTimeout on these networks: a leader kill must land between the orderers' acknowledgement and the
+ * leader's batch cut, a timer inside the orderer that no test event can hold; the default 500 ms is shorter than a
+ * loaded machine's delay before the kill. A late kill still fails the test (the transaction commits instead of being
+ * lost), it cannot pass it.
+ */
+const BATCH_TIMEOUT_MS = 3_000;
+
 /** Faults every release line gets (the leader kill is cheap); the rest run on the LTS only (issue 10, point 5). */
 const FULL = "2.5.16";
 
@@ -42,7 +50,7 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"]).filter((t) => t.kind ===
 
     before(async function () {
       this.timeout(300_000);
-      ledger = await target.start({ own: true });
+      ledger = await target.start({ own: true, batchTimeoutMs: BATCH_TIMEOUT_MS });
       assert.ok(ledger.network);
       network = ledger.network;
       ours = ledger.connectOurs();
@@ -80,7 +88,7 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"]).filter((t) => t.kind ===
       const leader = await network.waitForRaftLeader();
       const transaction = await endorse([key(), "lost-and-found"]);
       const commit = await transaction.submit(); // the orderers acknowledged it: SUCCESS from Broadcast
-      await network.stopProcess(leader, { signal: "SIGKILL" }); // before the leader cuts its batch (500 ms)
+      await network.stopProcess(leader, { signal: "SIGKILL" }); // before the leader cuts its batch (BATCH_TIMEOUT_MS)
       try {
         // The fault: the acknowledged transaction is gone with the leader's uncut batch; no peer ever commits it.
         await assert.rejects(commit.getStatus({ deadline: Date.now() + 5_000 }), (e: unknown) => {
