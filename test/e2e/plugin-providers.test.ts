@@ -197,4 +197,19 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
       [SA_B],
     );
   });
+
+  it("refuses a provider's bad setting, naming it and the fix, before any request", async () => {
+    const program = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+    const bad = program.replace(
+      "      accessToken: ${readerToken}\n",
+      "      accessToken: ${readerToken}\n      impersonateServiceAccount: not-an-email\n",
+    );
+    assert.notEqual(bad, program);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), bad);
+    const requests = sandbox.requests().length;
+    const preview = await stack.preview({ allowFailure: true });
+    assert.notEqual(preview.code, 0);
+    assert.match(preview.output, /impersonateServiceAccount 'not-an-email' must be a service account email/);
+    assert.equal(sandbox.requests().length, requests);
+  });
 });
