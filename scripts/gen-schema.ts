@@ -241,7 +241,7 @@ function isOptionalOutput(type: ts.Type): boolean {
 }
 
 /** The provider's settings: the keys stack config takes (CONFIG_KEYS), documented where the client declares them. */
-const SETTINGS_SOURCE = { file: "provider/google/settings.ts", type: "GoogleSettingsInput" } as const;
+const SETTINGS_SOURCE = { file: "provider/google/settings-types.ts", type: "GoogleSettingsInput" } as const;
 /** Settings that are credentials: secret in the schema, so the engine and SDKs keep them encrypted. */
 const SECRET_SETTINGS: readonly string[] = ["credentials", "accessToken"];
 

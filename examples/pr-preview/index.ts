@@ -17,5 +17,12 @@ const contractors = opsledger.iam.getWorkforcePoolIamPolicyOutput({
   workforcePoolId: config.get("workforcePoolId") ?? "sandbox-contractors",
 });
 
+// A secret the stack keeps (`pulumi config set --secret notifyToken <token>`, say the token of the chat webhook the
+// deploy job announces changes on): encrypted in the stack's settings and state, and never shown in a preview
+// comment, where the output derived from it prints as [secret].
+const notifyToken = config.getSecret("notifyToken");
+
 export const parent = move.parent;
 export const contractorRoles = contractors.bindings.apply((bindings) => bindings.map((b) => b.role ?? ""));
+export const notifyWebhook =
+  notifyToken === undefined ? undefined : pulumi.interpolate`https://chat.example.com/hooks/${notifyToken}`;

@@ -25,6 +25,8 @@ import type {
   PluggableAuthClientOptions,
 } from "google-auth-library";
 import { ConfigError } from "../errors";
+import { checkCredentialUniverse } from "./request-settings";
+import type { UniverseInForce } from "./request-settings";
 import { networkErrorCode } from "./retry";
 import { SCOPES } from "./scopes";
 import type { GoogleSettings } from "./settings";
@@ -46,6 +48,11 @@ type Json = Readonly<Record<string, unknown>>;
 function settingName(settings: GoogleSettings): string {
   const origin = settings.origins.credentials ?? "explicit:credentials";
   return origin.replace(/^(explicit|env):/, "");
+}
+
+function universeOf(settings: GoogleSettings): UniverseInForce {
+  const origin = settings.origins.universeDomain;
+  return { universeDomain: settings.universeDomain, ...(origin === undefined ? {} : { origin }) };
 }
 
 async function loadJson(value: string, name: string, deps: AuthClientDeps, isPath: boolean): Promise<Json> {
@@ -140,7 +147,7 @@ function impersonate(
   target: string,
   delegates: readonly string[],
   scopes: readonly string[],
-  endpoint: string,
+  settings: GoogleSettings,
 ): Impersonated {
   return quietly(
     () =>
@@ -149,7 +156,8 @@ function impersonate(
         targetPrincipal: target,
         delegates: delegates.map((d) => (d.startsWith("projects/") ? d : `projects/-/serviceAccounts/${d}`)),
         targetScopes: [...scopes],
-        endpoint,
+        endpoint: settings.endpoints.iamCredentials,
+        universeDomain: settings.universeDomain,
       }),
   );
 }
@@ -162,6 +170,9 @@ function fromCredentialJson(
   depth: number,
 ): AuthClient {
   const type = json["type"];
+  // Before anything is built or sent: a credential of another universe would send its token to the wrong hosts.
+  checkCredentialUniverse(json["universe_domain"], universeOf(settings), name);
+  const universeDomain = settings.universeDomain;
   const transporter = oauth2Transporter(settings.endpoints.oauth2);
   const quotaProjectId =
     typeof json["quota_project_id"] === "string" ? { quotaProjectId: json["quota_project_id"] } : {};
@@ -172,6 +183,7 @@ function fromCredentialJson(
         key: requireString(json, "private_key", name, type),
         ...(typeof json["private_key_id"] === "string" ? { keyId: json["private_key_id"] } : {}),
         scopes: [...scopes],
+        universeDomain,
         ...quotaProjectId,
         ...(transporter === undefined ? {} : { transporter }),
       });
@@ -181,6 +193,7 @@ function fromCredentialJson(
         clientSecret: requireString(json, "client_secret", name, type),
         refreshToken: requireString(json, "refresh_token", name, type),
         endpoints: { oauth2TokenUrl: `${settings.endpoints.oauth2}/token` },
+        universeDomain,
         ...quotaProjectId,
         ...(transporter === undefined ? {} : { transporter }),
       });
@@ -218,7 +231,7 @@ function fromCredentialJson(
       }
       const source = fromCredentialJson(sourceJson as Json, [SCOPES.cloudPlatform], settings, name, depth + 1);
       const delegates = Array.isArray(json["delegates"]) ? json["delegates"].filter((d) => typeof d === "string") : [];
-      return impersonate(source, decodeURIComponent(target), delegates, scopes, settings.endpoints.iamCredentials);
+      return impersonate(source, decodeURIComponent(target), delegates, scopes, settings);
     }
     default:
       throw new ConfigError({
@@ -237,7 +250,7 @@ async function baseClient(
   deps: AuthClientDeps,
 ): Promise<AuthClient> {
   if (settings.accessToken !== undefined) {
-    const client = new OAuth2Client();
+    const client = new OAuth2Client({ universeDomain: settings.universeDomain });
     client.setCredentials({ access_token: settings.accessToken });
     return client;
   }
@@ -256,7 +269,8 @@ async function baseClient(
   if (wellKnown !== undefined && (await deps.fileExists(wellKnown))) {
     return fromCredentialJson(await loadJson(wellKnown, wellKnown, deps, true), scopes, settings, wellKnown, 0);
   }
-  if (await deps.metadataAvailable()) return new Compute({ scopes: [...scopes] });
+  if (await deps.metadataAvailable())
+    return new Compute({ scopes: [...scopes], universeDomain: settings.universeDomain });
   throw new ConfigError({
     setting: "credentials",
     message:
@@ -273,11 +287,5 @@ export async function buildAuthClient(
   const target = settings.impersonateServiceAccount;
   if (target === undefined) return baseClient(settings, scopes, deps);
   const source = await baseClient(settings, [SCOPES.cloudPlatform], deps);
-  return impersonate(
-    source,
-    target,
-    settings.impersonateServiceAccountDelegates,
-    scopes,
-    settings.endpoints.iamCredentials,
-  );
+  return impersonate(source, target, settings.impersonateServiceAccountDelegates, scopes, settings);
 }

@@ -100,6 +100,7 @@ function credentialFingerprint(settings: GoogleSettings): string {
     settings.endpoints.oauth2,
     settings.endpoints.iamCredentials,
     settings.applicationDefault,
+    settings.universeDomain,
   ]);
   return createHash("sha256").update(material).digest("hex");
 }

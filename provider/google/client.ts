@@ -324,7 +324,8 @@ class GoogleRestClient implements GoogleClient {
       "User-Agent": this.#userAgent,
       Accept: "application/json",
     };
-    if (this.#settings.billingProject !== undefined) headers["x-goog-user-project"] = this.#settings.billingProject;
+    if (this.#settings.quotaProject !== undefined) headers["x-goog-user-project"] = this.#settings.quotaProject;
+    if (this.#settings.requestReason !== undefined) headers["X-Goog-Request-Reason"] = this.#settings.requestReason;
     if (request.body !== undefined) headers["Content-Type"] = "application/json";
     try {
       const response = await this.#axios.request<unknown>({

@@ -79,10 +79,14 @@ export interface EndpointParamsMap {
   "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.asymmetricSign": {
     /** `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`. */
     name: string;
-    /** The digest to sign, base64 (32 bytes for SHA-256). */
-    digest: { sha256: string };
-    /** CRC32C of the digest bytes, a decimal string (0..4294967295). Required by this client (integrity). */
-    digestCrc32c: string;
+    /** The digest to sign, base64 (32 bytes for SHA-256, 48 for SHA-384); exactly one of digest or data. */
+    digest?: { sha256: string } | { sha384: string };
+    /** CRC32C of the digest bytes, a decimal string (0..4294967295). Required with digest (integrity). */
+    digestCrc32c?: string;
+    /** The data to sign, base64: what EC_SIGN_ED25519 keys sign (pure Ed25519). */
+    data?: string;
+    /** CRC32C of the data bytes, a decimal string. Required with data (integrity). */
+    dataCrc32c?: string;
   };
   "cloudkms.projects.locations.keyRings.cryptoKeys.cryptoKeyVersions.getPublicKey": {
     /** `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`. */

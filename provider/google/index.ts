@@ -5,9 +5,14 @@ export {
   DEFAULT_ENDPOINT_ROOTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_UNIVERSE_DOMAIN,
+  GOOGLE_SETTING_KEYS,
+  SECRET_SETTING_KEYS,
+  endpointRootsFor,
   normalizeEndpointRoot,
   parseDurationMs,
   resolveGoogleSettings,
+  settingEnvNames,
 } from "./settings";
 export type { EndpointRootName, GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings";
 export { ENDPOINTS, ENDPOINT_IDS, buildRequest, getEndpoint, resolveApiVersion } from "./endpoints";
@@ -49,7 +54,7 @@ export {
   checkFirewallPolicy,
   checkIamOperationName,
   checkInt64,
-  checkKmsSha256Digest,
+  checkKmsDigest,
   checkParentId,
   checkRequestId,
   checkRequestedPolicyVersion,
@@ -62,6 +67,7 @@ export { ApiError, formatApiErrorMessage, isApiError } from "./api-error";
 export type { ApiErrorProperties } from "./api-error";
 export { AuthError } from "./auth-error";
 export { DEFAULT_KMS_INTEGRITY_ATTEMPTS, crc32c, kmsAsymmetricSign, kmsPublicKey } from "./kms";
+export type { KmsSignInput } from "./kms";
 export type { KmsCallOptions, KmsPublicKeyResult } from "./kms";
 export { KmsIntegrityError } from "./kms-integrity-error";
 export { parseDurationStringMs, parseGoogleError, parseRetryAfterMs } from "./parse-error";

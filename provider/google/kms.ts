@@ -29,19 +29,36 @@ export interface KmsCallOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The DER signature of `digest` (a SHA-256 digest) by the key version `name`, integrity-checked. */
+/**
+ * What asymmetricSign signs: a digest in the field of the key version's algorithm (`sha256` for
+ * EC_SIGN_P256_SHA256, `sha384` for EC_SIGN_P384_SHA384: KMS takes any value of that length), or the data itself
+ * (EC_SIGN_ED25519).
+ */
+export type KmsSignInput =
+  { readonly digest: Uint8Array; readonly field: "sha256" | "sha384" } | { readonly data: Uint8Array };
+
+/**
+ * The signature of `input` (a SHA-256 digest when given bytes) by the key version `name`, integrity-checked: DER for
+ * ECDSA keys (S not normalized), 64 bytes for Ed25519.
+ */
 export async function kmsAsymmetricSign(
   client: GoogleClient,
   name: string,
-  digest: Uint8Array,
+  input: Uint8Array | KmsSignInput,
   options: KmsCallOptions = {},
 ): Promise<Uint8Array> {
   const attempts = options.integrityAttempts ?? DEFAULT_KMS_INTEGRITY_ATTEMPTS;
-  const params = {
-    name,
-    digest: { sha256: Buffer.from(digest).toString("base64") },
-    digestCrc32c: String(crc32c(digest)),
-  };
+  const request: KmsSignInput = input instanceof Uint8Array ? { digest: input, field: "sha256" } : input;
+  const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64");
+  const params =
+    "data" in request
+      ? { name, data: base64(request.data), dataCrc32c: String(crc32c(request.data)) }
+      : {
+          name,
+          digest: request.field === "sha256" ? { sha256: base64(request.digest) } : { sha384: base64(request.digest) },
+          digestCrc32c: String(crc32c(request.digest)),
+        };
+  const verifiedField = "data" in request ? "verifiedDataCrc32c" : "verifiedDigestCrc32c";
   let check = "";
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const answer = await client.call(
@@ -50,7 +67,7 @@ export async function kmsAsymmetricSign(
       options.signal === undefined ? {} : { signal: options.signal },
     );
     const signature = Buffer.from(answer.signature ?? "", "base64");
-    if (answer.verifiedDigestCrc32c !== true) check = "verifiedDigestCrc32c is not true";
+    if (answer[verifiedField] !== true) check = `${verifiedField} is not true`;
     else if (answer.name !== name) check = `the answer names ${String(answer.name)}`;
     else if (signature.length === 0) check = "the answer has no signature";
     else if (String(crc32c(signature)) !== answer.signatureCrc32c) check = "signatureCrc32c mismatch";

@@ -3,108 +3,70 @@
  * Terraform (reference google-apis.md §10) so users can reuse what they already export.
  */
 import { ConfigError } from "../errors";
-import type { DisplayVideoApiVersion, ServiceName } from "./endpoint-types";
+import { DEFAULT_UNIVERSE_DOMAIN, endpointRootsFor, normalizeEndpointRoot } from "./endpoint-roots";
+import type { EndpointRootName } from "./endpoint-roots";
+import type { DisplayVideoApiVersion } from "./endpoint-types";
+import type { GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings-types";
+import { parseBoolean, parseRequestReason, parseUniverseDomain, resolveQuotaProject } from "./request-settings";
 import { DEFAULT_WORKSPACE_EVENTS_SCOPES, WORKSPACE_EVENTS_GET_SCOPES, expandScope } from "./scopes";
+
+export {
+  DEFAULT_ENDPOINT_ROOTS,
+  DEFAULT_UNIVERSE_DOMAIN,
+  SERVICE_HOST_NAMES,
+  endpointRootsFor,
+  normalizeEndpointRoot,
+} from "./endpoint-roots";
+export type { EndpointRootName } from "./endpoint-roots";
+export type { GoogleSettings, GoogleSettingsInput, GoogleSettingsSources } from "./settings-types";
 
 /** Per-attempt HTTP timeout when requestTimeout is not set (Terraform's request_timeout default is 0 = none). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Concurrent in-flight requests per service root. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
 
-/** Every service root the client knows: the six API services plus the two token services. */
-export type EndpointRootName = ServiceName | "iamCredentials" | "oauth2";
-
-/** The Google hosts of reference §10, as service roots (the API path is appended by the endpoint table). */
-export const DEFAULT_ENDPOINT_ROOTS: Readonly<Record<EndpointRootName, string>> = Object.freeze({
-  iam: "https://iam.googleapis.com",
-  compute: "https://compute.googleapis.com",
-  deploymentManager: "https://deploymentmanager.googleapis.com",
-  workspaceEvents: "https://workspaceevents.googleapis.com",
-  displayVideo: "https://displayvideo.googleapis.com",
-  kms: "https://cloudkms.googleapis.com",
-  iamCredentials: "https://iamcredentials.googleapis.com",
-  oauth2: "https://oauth2.googleapis.com",
-});
-
-/** The raw, unparsed settings (all strings except where a list or number is natural). */
-export interface GoogleSettingsInput {
-  /** A credential file path or its JSON contents (service_account, authorized_user, external_account, ...). */
-  credentials: string;
-  /** A ready OAuth 2.0 access token. */
-  accessToken: string;
-  /** A service account email to impersonate through IAM Credentials. */
-  impersonateServiceAccount: string;
-  /** The delegation chain: a JSON array or a comma-separated list of service account emails. */
-  impersonateServiceAccountDelegates: string | readonly string[];
-  /** The default Google Cloud project. */
-  project: string;
-  /** Sent as x-goog-user-project: the project billed for quota. */
-  billingProject: string;
-  /** A per-attempt timeout such as "60s", "1m30s" or "500ms". */
-  requestTimeout: string;
-  /** v1..v4; unset means each DV360 endpoint's default (v1 for inventory source groups, v3 for creatives). */
-  displayVideoApiVersion: string;
-  /** In-flight requests per service root (default 8). */
-  maxConcurrentRequests: string | number;
-  /** Scopes requested for workspaceevents.subscriptions.get: a JSON array or comma list, short names or URIs. */
-  workspaceEventsScopes: string | readonly string[];
-  /** The IAM service root URL, instead of Google's (a sandbox, a private endpoint). */
-  iamCustomEndpoint: string;
-  /** The Compute Engine service root URL, instead of Google's. */
-  computeCustomEndpoint: string;
-  /** The Deployment Manager service root URL, instead of Google's. */
-  deploymentManagerCustomEndpoint: string;
-  /** The Workspace Events service root URL, instead of Google's. */
-  workspaceEventsCustomEndpoint: string;
-  /** The Display & Video 360 service root URL, instead of Google's. */
-  displayVideoCustomEndpoint: string;
-  /** The Cloud KMS service root URL (ledger signing), instead of Google's. */
-  kmsCustomEndpoint: string;
-  /** The IAM Credentials service root URL (impersonation), instead of Google's. */
-  iamCredentialsCustomEndpoint: string;
-  /** The OAuth 2.0 token service root URL, instead of Google's. */
-  oauth2CustomEndpoint: string;
-}
-
-export interface GoogleSettingsSources {
-  explicit?: Partial<GoogleSettingsInput>;
-  /** Stack config lookup; the key has no "opsledger:" prefix. */
-  config?: (key: string) => string | undefined;
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
-/**
- * Resolved settings. `credentials` and `accessToken` are non-enumerable, so serializing or logging the object never
- * prints them; do not copy settings with object spread (resolve again instead).
- */
-export interface GoogleSettings {
-  readonly credentials?: string;
-  readonly accessToken?: string;
-  readonly impersonateServiceAccount?: string;
-  readonly impersonateServiceAccountDelegates: readonly string[];
-  readonly project?: string;
-  readonly billingProject?: string;
-  readonly requestTimeoutMs: number;
-  readonly displayVideoApiVersion?: DisplayVideoApiVersion;
-  readonly maxConcurrentRequests: number;
-  /** Full scope URIs. */
-  readonly workspaceEventsScopes: readonly string[];
-  /** Service roots, without a trailing slash. */
-  readonly endpoints: Readonly<Record<EndpointRootName, string>>;
-  /** Application Default Credentials inputs taken from the environment (file path, gcloud config directory). */
-  readonly applicationDefault: { readonly credentialsFile?: string; readonly gcloudConfigDir?: string };
-  /** Where each set value came from: "explicit:credentials", "opsledger:project", "env:GOOGLE_PROJECT". */
-  readonly origins: Readonly<Partial<Record<keyof GoogleSettingsInput, string>>>;
-}
-
 type Key = keyof GoogleSettingsInput;
+
+/** Every setting, once: the stack config keys (`opsledger:<key>`) and the explicit arguments of a provider. */
+const SETTING_KEYS: Readonly<Record<Key, true>> = {
+  credentials: true,
+  accessToken: true,
+  impersonateServiceAccount: true,
+  impersonateServiceAccountDelegates: true,
+  project: true,
+  billingProject: true,
+  userProjectOverride: true,
+  requestReason: true,
+  universeDomain: true,
+  requestTimeout: true,
+  displayVideoApiVersion: true,
+  maxConcurrentRequests: true,
+  workspaceEventsScopes: true,
+  iamCustomEndpoint: true,
+  computeCustomEndpoint: true,
+  deploymentManagerCustomEndpoint: true,
+  workspaceEventsCustomEndpoint: true,
+  displayVideoCustomEndpoint: true,
+  kmsCustomEndpoint: true,
+  iamCredentialsCustomEndpoint: true,
+  oauth2CustomEndpoint: true,
+};
+
+/** The settings' names, in one list (the type makes a setting missing from it a compile error). */
+export const GOOGLE_SETTING_KEYS: readonly Key[] = Object.freeze(Object.keys(SETTING_KEYS) as Key[]);
+
+/** Settings whose value is a secret: stack config delivers them as secrets, and they are never printed. */
+export const SECRET_SETTING_KEYS: readonly Key[] = Object.freeze(["credentials", "accessToken"] satisfies Key[]);
 
 const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
   credentials: ["GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON"],
   accessToken: ["GOOGLE_OAUTH_ACCESS_TOKEN"],
   impersonateServiceAccount: ["GOOGLE_IMPERSONATE_SERVICE_ACCOUNT"],
   project: ["GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT"],
-  billingProject: ["GOOGLE_BILLING_PROJECT"],
+  billingProject: ["GOOGLE_BILLING_PROJECT", "GOOGLE_CLOUD_QUOTA_PROJECT"],
+  userProjectOverride: ["USER_PROJECT_OVERRIDE"],
+  requestReason: ["CLOUDSDK_CORE_REQUEST_REASON"],
+  universeDomain: ["GOOGLE_CLOUD_UNIVERSE_DOMAIN"],
   displayVideoApiVersion: ["OPSLEDGER_DISPLAY_VIDEO_API_VERSION"],
   iamCustomEndpoint: ["GOOGLE_IAM_CUSTOM_ENDPOINT"],
   computeCustomEndpoint: ["GOOGLE_COMPUTE_CUSTOM_ENDPOINT"],
@@ -116,17 +78,10 @@ const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
   oauth2CustomEndpoint: ["GOOGLE_OAUTH2_CUSTOM_ENDPOINT"],
 };
 
-/** Version paths a pulumi-gcp / Terraform style base URL ends in; stripped to get the service root. */
-const VERSION_SUFFIXES: Readonly<Record<EndpointRootName, RegExp>> = {
-  iam: /\/(?:v1|v2|v2beta|v3|v3beta)$/,
-  compute: /\/compute\/(?:v1|beta|alpha)$/,
-  deploymentManager: /\/deploymentmanager\/(?:v2|v2beta|alpha)$/,
-  workspaceEvents: /\/(?:v1|v1beta)$/,
-  displayVideo: /\/v[1-4]$/,
-  kms: /\/v1$/,
-  iamCredentials: /\/v1$/,
-  oauth2: /\/token$/,
-};
+/** The environment variables a setting falls back to, in the order they are read (the README's table). */
+export function settingEnvNames(key: Key): readonly string[] {
+  return ENV_NAMES[key] ?? [];
+}
 
 const ENDPOINT_KEYS: Readonly<Record<EndpointRootName, Key>> = {
   iam: "iamCustomEndpoint",
@@ -145,7 +100,7 @@ const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 interface Found {
-  readonly value: string | number | readonly string[];
+  readonly value: string | number | boolean | readonly string[];
   /** How to name the setting in messages: "credentials", "opsledger:credentials" or "GOOGLE_CREDENTIALS". */
   readonly name: string;
   readonly origin: string;
@@ -153,7 +108,7 @@ interface Found {
 
 type Level = "explicit" | "config" | "env";
 
-function isSet(value: unknown): value is string | number | readonly string[] {
+function isSet(value: unknown): value is string | number | boolean | readonly string[] {
   return value !== undefined && value !== null && value !== "";
 }
 
@@ -182,9 +137,14 @@ function asString(found: Found): string {
   throw new ConfigError({ setting: found.name, message: `${found.name} must be a string` });
 }
 
+/** A switch: a boolean as given (explicit arguments), otherwise its text. */
+function asFlag(found: Found): string | boolean {
+  return typeof found.value === "boolean" ? found.value : asString(found);
+}
+
 /** A JSON array of strings or a comma-separated list. */
 function asList(found: Found): string[] {
-  if (typeof found.value === "number") {
+  if (typeof found.value === "number" || typeof found.value === "boolean") {
     throw new ConfigError({ setting: found.name, message: `${found.name} must be a list of strings` });
   }
   if (typeof found.value !== "string") return found.value.map((v) => v.trim()).filter((v) => v !== "");
@@ -219,37 +179,6 @@ export function parseDurationMs(text: string): number | undefined {
     total += Number(match[1]) * (UNIT_MS[match[2] ?? "ms"] ?? 1);
   }
   return Math.round(total);
-}
-
-/**
- * A custom endpoint as a service root: http(s), no credentials, query or fragment, no trailing slash, and without a
- * pulumi-gcp style version path (`https://compute.googleapis.com/compute/v1/` -> `https://compute.googleapis.com`).
- */
-export function normalizeEndpointRoot(service: EndpointRootName, value: string, settingName: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    url = undefined;
-  }
-  const hasUserInfo = url !== undefined && (url.username !== "" || url.password !== "");
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || hasUserInfo) {
-    const shown = hasUserInfo ? "(a URL with user credentials)" : `'${value.trim().slice(0, 200)}'`;
-    throw new ConfigError({
-      setting: settingName,
-      message:
-        `${settingName} ${shown} is not a usable endpoint: it must be an http(s) service root without user ` +
-        `credentials, such as ${DEFAULT_ENDPOINT_ROOTS[service]}`,
-    });
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ConfigError({
-      setting: settingName,
-      message: `${settingName} must not have a query string or fragment: give the service root, such as ${DEFAULT_ENDPOINT_ROOTS[service]}`,
-    });
-  }
-  const path = url.pathname.replace(/\/+$/, "").replace(VERSION_SUFFIXES[service], "");
-  return `${url.origin}${path}`;
 }
 
 function resolveCredentialSource(sources: GoogleSettingsSources): { credentials?: Found; accessToken?: Found } {
@@ -287,7 +216,9 @@ function positiveInteger(found: Found): number {
  * Precedence, per setting: explicit arguments, then stack config (`opsledger:<key>`), then environment variables (the
  * `GOOGLE_*` names of pulumi-gcp / Terraform, first set one wins in the documented order), then defaults. `credentials`
  * and `accessToken` form one group: the highest level that sets either decides, and setting both at that level is a
- * ConfigError. A custom endpoint is a service root; a pasted pulumi-gcp base URL has its version path stripped.
+ * ConfigError. `universeDomain` moves every default host to `https://<service>.<universe>`; a custom endpoint is a
+ * service root used as given; a pasted pulumi-gcp base URL has its version path stripped. The x-goog-user-project
+ * header (`quotaProject`) follows billingProject, project and userProjectOverride as resolveQuotaProject says.
  * Malformed values (URLs, durations, unknown DV360 versions, scopes) are ConfigErrors naming the setting; secret
  * values are never put in messages.
  */
@@ -375,14 +306,34 @@ export function resolveGoogleSettings(sources: GoogleSettingsSources = {}): Goog
     workspaceEventsScopes = scopes;
   }
 
-  const endpoints = { ...DEFAULT_ENDPOINT_ROOTS };
+  const universeFound = take("universeDomain");
+  const universeDomain =
+    universeFound === undefined
+      ? DEFAULT_UNIVERSE_DOMAIN
+      : parseUniverseDomain(asString(universeFound), universeFound.name);
+  // A custom endpoint replaces its root as given, universe or not (Terraform's BaseUrl does the same).
+  const endpoints = { ...endpointRootsFor(universeDomain) };
   for (const service of Object.keys(ENDPOINT_KEYS) as EndpointRootName[]) {
     const found = take(ENDPOINT_KEYS[service]);
     if (found !== undefined) endpoints[service] = normalizeEndpointRoot(service, asString(found), found.name);
   }
 
-  const project = take("project");
-  const billingProject = take("billingProject");
+  const projectFound = take("project");
+  const project = projectFound === undefined ? undefined : asString(projectFound);
+  const billingFound = take("billingProject");
+  const billingProject = billingFound === undefined ? undefined : asString(billingFound);
+  const overrideFound = take("userProjectOverride");
+  const userProjectOverride =
+    overrideFound === undefined ? undefined : parseBoolean(asFlag(overrideFound), overrideFound.name);
+  const quotaProject = resolveQuotaProject({
+    ...(billingProject === undefined ? {} : { billingProject }),
+    ...(project === undefined ? {} : { project }),
+    ...(userProjectOverride === undefined ? {} : { userProjectOverride }),
+    ...(overrideFound === undefined ? {} : { overrideName: overrideFound.name }),
+  });
+  const reasonFound = take("requestReason");
+  const requestReason =
+    reasonFound === undefined ? undefined : parseRequestReason(asString(reasonFound), reasonFound.name);
   const env = sources.env ?? {};
   const credentialsFile = env["GOOGLE_APPLICATION_CREDENTIALS"] ?? env["google_application_credentials"];
   const gcloudConfigDir =
@@ -393,8 +344,12 @@ export function resolveGoogleSettings(sources: GoogleSettingsSources = {}): Goog
   const settings: GoogleSettings = {
     ...(impersonateServiceAccount === undefined ? {} : { impersonateServiceAccount }),
     impersonateServiceAccountDelegates: Object.freeze(delegates),
-    ...(project === undefined ? {} : { project: asString(project) }),
-    ...(billingProject === undefined ? {} : { billingProject: asString(billingProject) }),
+    ...(project === undefined ? {} : { project }),
+    ...(billingProject === undefined ? {} : { billingProject }),
+    ...(userProjectOverride === undefined ? {} : { userProjectOverride }),
+    ...(quotaProject === undefined ? {} : { quotaProject }),
+    ...(requestReason === undefined ? {} : { requestReason }),
+    universeDomain,
     requestTimeoutMs,
     ...(displayVideoApiVersion === undefined ? {} : { displayVideoApiVersion }),
     maxConcurrentRequests,

@@ -89,23 +89,66 @@ export function checkCryptoKeyVersionName(value: unknown): CheckResult {
   );
 }
 
-/** An asymmetricSign digest: exactly `{ sha256: <base64 of 32 bytes> }` (the algorithm of EC_SIGN_P256_SHA256). */
-export function checkKmsSha256Digest(value: unknown): CheckResult {
+/** The digest lengths of asymmetricSign's digest fields (EC_SIGN_P256_SHA256 and EC_SIGN_P384_SHA384 keys). */
+const DIGEST_BYTES: Readonly<Record<string, number>> = { sha256: 32, sha384: 48 };
+
+/**
+ * An asymmetricSign digest: exactly one of `{ sha256: <base64 of 32 bytes> }` (EC_SIGN_P256_SHA256 keys) or
+ * `{ sha384: <base64 of 48 bytes> }` (EC_SIGN_P384_SHA384 keys).
+ */
+export function checkKmsDigest(value: unknown): CheckResult {
+  const expected = "{ sha256: <base64 of 32 bytes> } or { sha384: <base64 of 48 bytes> }";
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { reason: `must be an object { sha256: <base64 of the 32-byte digest> }, got ${typeName(value)}` };
+    return { reason: `must be an object ${expected}, got ${typeName(value)}` };
   }
   const digest = value as Readonly<Record<string, unknown>>;
-  const other = Object.keys(digest).find((k) => k !== "sha256" && digest[k] !== undefined);
+  const fields = Object.keys(digest).filter((k) => digest[k] !== undefined);
+  const other = fields.find((k) => DIGEST_BYTES[k] === undefined);
   if (other !== undefined) {
     return {
-      reason: `has ${showValue(other)}: only sha256 is supported (EC_SIGN_P256_SHA256 keys sign SHA-256 digests)`,
+      reason: `has ${showValue(other)}: only sha256 (EC_SIGN_P256_SHA256 keys) and sha384 (EC_SIGN_P384_SHA384 keys) are supported`,
     };
   }
-  const sha256 = digest["sha256"];
-  if (typeof sha256 !== "string" || !BASE64.test(sha256) || Buffer.from(sha256, "base64").length !== 32) {
-    return { property: "digest.sha256", reason: "must be the base64 text of a 32-byte SHA-256 digest" };
+  const [field, ...more] = fields;
+  if (field === undefined || more.length > 0) return { reason: `must be exactly one of ${expected}` };
+  const text = digest[field];
+  const bytes = DIGEST_BYTES[field] ?? 0;
+  if (typeof text !== "string" || !BASE64.test(text) || Buffer.from(text, "base64").length !== bytes) {
+    return {
+      property: `digest.${field}`,
+      reason: `must be the base64 text of a ${bytes}-byte ${field === "sha256" ? "SHA-256" : "SHA-384"} digest`,
+    };
   }
-  return { value: { sha256 } };
+  return { value: { [field]: text } };
+}
+
+/** asymmetricSign's `data` (for EC_SIGN_ED25519 keys, which sign the data itself): base64 text. */
+export function checkKmsData(value: unknown): CheckResult {
+  if (typeof value !== "string" || !BASE64.test(value) || value === "") {
+    return { reason: "must be the base64 text of the data to sign (EC_SIGN_ED25519 keys sign the data itself)" };
+  }
+  return { value };
+}
+
+/** asymmetricSign: exactly one of digest (with digestCrc32c) or data (with dataCrc32c), as this client sends. */
+export function checkDigestOrData(params: Readonly<Record<string, unknown>>): FieldFailure | undefined {
+  const digest = params["digest"] !== undefined;
+  const data = params["data"] !== undefined;
+  if (digest === data) {
+    return {
+      property: "digest",
+      reason: `exactly one of digest (ECDSA keys) or data (EC_SIGN_ED25519 keys) must be set, got ${digest ? "both" : "neither"}`,
+    };
+  }
+  const crc = digest ? "digestCrc32c" : "dataCrc32c";
+  if (params[crc] === undefined) {
+    return { property: crc, reason: `is required with ${digest ? "digest" : "data"}: the CRC32C of its bytes` };
+  }
+  const stray = digest ? "dataCrc32c" : "digestCrc32c";
+  if (params[stray] !== undefined) {
+    return { property: stray, reason: `must not be set without ${digest ? "data" : "digest"}` };
+  }
+  return undefined;
 }
 
 /** A CRC32C checksum as Google's int64 JSON encoding: a decimal string from 0 to 4294967295. */

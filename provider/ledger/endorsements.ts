@@ -1,15 +1,16 @@
 /**
  * Endorsement checks shared by both verifiers: every endorsement's identity parses and chains to a trusted MSP
- * root, and its signature (canonical DER, low-S) verifies over proposal_response_payload ‖ endorser.
+ * root, and its signature verifies over proposal_response_payload ‖ endorser: ECDSA (P-256, P-384) canonical DER,
+ * low-S with the curve's order, over SHA-256; Ed25519 over the bytes themselves.
  */
 import { verifyCertificateChain } from "./cert-chain";
 import type { TrustedMsp } from "./cert-chain";
-import { decodeDerSignature, P256_HALF_ORDER } from "./ecdsa-p256";
 import { concatBytes } from "./hash";
-import { deserializeIdentity } from "./identity";
+import { deserializeIdentity, parseCertificate } from "./identity";
 import type { Identity } from "./identity";
 import type { Endorsement } from "./messages";
-import { verifySignature } from "./signing";
+import { KEY_TYPE_NAMES, keyTypeOf, describeKey } from "./key-types";
+import { signatureFormProblem, verifySignature } from "./signing";
 import { TxValidationCode } from "./validation-codes";
 import { VerificationError } from "./verification-error";
 import type { VerificationMismatch } from "./verification-error";
@@ -65,16 +66,29 @@ async function checkOne(options: EndorsementCheckOptions, e: Endorsement, i: num
       return refuse(options, "endorser", `endorsement ${i} (${identity.mspId}): ${reason}`, error);
     }
   }
-  const der = decodeDerSignature(e.signature);
-  if (der === undefined) {
+  let keyType;
+  let keyName = "an unparsable key";
+  try {
+    const key = parseCertificate(identity.credentials, `endorser certificate of ${identity.mspId}`).publicKey;
+    keyType = keyTypeOf(key);
+    keyName = describeKey(key);
+  } catch {
+    keyType = undefined;
+  }
+  if (keyType === undefined) {
+    return refuse(
+      options,
+      "endorser",
+      `endorsement ${i} (${identity.mspId}): the endorser's certificate has ${keyName}, which Fabric's MSP does not accept (ECDSA or Ed25519)`,
+    );
+  }
+  const problem = signatureFormProblem(e.signature, keyType);
+  if (problem !== undefined) {
     return refuse(
       options,
       "endorsementSignature",
-      `endorsement ${i} (${identity.mspId}): the signature is not canonical DER`,
+      `endorsement ${i} (${identity.mspId}): the ${KEY_TYPE_NAMES[keyType]} signature ${problem}`,
     );
-  }
-  if (der.s > P256_HALF_ORDER) {
-    return refuse(options, "endorsementSignature", `endorsement ${i} (${identity.mspId}): the signature is high-S`);
   }
   const ok = verifySignature({
     publicKey: identity.credentials,

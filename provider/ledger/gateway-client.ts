@@ -23,14 +23,17 @@ import { CommitError } from "./commit-error";
 import { GatewayError } from "./gateway-error";
 import { newCommit, newProposal, newTransaction } from "./gateway-objects";
 import type { Commit, CommitStatus, GatewayContext, Proposal, Transaction } from "./gateway-objects";
-import { DEFAULT_HASH, sha256, sha384, sha3_256, sha3_384 } from "./hash";
+import { DEFAULT_HASH, none, sha256, sha384, sha3_256, sha3_384 } from "./hash";
 import type { Hash } from "./hash";
 import type { Identity } from "./identity";
 import { serializeIdentity } from "./identity";
 import type { ProcessedTransaction } from "./messages";
 import { buildProposal, DEFAULT_VISIBILITY, parseProposal } from "./proposal";
 import type { ProposalOptions, Visibility } from "./proposal";
-import { messageSignerOf } from "./signing";
+import { identityKeyType } from "./identity";
+import { KEY_TYPE_NAMES } from "./key-types";
+import type { KeyType } from "./key-types";
+import { messageSignerOf, privateKeySignerType } from "./signing";
 import type { Signer } from "./signing";
 import { unwrap } from "./unwrap";
 import type { VerificationReport } from "./verify";
@@ -65,7 +68,12 @@ export interface ConnectOptions {
   readonly identity: Identity;
   /** Signs digests; without it, only offline signing (getDigest() + newSigned...()) works. */
   readonly signer?: Signer;
-  /** @default sha256 */
+  /**
+   * What the Signer is given of each message: `sha256` for ECDSA identities (Fabric verifies ECDSA over SHA-256
+   * whatever the curve), `none` (the message itself) for Ed25519 ones. connect() refuses an Ed25519 identity with any
+   * other hash and an ECDSA one with `none`, before anything is sent.
+   * @default sha256, or none for an Ed25519 identity
+   */
   readonly hash?: Hash;
   /**
    * Node name of `hash`, used to verify endorsement signatures.
@@ -231,7 +239,8 @@ class GatewayImpl implements Gateway {
       chaincodeEvents: options.chaincodeEventsOptions,
     };
     this.#supportedVisibility = options.supportedVisibility ?? [DEFAULT_VISIBILITY];
-    const hash = options.hash ?? DEFAULT_HASH;
+    const keyType = identityKeyType(options.identity);
+    const hash = hashFor(options, keyType);
     const messageHashAlgorithm = NODE_HASH_NAMES.get(hash);
     this.#context = {
       client,
@@ -245,6 +254,7 @@ class GatewayImpl implements Gateway {
           : messageSignerOf(options.signer),
       messageHashAlgorithm: messageHashAlgorithm ?? "",
       hash,
+      keyType,
       hashAlgorithm: options.hashAlgorithm ?? "sha256",
       trustedMsps: options.trustedMsps,
       now: options.now ?? (() => new Date()),
@@ -392,7 +402,45 @@ class GatewayImpl implements Gateway {
 }
 
 /** Creates a Gateway. Throws ConfigError for an unusable address or TLS configuration. */
+/**
+ * The hash for the identity's key type; throws ConfigError naming the setting for a combination Fabric would refuse:
+ * an Ed25519 identity with a digest (fabric-gateway#757), an ECDSA one with `none`, or one of our own signers whose key
+ * type is not the certificate's.
+ */
+function hashFor(options: ConnectOptions, keyType: KeyType): Hash {
+  const name = `${options.identity.mspId}'s identity has an ${KEY_TYPE_NAMES[keyType]} key`;
+  if (keyType === "ed25519" && options.hash !== undefined && options.hash !== none) {
+    throw new ConfigError({
+      setting: "hash",
+      message:
+        `hash: ${name}, which Fabric verifies over the message itself, never over a digest: leave hash out or set ` +
+        "hash: none (a signature over a digest would be refused by every peer, fabric-gateway#757)",
+    });
+  }
+  if (keyType !== "ed25519" && options.hash === none) {
+    throw new ConfigError({
+      setting: "hash",
+      message: `hash: ${name}, which Fabric verifies over a SHA-256 digest: leave hash out or set hash: sha256, not none`,
+    });
+  }
+  const signerType = options.signer === undefined ? undefined : privateKeySignerType(options.signer);
+  if (signerType !== undefined && signerType !== keyType) {
+    throw new ConfigError({
+      setting: "signer",
+      message:
+        `signer: the private key is ${KEY_TYPE_NAMES[signerType]} but ${name}: use the private key of ` +
+        "identity's certificate, or the certificate of this key",
+    });
+  }
+  return options.hash ?? (keyType === "ed25519" ? none : DEFAULT_HASH);
+}
+
+/**
+ * Connects to a gateway peer. Throws, before anything is sent, ConfigError for bad settings (address, TLS, a hash
+ * the identity's key type cannot use) and IdentityError for a certificate whose key Fabric does not accept.
+ */
 export function connect(options: ConnectOptions): Gateway {
+  hashFor(options, identityKeyType(options.identity));
   const client = createClient(options);
   return new GatewayImpl(options, options.client === undefined, client);
 }

@@ -8,6 +8,7 @@ import type { TrustedMsp } from "./cert-chain";
 import { codecs } from "./codec";
 import type { Hash } from "./hash";
 import type { Identity } from "./identity";
+import type { KeyType } from "./key-types";
 import { LedgerError } from "./ledger-error";
 import type { Envelope } from "./messages";
 import type { BuiltProposal } from "./proposal";
@@ -81,6 +82,8 @@ export interface GatewayContext {
   /** The Node name of `hash` for `messageSigner`. */
   readonly messageHashAlgorithm: string;
   readonly hash: Hash;
+  /** The key type of the identity's certificate: how signatures are normalized (low-S per curve, or Ed25519). */
+  readonly keyType: KeyType;
   readonly hashAlgorithm: string;
   readonly trustedMsps: readonly TrustedMsp[];
   readonly now: () => Date;
@@ -97,7 +100,7 @@ export async function sign(context: GatewayContext, message: Uint8Array, what: s
     });
   }
   if (context.messageSigner !== undefined) return context.messageSigner(message, context.messageHashAlgorithm);
-  return normalizeLowS(await context.signer(context.hash(message)));
+  return normalizeLowS(await context.signer(context.hash(message)), context.keyType);
 }
 
 export interface ProposalParts {

@@ -1,6 +1,6 @@
 /**
  * Hash functions for signing: `Hash = (message) => digest`, as in the official client. The digest is what a
- * Signer receives; the message itself is never signed directly.
+ * Signer receives: SHA-256 for ECDSA identities, the message itself (`none`) for Ed25519 ones.
  */
 import * as crypto from "node:crypto";
 
@@ -15,6 +15,12 @@ export const sha256: Hash = nodeHash("sha256");
 export const sha384: Hash = nodeHash("sha384");
 export const sha3_256: Hash = nodeHash("sha3-256");
 export const sha3_384: Hash = nodeHash("sha3-384");
+
+/**
+ * No hash: the message itself is what the Signer gets, as the official client's `hash.none`. Ed25519 identities need
+ * it (Fabric verifies Ed25519 over the message); ECDSA identities must not use it.
+ */
+export const none: Hash = (message) => message;
 
 /** The default hash of every signing step. */
 export const DEFAULT_HASH: Hash = sha256;

@@ -5,22 +5,31 @@
  * One signing operation per session at a time: PKCS#11 allows one active operation per session, and the official
  * client's HSM signer shares one session between concurrent signs, so two overlapping C_SignInit calls fail with
  * CKR_OPERATION_ACTIVE. Here every signature takes a session from a pool (opening one when none is idle, up to
- * `maxSessions`, else waiting), runs C_SignInit and C_SignAsync on it alone, and gives it back. Signatures come back
- * from the token as raw r ‖ s and leave as low-S DER.
+ * `maxSessions`, else waiting), runs C_SignInit and C_SignAsync on it alone, and gives it back. ECDSA keys (P-256,
+ * P-384) sign digests with CKM_ECDSA: raw r ‖ s from the token, low-S DER out (with the curve's order). Ed25519 keys
+ * (CKK_EC_EDWARDS) sign what they are given with CKM_EDDSA without parameters (pure Ed25519, 64 bytes): the gateway's
+ * hash is then `none`, so that is the message itself.
  *
  * A library is loaded and initialized once per process (CKF_OS_LOCKING_OK: C_SignAsync runs on worker threads) and
  * finalized when its last signer closes, unless something else in the process had initialized it first.
  */
 import * as fs from "node:fs";
 import type * as crypto from "node:crypto";
+import { ecdsaCurveOf } from "./key-types";
+import type { KeyType } from "./key-types";
 import { SignerError } from "./signer-error";
-import { publicKeyFromEcPoint } from "./signer-keys";
+import { keyTypeOfEcParams, publicKeyFromEcPoint } from "./signer-keys";
 import { toLowSDer } from "./signing";
 import type { Signer } from "./signing";
 
 type Pkcs11js = typeof import("pkcs11js");
 type Pkcs11 = InstanceType<Pkcs11js["PKCS11"]>;
 type Handle = Buffer;
+
+/** PKCS#11 3.0 values pkcs11js 2.1 does not name: the Edwards key type, its pair generation and pure EdDSA. */
+export const CKK_EC_EDWARDS = 0x40;
+export const CKM_EC_EDWARDS_KEY_PAIR_GEN = 0x1055;
+export const CKM_EDDSA = 0x1057;
 
 /** Sessions one signer opens at most; further concurrent signs wait for one. */
 export const DEFAULT_HSM_MAX_SESSIONS = 8;
@@ -43,6 +52,11 @@ export interface HsmSigner {
   readonly signer: Signer;
   /** The key's public key from CKA_EC_POINT (of the public key object, else of the private key), if the token has it. */
   readonly publicKey: crypto.KeyObject | undefined;
+  /**
+   * The key type, from CKA_KEY_TYPE and CKA_EC_PARAMS: ECDSA keys sign the digest they are given with CKM_ECDSA
+   * (raw r ‖ s out, low-S DER returned), Ed25519 keys sign the message they are given with CKM_EDDSA (pure).
+   */
+  readonly keyType: KeyType;
   /** `pkcs11:token=<label>;id=<hex>` (RFC 7512 style): names the key in messages, without the PIN. */
   readonly reference: string;
   /** Sessions opened so far (tests and benchmarks). */
@@ -181,13 +195,30 @@ function findObject(lib: LoadedLibrary, session: Handle, objectClass: number, ke
   const { pkcs11, module } = lib;
   pkcs11.C_FindObjectsInit(session, [
     { type: module.CKA_CLASS, value: objectClass },
-    { type: module.CKA_KEY_TYPE, value: module.CKK_EC },
     { type: module.CKA_ID, value: Buffer.from(keyId) },
   ]);
   try {
     return pkcs11.C_FindObjects(session, 1)[0];
   } finally {
     pkcs11.C_FindObjectsFinal(session);
+  }
+}
+
+/** The key type of a key object: CKK_EC with the P-256 or P-384 OID, or CKK_EC_EDWARDS; undefined for others. */
+function keyTypeOfObject(lib: LoadedLibrary, session: Handle, handle: Handle): KeyType | undefined {
+  try {
+    const [type, params] = lib.pkcs11.C_GetAttributeValue(session, handle, [
+      { type: lib.module.CKA_KEY_TYPE },
+      { type: lib.module.CKA_EC_PARAMS },
+    ]);
+    const value = type?.value;
+    const kind = Buffer.isBuffer(value) ? value.readUIntLE(0, Math.min(value.length, 6)) : -1;
+    if (kind === CKK_EC_EDWARDS) return "ed25519";
+    if (kind !== lib.module.CKK_EC || !Buffer.isBuffer(params?.value)) return undefined;
+    const found = keyTypeOfEcParams(params.value);
+    return found === "ed25519" ? undefined : found;
+  } catch {
+    return undefined;
   }
 }
 
@@ -223,6 +254,7 @@ export function openHsmSigner(options: HsmSignerOptions): HsmSigner {
   let slot: Handle;
   let privateKey: Handle;
   let publicKey: crypto.KeyObject | undefined;
+  let keyType: KeyType;
 
   const openSession = (): Handle => {
     const session = lib.pkcs11.C_OpenSession(slot, lib.module.CKF_SERIAL_SESSION);
@@ -262,6 +294,17 @@ export function openHsmSigner(options: HsmSignerOptions): HsmSigner {
       });
     }
     privateKey = found;
+    const type = keyTypeOfObject(lib, first, found);
+    if (type === undefined) {
+      throw new SignerError({
+        reference,
+        code: "KEY_TYPE_UNSUPPORTED",
+        reason:
+          `the private key with CKA_ID ${keyHex} on token '${options.tokenLabel}' is not an ECDSA P-256, ECDSA P-384 ` +
+          "or Ed25519 key (CKK_EC with the P-256 or P-384 curve, or CKK_EC_EDWARDS): Fabric identities need one of those",
+      });
+    }
+    keyType = type;
     const publicObject = findObject(lib, first, lib.module.CKO_PUBLIC_KEY, options.keyId);
     publicKey =
       (publicObject === undefined ? undefined : readPublicKey(lib, first, publicObject)) ??
@@ -310,13 +353,18 @@ export function openHsmSigner(options: HsmSignerOptions): HsmSigner {
     else idle.push(session);
   };
 
+  const curve = ecdsaCurveOf(keyType);
   const signer: Signer = async (digest) => {
     if (closed) throw new SignerError({ reference, reason: "the signer was closed" });
     const session = await take();
     let raw: Buffer;
     try {
-      lib.pkcs11.C_SignInit(session, { mechanism: lib.module.CKM_ECDSA }, privateKey);
-      raw = await lib.pkcs11.C_SignAsync(session, Buffer.from(digest), Buffer.alloc(64));
+      lib.pkcs11.C_SignInit(session, { mechanism: curve === undefined ? CKM_EDDSA : lib.module.CKM_ECDSA }, privateKey);
+      raw = await lib.pkcs11.C_SignAsync(
+        session,
+        Buffer.from(digest),
+        Buffer.alloc(curve === undefined ? 64 : 2 * curve.bytes),
+      );
     } catch (error) {
       // C_Sign ends the operation whatever happened, but a session in an unknown state is not reused.
       drop(session);
@@ -331,12 +379,13 @@ export function openHsmSigner(options: HsmSignerOptions): HsmSigner {
       });
     }
     give(session);
-    return toLowSDer(new Uint8Array(raw));
+    return toLowSDer(new Uint8Array(raw), keyType);
   };
 
   return {
     signer,
     publicKey,
+    keyType,
     reference,
     sessionsOpened: () => opened,
     close: () => {

@@ -5,6 +5,8 @@
 import * as crypto from "node:crypto";
 import { codecs } from "./codec";
 import { IdentityError } from "./identity-error";
+import { describeKey, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "./key-types";
+import type { KeyType } from "./key-types";
 
 export interface Identity {
   /** The member services provider id, for example "Org1MSP". */
@@ -14,21 +16,34 @@ export interface Identity {
 }
 
 /**
- * Builds an identity after checking that the certificate is one PEM X.509 certificate with an ECDSA P-256 key.
- * Throws IdentityError otherwise.
+ * Builds an identity after checking that the certificate is one PEM X.509 certificate with an ECDSA P-256, ECDSA
+ * P-384 or Ed25519 key. Throws IdentityError otherwise.
  */
 export function newIdentity(mspId: string, certificatePem: string | Uint8Array): Identity {
   if (mspId.trim() === "") throw new IdentityError({ subject: "identity", reason: "mspId must not be empty" });
   const credentials = typeof certificatePem === "string" ? new TextEncoder().encode(certificatePem) : certificatePem;
   const certificate = parseCertificate(credentials, `certificate of ${mspId}`);
   const key = certificate.publicKey;
-  if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+  if (keyTypeOf(key) === undefined) {
     throw new IdentityError({
       subject: `certificate of ${mspId}`,
-      reason: "the certificate's key must be ECDSA P-256 (prime256v1)",
+      reason: `the certificate's key is ${describeKey(key)}; it must be ${SUPPORTED_KEY_TYPES_TEXT}`,
     });
   }
   return { mspId, credentials: new Uint8Array(credentials) };
+}
+
+/** The key type of an identity's certificate (throws IdentityError when it is none Fabric accepts). */
+export function identityKeyType(identity: Identity): KeyType {
+  const key = parseCertificate(identity.credentials, `certificate of ${identity.mspId}`).publicKey;
+  const type = keyTypeOf(key);
+  if (type === undefined) {
+    throw new IdentityError({
+      subject: `certificate of ${identity.mspId}`,
+      reason: `the certificate's key is ${describeKey(key)}; it must be ${SUPPORTED_KEY_TYPES_TEXT}`,
+    });
+  }
+  return type;
 }
 
 /** Parses one PEM certificate (Fabric's MSP runs pem.Decode on id_bytes and rejects anything else). */

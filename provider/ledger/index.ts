@@ -17,11 +17,30 @@ export {
 } from "./validation-codes";
 export type { TxValidationCodeName } from "./validation-codes";
 export { MetaDataKeys } from "./metadata-keys";
-export { DEFAULT_HASH, bytesEqual, concatBytes, sha256, sha384, sha3_256, sha3_384, toHex } from "./hash";
+export { DEFAULT_HASH, bytesEqual, concatBytes, none, sha256, sha384, sha3_256, sha3_384, toHex } from "./hash";
 export type { Hash } from "./hash";
-export { deserializeIdentity, newIdentity, serializeIdentity } from "./identity";
+export { deserializeIdentity, identityKeyType, newIdentity, serializeIdentity } from "./identity";
+export {
+  KEY_TYPES,
+  KEY_TYPE_NAMES,
+  SUPPORTED_KEY_TYPES_TEXT,
+  describeKey,
+  ecdsaCurveOf,
+  keyTypeOf,
+  needsV3,
+} from "./key-types";
+export type { KeyType } from "./key-types";
 export type { Identity } from "./identity";
-export { isLowS, lowSSigner, newPrivateKeySigner, normalizeLowS, toLowSDer, verifySignature } from "./signing";
+export {
+  isLowS,
+  lowSSigner,
+  newPrivateKeySigner,
+  normalizeLowS,
+  privateKeySignerType,
+  signatureFormProblem,
+  toLowSDer,
+  verifySignature,
+} from "./signing";
 export type { Signer, VerifySignatureOptions } from "./signing";
 export { DEFAULT_HSM_MAX_SESSIONS, openHsmSigner } from "./hsm-signer";
 export type { HsmSigner, HsmSignerOptions } from "./hsm-signer";

@@ -1,14 +1,20 @@
 /**
  * Signing: `Signer = (digest) => Promise<signature>` exactly like the official client's, so an HSM or KMS signer
- * can be plugged in. Our private-key signer produces ECDSA P-256 DER signatures that are always low-S (Fabric
- * rejects high-S: "Invalid S. Must be smaller than half the order").
+ * can be plugged in. Our private-key signer produces ECDSA P-256 / P-384 DER signatures that are always low-S with
+ * the curve's order (Fabric rejects high-S: "Invalid S. Must be smaller than half the order"), and pure Ed25519
+ * signatures of what it is given (with the `none` hash, the message itself).
  */
 import * as crypto from "node:crypto";
-import { decodeDerSignature, encodeDerSignature, P256_HALF_ORDER, P256_ORDER, signDigest } from "./ecdsa-p256";
+import { decodeDerSignatureOn, encodeDerSignature, normalizeLowSOn, rawToLowSDer, signDigestOn } from "./ecdsa";
 import { IdentityError } from "./identity-error";
 import { parseCertificate } from "./identity";
+import { describeKey, ecdsaCurveOf, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "./key-types";
+import type { KeyType } from "./key-types";
 
-/** Signs a digest (never the message) and returns a DER-encoded signature. */
+/**
+ * Signs what the gateway's hash made of the message — a digest for ECDSA (SHA-256), the message itself for Ed25519
+ * (the `none` hash) — and returns the signature (DER for ECDSA, 64 bytes for Ed25519).
+ */
 export type Signer = (digest: Uint8Array) => Promise<Uint8Array>;
 
 /**
@@ -44,64 +50,112 @@ function toPrivateKey(privateKey: string | Uint8Array | crypto.KeyObject): crypt
   }
 }
 
+/** The key type of each Signer made by newPrivateKeySigner (tests, the gateway's hash check). */
+const signerKeyTypes = new WeakMap<Signer, KeyType>();
+
+/** The key type of a Signer made by newPrivateKeySigner, or undefined for any other Signer. */
+export function privateKeySignerType(signer: Signer): KeyType | undefined {
+  return signerKeyTypes.get(signer);
+}
+
 /**
- * A Signer for an ECDSA P-256 private key (PEM text, PEM bytes or a KeyObject). Signatures are DER, low-S and
- * deterministic (RFC 6979). Throws IdentityError (without key material) for other key types.
+ * A Signer for an ECDSA P-256 or P-384 or an Ed25519 private key (PEM text, PEM bytes or a KeyObject), like the
+ * official client's `signers.newPrivateKeySigner`:
+ * - ECDSA: signs the digest it is given (the gateway hashes with SHA-256, which Fabric uses whatever the curve);
+ *   DER, low-S with the curve's own order, deterministic (RFC 6979).
+ * - Ed25519: signs what it is given as the message itself (pure Ed25519, 64 bytes), so the gateway's hash must be
+ *   `none`: Fabric verifies Ed25519 over the message, never over a digest.
+ * Throws IdentityError (without key material) for other key types.
  */
 export function newPrivateKeySigner(privateKey: string | Uint8Array | crypto.KeyObject): Signer {
   const key = toPrivateKey(privateKey);
-  if (
-    key.type !== "private" ||
-    key.asymmetricKeyType !== "ec" ||
-    key.asymmetricKeyDetails?.namedCurve !== "prime256v1"
-  ) {
-    throw new IdentityError({ subject: "private key", reason: "must be an ECDSA P-256 (prime256v1) private key" });
+  const type = key.type === "private" ? keyTypeOf(key) : undefined;
+  if (type === undefined) {
+    throw new IdentityError({
+      subject: "private key",
+      reason: `must be an ${SUPPORTED_KEY_TYPES_TEXT} private key, not ${key.type === "private" ? describeKey(key) : `a ${key.type} key`}`,
+    });
   }
-  const d = base64UrlToBigInt(key.export({ format: "jwk" }).d);
-  const signer: Signer = (digest: Uint8Array) => {
-    const { r, s } = signDigest(d, digest);
-    return Promise.resolve(encodeDerSignature(r, s));
-  };
-  messageSigners.set(signer, (message, hashAlgorithm) =>
-    normalizeLowS(new Uint8Array(crypto.sign(hashAlgorithm, message, { key, dsaEncoding: "der" }))),
-  );
+  const curve = ecdsaCurveOf(type);
+  let signer: Signer;
+  if (curve === undefined) {
+    signer = (message: Uint8Array) => Promise.resolve(new Uint8Array(crypto.sign(null, message, key)));
+  } else {
+    const d = base64UrlToBigInt(key.export({ format: "jwk" }).d);
+    signer = (digest: Uint8Array) => {
+      const { r, s } = signDigestOn(curve, d, digest);
+      return Promise.resolve(encodeDerSignature(r, s));
+    };
+    messageSigners.set(signer, (message, hashAlgorithm) =>
+      normalizeLowS(new Uint8Array(crypto.sign(hashAlgorithm, message, { key, dsaEncoding: "der" })), type),
+    );
+  }
+  signerKeyTypes.set(signer, type);
   return signer;
 }
 
-/** Whether a DER ECDSA P-256 signature is canonical DER and low-S (s ≤ n/2). */
-export function isLowS(signature: Uint8Array): boolean {
-  const parsed = decodeDerSignature(signature);
-  return parsed !== undefined && parsed.s <= P256_HALF_ORDER;
-}
-
-/** Rewrites a DER signature to low-S (s := n − s when s > n/2); returns the input unchanged when already low-S. */
-export function normalizeLowS(signature: Uint8Array): Uint8Array {
-  const parsed = decodeDerSignature(signature);
-  if (parsed === undefined)
-    throw new IdentityError({ subject: "signature", reason: "not a canonical DER ECDSA P-256 signature" });
-  return parsed.s > P256_HALF_ORDER ? encodeDerSignature(parsed.r, P256_ORDER - parsed.s) : signature;
-}
-
-/** Wraps any Signer (HSM, KMS) so that its DER signatures always come out low-S. */
-export function lowSSigner(signer: Signer): Signer {
-  return async (digest) => normalizeLowS(await signer(digest));
+/** Whether a DER ECDSA signature is canonical DER and low-S (s ≤ n/2) for the key type's curve (P-256 by default). */
+export function isLowS(signature: Uint8Array, keyType: KeyType = "ecdsa-p256"): boolean {
+  const curve = ecdsaCurveOf(keyType);
+  if (curve === undefined) return false;
+  const parsed = decodeDerSignatureOn(curve, signature);
+  return parsed !== undefined && parsed.s <= curve.halfOrder;
 }
 
 /**
- * A P-256 signature as a backend returns it, as canonical low-S DER: 64 bytes are PKCS#11's raw r ‖ s (CKM_ECDSA,
- * IEEE P1363), anything else must be DER (Cloud KMS, OpenSSL). Throws IdentityError for anything else, including an
- * r or s outside 1..n-1.
+ * A signature in the form Fabric accepts for the key type: for ECDSA, canonical DER rewritten to low-S with the
+ * curve's order (s := n − s when s > n/2; unchanged when already low-S); for Ed25519, the 64 bytes as they are.
+ * Throws IdentityError for anything else. The key type defaults to ECDSA P-256.
  */
-export function toLowSDer(signature: Uint8Array): Uint8Array {
-  if (signature.length === 64) {
-    const r = BigInt(`0x${Buffer.from(signature.subarray(0, 32)).toString("hex")}`);
-    const s = BigInt(`0x${Buffer.from(signature.subarray(32)).toString("hex")}`);
-    if (r <= 0n || r >= P256_ORDER || s <= 0n || s >= P256_ORDER) {
-      throw new IdentityError({ subject: "signature", reason: "raw r || s is not a valid ECDSA P-256 signature" });
-    }
-    return encodeDerSignature(r, s > P256_HALF_ORDER ? P256_ORDER - s : s);
+export function normalizeLowS(signature: Uint8Array, keyType: KeyType = "ecdsa-p256"): Uint8Array {
+  const curve = ecdsaCurveOf(keyType);
+  if (curve === undefined) {
+    if (signature.length === 64) return signature;
+    throw new IdentityError({ subject: "signature", reason: "not a 64-byte Ed25519 signature" });
   }
-  return normalizeLowS(signature);
+  const normalized = normalizeLowSOn(curve, signature);
+  if (normalized === undefined) {
+    throw new IdentityError({ subject: "signature", reason: `not a canonical DER ECDSA ${curve.name} signature` });
+  }
+  return normalized;
+}
+
+/** Wraps any Signer (HSM, KMS) so that its signatures always come out in Fabric's form for the key type. */
+export function lowSSigner(signer: Signer, keyType: KeyType = "ecdsa-p256"): Signer {
+  return async (digest) => normalizeLowS(await signer(digest), keyType);
+}
+
+/**
+ * A signature as a backend returns it, in the form Fabric accepts: for ECDSA, 2 × the curve's size bytes are
+ * PKCS#11's raw r ‖ s (CKM_ECDSA, IEEE P1363), anything else must be DER (Cloud KMS, OpenSSL) — both leave as
+ * canonical low-S DER; for Ed25519, 64 raw bytes (CKM_EDDSA, Cloud KMS). Throws IdentityError for anything else,
+ * including an r or s outside 1..n-1. The key type defaults to ECDSA P-256.
+ */
+export function toLowSDer(signature: Uint8Array, keyType: KeyType = "ecdsa-p256"): Uint8Array {
+  const curve = ecdsaCurveOf(keyType);
+  if (curve !== undefined && signature.length === 2 * curve.bytes) {
+    const der = rawToLowSDer(curve, signature);
+    if (der === undefined) {
+      throw new IdentityError({
+        subject: "signature",
+        reason: `raw r || s is not a valid ECDSA ${curve.name} signature`,
+      });
+    }
+    return der;
+  }
+  return normalizeLowS(signature, keyType);
+}
+
+/**
+ * What is wrong with a signature's form for the key type, as Fabric's MSP would see it before verifying:
+ * undefined when it is well-formed (ECDSA: canonical DER and low-S for the curve; Ed25519: 64 bytes).
+ */
+export function signatureFormProblem(signature: Uint8Array, keyType: KeyType): string | undefined {
+  const curve = ecdsaCurveOf(keyType);
+  if (curve === undefined) return signature.length === 64 ? undefined : "is not a 64-byte Ed25519 signature";
+  const parsed = decodeDerSignatureOn(curve, signature);
+  if (parsed === undefined) return `is not canonical DER for ECDSA ${curve.name}`;
+  return parsed.s > curve.halfOrder ? `is high-S (s > n/2 of ${curve.name})` : undefined;
 }
 
 export interface VerifySignatureOptions {
@@ -111,27 +165,30 @@ export interface VerifySignatureOptions {
   readonly message: Uint8Array;
   readonly signature: Uint8Array;
   /**
-   * The hash the signer's digest was made with, by Node name.
+   * The hash the signer's digest was made with, by Node name, for ECDSA keys (Fabric: always SHA-256). Ed25519 is
+   * verified over the message itself, whatever this says.
    * @default "sha256"
    */
   readonly hashAlgorithm?: string;
 }
 
 /**
- * Verifies like a Fabric MSP: canonical DER, low-S, and a valid ECDSA signature over hash(message). Returns false
- * for any failure, including an unparsable key or signature.
+ * Verifies like a Fabric MSP: for ECDSA (P-256, P-384) canonical DER, low-S with the curve's order, and a valid
+ * signature over hash(message); for Ed25519 a pure Ed25519 signature over the message itself. Returns false for any
+ * failure, including an unparsable key or signature, or a key of another type.
  */
 export function verifySignature(options: VerifySignatureOptions): boolean {
-  if (!isLowS(options.signature)) return false;
-  let key: crypto.KeyObject;
   try {
-    key =
+    const key =
       options.publicKey instanceof crypto.KeyObject
         ? options.publicKey
         : parseCertificate(
             typeof options.publicKey === "string" ? Buffer.from(options.publicKey) : options.publicKey,
             "signer certificate",
           ).publicKey;
+    const type = keyTypeOf(key);
+    if (type === undefined || signatureFormProblem(options.signature, type) !== undefined) return false;
+    if (type === "ed25519") return crypto.verify(null, options.message, key, options.signature);
     return crypto.verify(
       options.hashAlgorithm ?? "sha256",
       options.message,

@@ -4,32 +4,16 @@
  * short stubs that `require()` this module inside the provider process (see sdk/provider-stubs.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { resolveGoogleSettings } from "../google";
+import { GOOGLE_SETTING_KEYS, resolveGoogleSettings } from "../google";
 import { cachedGoogleClient } from "./client-cache";
 import { sendToEngine } from "./engine-log";
-import type { GoogleClient, GoogleSettings } from "../google";
+import type { GoogleClient, GoogleSettings, GoogleSettingsInput } from "../google";
 
-/** The stack configuration keys this package reads (without the `opsledger:` namespace). */
-export const CONFIG_KEYS = [
-  "credentials",
-  "accessToken",
-  "impersonateServiceAccount",
-  "impersonateServiceAccountDelegates",
-  "project",
-  "billingProject",
-  "requestTimeout",
-  "displayVideoApiVersion",
-  "maxConcurrentRequests",
-  "workspaceEventsScopes",
-  "iamCustomEndpoint",
-  "computeCustomEndpoint",
-  "deploymentManagerCustomEndpoint",
-  "workspaceEventsCustomEndpoint",
-  "displayVideoCustomEndpoint",
-  "kmsCustomEndpoint",
-  "iamCredentialsCustomEndpoint",
-  "oauth2CustomEndpoint",
-] as const;
+/**
+ * The stack configuration keys this package reads (without the `opsledger:` namespace): the Google settings' one list
+ * (GOOGLE_SETTING_KEYS in provider/google/settings.ts), so a new setting reaches every face at once.
+ */
+export const CONFIG_KEYS: readonly (keyof GoogleSettingsInput)[] = GOOGLE_SETTING_KEYS;
 
 let stackConfig: Readonly<Record<string, string>> | undefined;
 let fullConfig: dynamic.ConfigureRequest["config"] | undefined;

@@ -6,7 +6,7 @@
 import * as crypto from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { checkCryptoKeyVersionName } from "../google";
-import { newIdentity } from "../ledger";
+import { describeKey, KEY_TYPE_NAMES, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "../ledger";
 
 /** A PKCS#11 token key: the token, how to get its PIN, and the key's CKA_ID. */
 export interface LedgerPkcs11Inputs {
@@ -170,20 +170,29 @@ export function signerFailures(
   switch (kind) {
     case "privateKeyPem": {
       const key = privateKeyOf(value);
-      if (key?.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+      if (key === undefined) {
+        return [{ property: "identity.privateKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" }];
+      }
+      const type = keyTypeOf(key);
+      if (type === undefined) {
         return [
           {
             property: "identity.privateKeyPem",
-            reason: "is not a parsable ECDSA P-256 private key (PEM, PKCS#8 or SEC1)",
+            reason: `is an ${describeKey(key)} key; Fabric identities need ${SUPPORTED_KEY_TYPES_TEXT}`,
           },
         ];
       }
       const spki = (k: crypto.KeyObject): Buffer => k.export({ type: "spki", format: "der" });
       if (certificate !== undefined && !spki(crypto.createPublicKey(key)).equals(spki(certificate.publicKey))) {
+        const certificateType = keyTypeOf(certificate.publicKey);
+        const kinds =
+          certificateType !== undefined && certificateType !== type
+            ? ` (the key is ${KEY_TYPE_NAMES[type]}, the certificate's ${KEY_TYPE_NAMES[certificateType]})`
+            : "";
         return [
           {
             property: "identity.privateKeyPem",
-            reason: "does not match identity.certificatePem: use the private key of that certificate",
+            reason: `does not match identity.certificatePem${kinds}: use the private key of that certificate`,
           },
         ];
       }
@@ -215,6 +224,16 @@ export function signerFailures(
   }
 }
 
+/** The X.509 certificate of a PEM text, or undefined. */
+export function certificateOf(pem: unknown): crypto.X509Certificate | undefined {
+  if (typeof pem !== "string" || !pem.includes("-----BEGIN CERTIFICATE-----")) return undefined;
+  try {
+    return new crypto.X509Certificate(pem);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every problem with `identity` (mspId, certificate, signer reference), as check failures. */
 export function identityFailures(identity: unknown, hasUnknown: (v: unknown) => boolean): FieldFailure[] {
   if (!isRecord(identity)) {
@@ -231,15 +250,18 @@ export function identityFailures(identity: unknown, hasUnknown: (v: unknown) => 
   const certPem = identity["certificatePem"];
   let certificate: crypto.X509Certificate | undefined;
   if (!hasUnknown(certPem)) {
-    try {
-      newIdentity("msp", typeof certPem === "string" ? certPem : "");
-      certificate = new crypto.X509Certificate(certPem as string);
-    } catch {
+    const parsed = certificateOf(certPem);
+    if (parsed === undefined) {
       failures.push({
         property: "identity.certificatePem",
-        reason: "is not a PEM X.509 certificate with an ECDSA P-256 key; pass the enrolment certificate's PEM text",
+        reason: "is not a PEM X.509 certificate; pass the enrolment certificate's PEM text",
       });
-    }
+    } else if (keyTypeOf(parsed.publicKey) === undefined) {
+      failures.push({
+        property: "identity.certificatePem",
+        reason: `has an ${describeKey(parsed.publicKey)} key; Fabric identities need ${SUPPORTED_KEY_TYPES_TEXT}`,
+      });
+    } else certificate = parsed;
   }
   failures.push(...signerFailures(identity, certificate, hasUnknown));
   return failures;

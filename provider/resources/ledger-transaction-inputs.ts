@@ -4,11 +4,11 @@
  */
 import * as crypto from "node:crypto";
 import type { FieldFailure } from "../errors";
-import { VISIBILITY_MODES } from "../ledger";
+import { keyTypeOf, needsV3, KEY_TYPE_NAMES, VISIBILITY_MODES } from "../ledger";
 import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
 import type { Timeouts } from "./common";
-import { identityFailures, privateKeyOf } from "./ledger-transaction-identity";
+import { certificateOf, identityFailures, privateKeyOf } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
 export * from "./ledger-transaction-identity";
@@ -33,10 +33,22 @@ export interface LedgerPayload {
   base64: string;
 }
 
+/**
+ * The highest Channel-group capability enabled on the channel: "V3_0" (Fabric ≥ 3.0) is what admits Ed25519
+ * identities; "V2_0" is every 2.x channel and any 3.x channel without V3_0.
+ */
+export type LedgerChannelCapability = "V2_0" | "V3_0";
+
+/** The values of LedgerChannelCapability. */
+export const CHANNEL_CAPABILITIES: readonly LedgerChannelCapability[] = ["V2_0", "V3_0"];
+
 export interface LedgerTransactionInputs {
-  resourceUrn: string;
+  /** Plumbing (decision 0007): the resource's URN, which the nonce is derived from. `resourceUrn` in 0.1 state. */
+  __urn: string;
   gateway: LedgerGatewayInputs;
   channel: string;
+  /** @default "V2_0": an Ed25519 identity is refused at check unless this is "V3_0" */
+  channelCapability?: LedgerChannelCapability;
   chaincode: string;
   function: string;
   args?: LedgerBytes[];
@@ -49,8 +61,11 @@ export interface LedgerTransactionInputs {
   allowInvalid?: boolean;
   previewEndorse?: boolean;
   timeouts?: Timeouts;
-  /** Set by check: the generation of the transaction (bumped when a transaction input changes). */
-  generation?: number;
+  /**
+   * Plumbing set by check: the generation of the transaction (bumped when a transaction input changes). `generation` in
+   * 0.1 state; the SDK shows it as the `generation` output.
+   */
+  __generation?: number;
   /** State written by 0.1 only: an HMAC of the transaction inputs keyed by the private key. Read, never written. */
   transactionDigest?: string;
   /** Set by check: the txId the next submission uses. */
@@ -71,8 +86,10 @@ export interface LedgerIdentityOutputs {
 
 export interface LedgerTransactionOutputs
   extends
-    Omit<LedgerTransactionInputs, "gateway" | "identity" | "transientData" | "generation" | "txId">,
-    LedgerOutcome {
+    Omit<LedgerTransactionInputs, "gateway" | "identity" | "transientData" | "__generation" | "txId">,
+    Omit<LedgerOutcome, "generation"> {
+  /** The generation of the committed transaction (LedgerOutcome.generation, under its plumbing key). */
+  __generation: number;
   gateway: Omit<LedgerGatewayInputs, "clientKeyPem">;
   identity: LedgerIdentityOutputs;
   /**
@@ -92,6 +109,17 @@ export interface LedgerOutcome {
   result: LedgerPayload;
   endorsers: string[];
   processedTransaction: string;
+}
+
+/**
+ * Inputs or outputs written before the plumbing moved under `__` keys (`resourceUrn`, `generation`), read as today's
+ * shape: the same URN and generation, so the txId, and so the transaction on the ledger, stay the same.
+ */
+export function fromLegacyLedgerState<T extends { __urn?: string; __generation?: number }>(props: T): T {
+  const legacy = props as T & { resourceUrn?: string; generation?: number };
+  if (legacy.__urn !== undefined || legacy.resourceUrn === undefined) return props;
+  const { resourceUrn, generation, ...rest } = legacy;
+  return { ...rest, __urn: resourceUrn, ...(generation === undefined ? {} : { __generation: generation }) } as T;
 }
 
 // ---- input checks ----
@@ -191,6 +219,39 @@ function gatewayFailures(gateway: unknown): FieldFailure[] {
   return failures;
 }
 
+/**
+ * A key type the channel cannot accept: Fabric admits Ed25519 identities only from 3.0 on, on a channel with the
+ * channel capability V3_0 (2.5 peers answer only `creator is malformed`, 3.x peers without V3_0 `creator org`), so
+ * an Ed25519 identity needs `channelCapability: "V3_0"`, declared by the user (docs/decisions/0020).
+ */
+function capabilityFailures(n: Record<string, unknown>): FieldFailure[] {
+  const capability = n["channelCapability"];
+  if (hasUnknown(capability)) return [];
+  if (capability !== undefined && !CHANNEL_CAPABILITIES.includes(capability as LedgerChannelCapability)) {
+    const shown = typeof capability === "string" ? capability : JSON.stringify(capability);
+    return [
+      {
+        property: "channelCapability",
+        reason: `'${shown}' is not a channel capability; use 'V3_0' for a Fabric 3 channel with V3_0 enabled, else 'V2_0' (the default)`,
+      },
+    ];
+  }
+  const identity = n["identity"];
+  const key = isRecord(identity) ? certificateOf(identity["certificatePem"])?.publicKey : undefined;
+  const type = key === undefined ? undefined : keyTypeOf(key);
+  if (type === undefined || !needsV3(type) || capability === "V3_0") return [];
+  const channel = typeof n["channel"] === "string" ? `'${n["channel"]}'` : "the channel";
+  return [
+    {
+      property: "identity.certificatePem",
+      reason:
+        `has an ${KEY_TYPE_NAMES[type]} key, which Fabric accepts only from 3.0 on, on a channel with the channel ` +
+        `capability V3_0 (Fabric 2.5 and a channel without V3_0 refuse it as 'creator is malformed' or 'creator org'): ` +
+        `if ${channel} has V3_0, set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity`,
+    },
+  ];
+}
+
 /** Every problem with the inputs, as check failures (property + reason naming the fix). Never throws. */
 export function ledgerTransactionInputFailures(news: Partial<LedgerTransactionInputs>): FieldFailure[] {
   const n = news as Record<string, unknown>;
@@ -207,7 +268,7 @@ export function ledgerTransactionInputFailures(news: Partial<LedgerTransactionIn
       failures.push({ property: "transientData", reason: "must be a map of key to string or { base64 }" });
     else for (const [k, v] of Object.entries(transient)) failures.push(...bytesFailures(`transientData.${k}`, v));
   }
-  failures.push(...identityFailures(n["identity"], hasUnknown));
+  failures.push(...identityFailures(n["identity"], hasUnknown), ...capabilityFailures(n));
   const orgs = n["endorsingOrganizations"];
   if (orgs !== undefined && !hasUnknown(orgs)) {
     if (!Array.isArray(orgs) || orgs.some((o) => typeof o !== "string" || o.trim() === "")) {

@@ -8,6 +8,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import type { FieldFailure } from "../errors";
 import { isApiError, kmsAsymmetricSign, kmsPublicKey, KmsIntegrityError } from "../google";
+import type { KmsSignInput } from "../google";
 import {
   assertSignerMatchesCertificate,
   fabricSki,
@@ -16,14 +17,41 @@ import {
   SignerError,
   toLowSDer,
 } from "../ledger";
-import type { Signer } from "../ledger";
+import type { KeyType, Signer } from "../ledger";
 import { messageOf } from "./common";
 import { providerClient, stackConfigValue } from "./context";
 import { signerKindOf } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
-/** The algorithm a KMS key version must have: Fabric signs with ECDSA P-256 over SHA-256. */
+/** The algorithm of a P-256 KMS key version (Fabric signs with ECDSA over SHA-256). */
 export const KMS_ALGORITHM = "EC_SIGN_P256_SHA256";
+
+/**
+ * The Cloud KMS algorithms a Fabric identity can sign with, their key type, and what the signer sends:
+ * - EC_SIGN_P256_SHA256: the SHA-256 digest in digest.sha256.
+ * - EC_SIGN_P384_SHA384: Fabric verifies P-384 over SHA-256, and KMS takes any 48-byte value in digest.sha384 (it
+ *   cannot tell a digest's origin; Google documents signing Keccak digests that way), so the SHA-256 digest goes there
+ *   left-padded with 16 zero bytes: ECDSA reads a digest as an integer (its leftmost 384 bits here), so the signature
+ *   is exactly ECDSA-P384 over SHA-256. What cannot exist: KMS hashing `data` for this key (always SHA-384, which
+ *   Fabric never accepts) or the 32-byte SHA-256 digest as it is (refused: digest.sha384 must be 48 bytes).
+ * - EC_SIGN_ED25519: the message itself in `data` (pure Ed25519; the gateway's hash is `none`).
+ */
+export const KMS_ALGORITHMS: Readonly<Record<string, KeyType>> = {
+  EC_SIGN_P256_SHA256: "ecdsa-p256",
+  EC_SIGN_P384_SHA384: "ecdsa-p384",
+  EC_SIGN_ED25519: "ed25519",
+};
+
+/** What a KMS signer sends for what it is given (a SHA-256 digest, or the message for Ed25519). */
+export function kmsSignInput(keyType: KeyType, input: Uint8Array): KmsSignInput {
+  if (keyType === "ed25519") return { data: input };
+  if (keyType === "ecdsa-p256") return { digest: input, field: "sha256" };
+  // ECDSA uses the leftmost 384 bits of a longer digest, and a shorter one as the integer it is: zero bytes in front.
+  if (input.length >= 48) return { digest: input.subarray(0, 48), field: "sha384" };
+  const padded = new Uint8Array(48);
+  padded.set(input, 48 - input.length);
+  return { digest: padded, field: "sha384" };
+}
 
 export interface OpenedSigner {
   /** Low-S DER signatures over digests. */
@@ -33,14 +61,16 @@ export interface OpenedSigner {
   close(): void;
 }
 
-function pemSigner(pem: string, reference: string): OpenedSigner {
+function pemSigner(pem: string, reference: string): OpenedSigner & { publicKey: crypto.KeyObject } {
   let signer: Signer;
+  let publicKey: crypto.KeyObject;
   try {
     signer = newPrivateKeySigner(pem);
+    publicKey = crypto.createPublicKey(pem);
   } catch (error) {
     throw new SignerError({ reference, code: "KEY_UNUSABLE", reason: messageOf(error).replace(/^private key: /, "") });
   }
-  return { signer, reference, close: () => undefined };
+  return { signer, reference, close: () => undefined, publicKey };
 }
 
 function pinOf(p: LedgerPkcs11Inputs, reference: string): string {
@@ -142,14 +172,16 @@ async function openUnchecked(identity: LedgerIdentityInputs): Promise<OpenedSign
       const name = identity.kms?.cryptoKeyVersion ?? "";
       const client = providerClient();
       const { pem, algorithm } = await kmsPublicKey(client, name);
-      if (algorithm !== KMS_ALGORITHM) {
+      const keyType = KMS_ALGORITHMS[algorithm];
+      if (keyType === undefined) {
         throw new SignerError({
           reference,
           code: "KMS_ALGORITHM",
-          reason: `the key version's algorithm is ${algorithm}; Fabric identities need ${KMS_ALGORITHM}`,
+          reason: `the key version's algorithm is ${algorithm}; Fabric identities need ${Object.keys(KMS_ALGORITHMS).join(", ")} (Ed25519 on a channel with capability V3_0)`,
         });
       }
-      const signer: Signer = async (digest) => toLowSDer(await kmsAsymmetricSign(client, name, digest));
+      const signer: Signer = async (input) =>
+        toLowSDer(await kmsAsymmetricSign(client, name, kmsSignInput(keyType, input)), keyType);
       return { signer, reference, close: () => undefined, publicKey: crypto.createPublicKey(pem) };
     }
   }

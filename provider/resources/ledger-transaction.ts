@@ -22,7 +22,7 @@ import { LedgerError } from "../ledger";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { log } from "./context";
-import { hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
+import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type {
   LedgerIdentityInputs,
   LedgerIdentityOutputs,
@@ -122,7 +122,7 @@ async function withSigner<T>(
 
 function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRequest {
   return {
-    urn: i.resourceUrn,
+    urn: i.__urn,
     channel: i.channel,
     chaincode: i.chaincode,
     function: i.function,
@@ -135,6 +135,12 @@ function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRe
   };
 }
 
+/** The outcome as outputs keep it: its generation under the plumbing key `__generation`. */
+function outcomeOutputs(outcome: Outcome): Omit<Outcome, "generation"> & { __generation: number } {
+  const { generation, ...rest } = outcome;
+  return { ...rest, __generation: generation };
+}
+
 /** The outputs: the inputs without transient data, keys and PIN, those under `credentials`, and the outcome. */
 function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransactionOutputs {
   const { transientData: _t, identity, gateway, previewResult: _p, transactionDigest: _d, ...rest } = i;
@@ -145,7 +151,7 @@ function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransact
     gateway: publicGateway,
     identity: split.identity,
     credentials: { ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) },
-    ...outcome,
+    ...outcomeOutputs(outcome),
   };
 }
 
@@ -159,10 +165,10 @@ function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransact
 async function previewEndorse(i: LedgerTransactionInputs, txId: string, signer: Signer): Promise<LedgerPayload> {
   const gateway = openGateway(connectionOf(i, signer), "create");
   try {
-    const generation = i.generation ?? 1;
+    const generation = i.__generation ?? 1;
     const committed = await lookup(gateway, i.channel, txId);
     if (committed !== undefined) return (await outcomeOf(gateway, i.channel, generation, txId, committed)).result;
-    const nonce = deriveNonce(creatorOf(i.identity), i.resourceUrn, generation);
+    const nonce = deriveNonce(creatorOf(i.identity), i.__urn, generation);
     const proposal = gateway.newProposal(proposalRequestOf(requestOf(i, generation), nonce));
     return payloadOf((await proposal.endorse()).getResult());
   } finally {
@@ -171,9 +177,10 @@ async function previewEndorse(i: LedgerTransactionInputs, txId: string, signer: 
 }
 
 async function check(
-  olds: Partial<LedgerTransactionInputs>,
+  rawOlds: Partial<LedgerTransactionInputs>,
   news: LedgerTransactionInputs,
 ): Promise<dynamic.CheckResult> {
+  const olds = fromLegacyLedgerState(rawOlds);
   const failures = ledgerTransactionInputFailures(news);
   if (failures.length > 0) return { failures };
   // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
@@ -187,15 +194,15 @@ async function check(
     }
   }
   try {
-    const fields = { ...transactionFields(news), transientData: news.transientData, urn: news.resourceUrn };
+    const fields = { ...transactionFields(news), transientData: news.transientData, urn: news.__urn };
     if (hasUnknown(fields)) return { inputs: news }; // the txId is shown once every transaction input is known
     // An unchanged transaction keeps its generation and txId: a stack whose txId came from 0.1's key-derived nonce
     // keeps it when its identity switches to a reference to the same key (the certificate is unchanged).
-    const same = olds.generation !== undefined && olds.txId !== undefined && sameTransaction(olds, news);
-    const generation = same && olds.generation !== undefined ? olds.generation : (olds.generation ?? 0) + 1;
-    const txId = same && olds.txId !== undefined ? olds.txId : deriveTxId(news.identity, news.resourceUrn, generation);
+    const same = olds.__generation !== undefined && olds.txId !== undefined && sameTransaction(olds, news);
+    const generation = same && olds.__generation !== undefined ? olds.__generation : (olds.__generation ?? 0) + 1;
+    const txId = same && olds.txId !== undefined ? olds.txId : deriveTxId(news.identity, news.__urn, generation);
     const { previewResult: _stale, transactionDigest: _legacy, ...rest } = news;
-    const inputs: LedgerTransactionInputs = { ...rest, generation, txId };
+    const inputs: LedgerTransactionInputs = { ...rest, __generation: generation, txId };
     if (news.previewEndorse === true) {
       if (same && olds.previewResult !== undefined) inputs.previewResult = olds.previewResult;
       else if (opened !== undefined) {
@@ -231,15 +238,16 @@ const TRANSACTION_PROPERTIES = [
 
 async function diff(
   _id: string,
-  olds: LedgerTransactionOutputs,
+  rawOlds: LedgerTransactionOutputs,
   news: LedgerTransactionInputs,
 ): Promise<dynamic.DiffResult> {
+  const olds = fromLegacyLedgerState(rawOlds);
   const was = transactionFields({ ...olds, identity: { ...olds.identity } });
   const now = transactionFields(news);
   const replaces: string[] = TRANSACTION_PROPERTIES.filter((p) => canonical(was[p]) !== canonical(now[p]));
   // check decided whether the transient data changed: a new transaction has a new generation.
   const transientChanged =
-    news.generation === undefined ? hasUnknown(news.transientData) : news.generation !== olds.generation;
+    news.__generation === undefined ? hasUnknown(news.transientData) : news.__generation !== olds.__generation;
   if (replaces.length === 0 && transientChanged) replaces.push("transientData");
   const { clientKeyPem, ...gateway } = news.gateway;
   const split = splitIdentity(news.identity);
@@ -248,9 +256,16 @@ async function diff(
     canonical(olds.identity) !== canonical(split.identity) ||
     canonical(olds.credentials) !==
       canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) }) ||
-    (["trustedRootCertificates", "onDestroy", "allowInvalid", "previewEndorse", "timeouts"] as const).some(
-      (k) => canonical(olds[k]) !== canonical(news[k]),
-    );
+    (
+      [
+        "trustedRootCertificates",
+        "onDestroy",
+        "allowInvalid",
+        "previewEndorse",
+        "timeouts",
+        "channelCapability",
+      ] as const
+    ).some((k) => canonical(olds[k]) !== canonical(news[k]));
   return Promise.resolve({ changes: replaces.length > 0 || changed, replaces, deleteBeforeReplace: false });
 }
 
@@ -258,11 +273,11 @@ export const ledgerTransactionProvider = {
   check,
   diff,
   async create(inputs: LedgerTransactionInputs): Promise<dynamic.CreateResult> {
-    return withSigner(inputs.resourceUrn, inputs.identity, async (signer) => {
+    return withSigner(inputs.__urn, inputs.identity, async (signer) => {
       const connection = connectionOf(inputs, signer);
       const gateway = openGateway(connection, "create");
       try {
-        const outcome = await submitOnce(gateway, connection, requestOf(inputs, inputs.generation ?? 1));
+        const outcome = await submitOnce(gateway, connection, requestOf(inputs, inputs.__generation ?? 1));
         return { id: outcome.txId, outs: outputsOf(inputs, outcome) };
       } finally {
         gateway.close();
@@ -273,9 +288,10 @@ export const ledgerTransactionProvider = {
    * Only settings change in place (a transaction input change is a replace): the outcome is carried forward. This is
    * also where a stack moves from `privateKeyPem` to a key reference: the outputs are rewritten without the key.
    */
-  update(_id: string, olds: LedgerTransactionOutputs, news: LedgerTransactionInputs): Promise<dynamic.UpdateResult> {
+  update(_id: string, rawOlds: LedgerTransactionOutputs, news: LedgerTransactionInputs): Promise<dynamic.UpdateResult> {
+    const olds = fromLegacyLedgerState(rawOlds);
     const outcome: Outcome = {
-      generation: olds.generation,
+      generation: olds.__generation,
       txId: olds.txId,
       validationCode: olds.validationCode,
       validationCodeNumber: olds.validationCodeNumber,
@@ -286,22 +302,24 @@ export const ledgerTransactionProvider = {
     };
     return Promise.resolve({ outs: outputsOf(news, outcome) });
   },
-  async read(id: string, props: LedgerTransactionOutputs): Promise<dynamic.ReadResult> {
-    return withSigner(props.resourceUrn, identityOfOutputs(props), async (signer) => {
+  async read(id: string, rawProps: LedgerTransactionOutputs): Promise<dynamic.ReadResult> {
+    const props = fromLegacyLedgerState(rawProps);
+    return withSigner(props.__urn, identityOfOutputs(props), async (signer) => {
       const gateway = openGateway(connectionOfOutputs(props, signer), "create");
       try {
         const committed = await lookup(gateway, props.channel, props.txId);
         if (committed === undefined) return { id: "" };
-        const outcome = await outcomeOf(gateway, props.channel, props.generation, props.txId, committed);
+        const outcome = await outcomeOf(gateway, props.channel, props.__generation, props.txId, committed);
         const { transactionDigest: _legacy, ...rest } = props;
-        return { id, props: { ...rest, ...outcome } };
+        return { id, props: { ...rest, ...outcomeOutputs(outcome) } };
       } finally {
         gateway.close();
       }
     });
   },
-  async delete(_id: string, props: LedgerTransactionOutputs): Promise<void> {
-    const name = nameFromUrn(props.resourceUrn);
+  async delete(_id: string, rawProps: LedgerTransactionOutputs): Promise<void> {
+    const props = fromLegacyLedgerState(rawProps);
+    const name = nameFromUrn(props.__urn);
     const onDestroy = props.onDestroy;
     if (onDestroy === undefined) {
       log(
@@ -311,23 +329,23 @@ export const ledgerTransactionProvider = {
       return;
     }
     const identity = identityOfOutputs(props);
-    await withSigner(props.resourceUrn, identity, async (signer) => {
+    await withSigner(props.__urn, identity, async (signer) => {
       const connection = connectionOfOutputs(props, signer);
       const gateway = openGateway(connection, "delete");
       try {
-        const request = requestOf({ ...props, gateway: connection.gateway, identity }, props.generation);
+        const request = requestOf({ ...props, gateway: connection.gateway, identity }, props.__generation);
         await submitOnce(
           gateway,
           connection,
           {
             ...request,
-            urn: onDestroyUrn(props.resourceUrn),
+            urn: onDestroyUrn(props.__urn),
             function: onDestroy.function,
             args: onDestroy.args ?? [],
             transientData: {},
           },
           "delete",
-          props.resourceUrn,
+          props.__urn,
         );
       } finally {
         gateway.close();

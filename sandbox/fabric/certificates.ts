@@ -1,7 +1,8 @@
 /**
  * Certificate issuance for the sandbox's organizations: one self-signed root CA per organization, and leaf
- * certificates (clients, peers, the TLS server) signed by it. ECDSA P-256 keys, ecdsa-with-SHA256 signatures,
- * names shaped like Fabric's cryptogen output (`OU=client` / `OU=peer` as Fabric NodeOUs).
+ * certificates (clients, peers, the TLS server) signed by it. ECDSA P-256 keys and ecdsa-with-SHA256 signatures by
+ * default; an organization may instead have ECDSA P-384 keys (ecdsa-with-SHA384) or Ed25519 keys (Ed25519
+ * signatures), as Fabric 3's MSP accepts. Names shaped like Fabric's cryptogen output (`OU=client` / `OU=peer`).
  *
  * Issuance is synchronous (node:crypto keys, DER written by der.ts) so that `newClientIdentity()` can return at once;
  * certificates are parsed and chain-checked with @peculiar/x509 in msp.ts.
@@ -17,6 +18,8 @@ export const DEFAULT_CERTIFICATE_BACKDATE_MS = 60 * 60 * 1000;
 const OID = {
   ecPublicKey: "1.2.840.10045.2.1",
   ecdsaWithSha256: "1.2.840.10045.4.3.2",
+  ecdsaWithSha384: "1.2.840.10045.4.3.3",
+  ed25519: "1.3.101.112",
   countryName: "2.5.4.6",
   organizationName: "2.5.4.10",
   organizationalUnitName: "2.5.4.11",
@@ -48,6 +51,19 @@ export interface KeyedCertificate {
   readonly keyId: Buffer;
 }
 
+/** The key types an organization of the sandbox may have. */
+export type SandboxKeyType = "ecdsa-p256" | "ecdsa-p384" | "ed25519";
+
+/** Every SandboxKeyType. */
+export const SANDBOX_KEY_TYPES: readonly SandboxKeyType[] = ["ecdsa-p256", "ecdsa-p384", "ed25519"];
+
+/** The key type of a key, or undefined for any other. */
+export function sandboxKeyTypeOf(key: KeyObject): SandboxKeyType | undefined {
+  if (key.asymmetricKeyType === "ed25519") return "ed25519";
+  const curve = key.asymmetricKeyType === "ec" ? key.asymmetricKeyDetails?.namedCurve : undefined;
+  return curve === "prime256v1" ? "ecdsa-p256" : curve === "secp384r1" ? "ecdsa-p384" : undefined;
+}
+
 export interface IssueOptions {
   readonly subject: DistinguishedName;
   /** Subject alternative names, for a TLS server certificate. */
@@ -55,6 +71,8 @@ export interface IssueOptions {
   readonly ipAddresses?: readonly string[];
   /** The issuing time; default now. */
   readonly now?: Date;
+  /** The new key's type; default the CA's. */
+  readonly keyType?: SandboxKeyType;
 }
 
 function encodeName(name: DistinguishedName): Buffer {
@@ -78,9 +96,11 @@ function extension(oid: string, critical: boolean, value: Buffer): Buffer {
 
 function keyIdOf(publicKey: KeyObject): Buffer {
   const spki = publicKey.export({ type: "spki", format: "der" });
-  // For P-256 the subjectPublicKey BIT STRING holds the 65-byte uncompressed point at the end of the SPKI.
+  // The subjectPublicKey BIT STRING's key bits are at the end of the SPKI: the uncompressed point (65 bytes for P-256,
+  // 97 for P-384) or Ed25519's 32 bytes.
+  const bits = { "ecdsa-p256": 65, "ecdsa-p384": 97, ed25519: 32 }[sandboxKeyTypeOf(publicKey) ?? "ecdsa-p256"];
   return createHash("sha1")
-    .update(spki.subarray(spki.length - 65))
+    .update(spki.subarray(spki.length - bits))
     .digest();
 }
 
@@ -98,7 +118,12 @@ interface SignParams {
 }
 
 function signCertificate(params: SignParams): Buffer {
-  const algorithm = der.sequence(der.objectIdentifier(OID.ecdsaWithSha256));
+  const signer = sandboxKeyTypeOf(params.signingKey) ?? "ecdsa-p256";
+  const algorithm = der.sequence(
+    der.objectIdentifier(
+      signer === "ed25519" ? OID.ed25519 : signer === "ecdsa-p384" ? OID.ecdsaWithSha384 : OID.ecdsaWithSha256,
+    ),
+  );
   const serial = randomBytes(16);
   serial[0] = (serial[0] ?? 0) & 0x7f;
   const notBefore = new Date(params.now.getTime() - DEFAULT_CERTIFICATE_BACKDATE_MS);
@@ -113,7 +138,11 @@ function signCertificate(params: SignParams): Buffer {
     params.publicKey.export({ type: "spki", format: "der" }),
     der.explicit(3, der.sequence(...params.extensions)),
   );
-  const signature = sign("sha256", tbs, params.signingKey);
+  const signature = sign(
+    signer === "ed25519" ? null : signer === "ecdsa-p384" ? "sha384" : "sha256",
+    tbs,
+    params.signingKey,
+  );
   return der.sequence(tbs, algorithm, der.bitString(signature));
 }
 
@@ -122,13 +151,18 @@ function toPem(certificateDer: Buffer): string {
   return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
 }
 
-function newKeyPair(): { privateKey: KeyObject; publicKey: KeyObject } {
-  return generateKeyPairSync("ec", { namedCurve: "P-256" });
+function newKeyPair(keyType: SandboxKeyType = "ecdsa-p256"): { privateKey: KeyObject; publicKey: KeyObject } {
+  if (keyType === "ed25519") return generateKeyPairSync("ed25519");
+  return generateKeyPairSync("ec", { namedCurve: keyType === "ecdsa-p384" ? "P-384" : "P-256" });
 }
 
-/** A self-signed root CA certificate and its key. */
-export function createRootCa(subject: DistinguishedName, now: Date = new Date()): KeyedCertificate {
-  const { privateKey, publicKey } = newKeyPair();
+/** A self-signed root CA certificate and its key (of `keyType`, default ECDSA P-256). */
+export function createRootCa(
+  subject: DistinguishedName,
+  now: Date = new Date(),
+  keyType: SandboxKeyType = "ecdsa-p256",
+): KeyedCertificate {
+  const { privateKey, publicKey } = newKeyPair(keyType);
   const keyId = keyIdOf(publicKey);
   const certificateDer = signCertificate({
     subject,
@@ -146,9 +180,9 @@ export function createRootCa(subject: DistinguishedName, now: Date = new Date())
   return { certificatePem: toPem(certificateDer), certificateDer, privateKey, publicKey, subject, keyId };
 }
 
-/** A leaf certificate for a new key pair, signed by `ca`. */
+/** A leaf certificate for a new key pair (of the CA's key type unless `options.keyType`), signed by `ca`. */
 export function issueCertificate(ca: KeyedCertificate, options: IssueOptions): KeyedCertificate {
-  const { privateKey, publicKey } = newKeyPair();
+  const { privateKey, publicKey } = newKeyPair(options.keyType ?? sandboxKeyTypeOf(ca.publicKey));
   return { ...certify(ca, publicKey, options), privateKey, publicKey, subject: options.subject };
 }
 

@@ -4,7 +4,14 @@
  */
 import { createPublicKey } from "node:crypto";
 import { assetChaincode } from "./chaincode";
-import { certifyPublicKey, createRootCa, issueCertificate, privateKeyPem } from "./certificates";
+import {
+  certifyPublicKey,
+  createRootCa,
+  issueCertificate,
+  privateKeyPem,
+  SANDBOX_KEY_TYPES,
+  type SandboxKeyType,
+} from "./certificates";
 import type { ChannelConfig } from "./channel-config";
 import { Committer } from "./committer";
 import { FabricSandboxError } from "./fabric-sandbox-error";
@@ -43,6 +50,8 @@ interface ResolvedOptions {
   readonly supportsVisibility: NonNullable<FabricSandboxOptions["supportsVisibility"]>;
   readonly tls: boolean;
   readonly sleep: (ms: number) => Promise<void>;
+  readonly organizationKeyTypes: Readonly<Record<string, SandboxKeyType>>;
+  readonly channelCapability: "V2_0" | "V3_0";
 }
 
 function defaultSleep(ms: number): Promise<void> {
@@ -61,6 +70,8 @@ function resolveOptions(options: FabricSandboxOptions): ResolvedOptions {
     supportsVisibility: [...(options.supportsVisibility ?? DEFAULT_SUPPORTED_VISIBILITY)],
     tls: options.tls ?? false,
     sleep: options.sleep ?? defaultSleep,
+    organizationKeyTypes: { ...(options.organizationKeyTypes ?? {}) },
+    channelCapability: options.channelCapability ?? "V2_0",
   };
   const problems: string[] = [];
   if (resolved.organizations.length === 0) problems.push("organizations must name at least one MSP id");
@@ -74,6 +85,13 @@ function resolveOptions(options: FabricSandboxOptions): ResolvedOptions {
   if (resolved.supportsVisibility.some((v) => !VISIBILITY_MODES.includes(v))) {
     problems.push(`supportsVisibility may contain only ${VISIBILITY_MODES.join(", ")}`);
   }
+  for (const [mspId, keyType] of Object.entries(resolved.organizationKeyTypes)) {
+    if (!resolved.organizations.includes(mspId)) problems.push(`organizationKeyTypes names an unknown MSP ${mspId}`);
+    if (!SANDBOX_KEY_TYPES.includes(keyType)) {
+      problems.push(`organizationKeyTypes.${mspId} must be one of ${SANDBOX_KEY_TYPES.join(", ")}`);
+    }
+  }
+  if (!["V2_0", "V3_0"].includes(resolved.channelCapability)) problems.push("channelCapability must be V2_0 or V3_0");
   if (problems.length > 0)
     throw new FabricSandboxError({ operation: "startFabricSandbox", message: problems.join("; ") });
   return resolved;
@@ -81,8 +99,10 @@ function resolveOptions(options: FabricSandboxOptions): ResolvedOptions {
 
 export async function startFabricSandbox(options: FabricSandboxOptions = {}): Promise<FabricSandbox> {
   const opts = resolveOptions(options);
-  const organizations = opts.organizations.map(createOrganization);
-  const msp = new MembershipServices(organizations);
+  const organizations = opts.organizations.map((mspId) =>
+    createOrganization(mspId, opts.organizationKeyTypes[mspId] ?? "ecdsa-p256"),
+  );
+  const msp = new MembershipServices(organizations, undefined, opts.channelCapability === "V3_0");
   const config: ChannelConfig = {
     channel: opts.channel,
     chaincode: assetChaincode(opts.chaincode),

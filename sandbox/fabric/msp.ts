@@ -7,7 +7,13 @@
  * admin or peer (the implicit-meta policies over each organization's, as Fabric's sample configtx.yaml defines them).
  */
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { createRootCa, issueCertificate, type KeyedCertificate } from "./certificates";
+import {
+  createRootCa,
+  issueCertificate,
+  sandboxKeyTypeOf,
+  type KeyedCertificate,
+  type SandboxKeyType,
+} from "./certificates";
 import { signatureProblem } from "./signatures";
 import { encode, tryDecode } from "./wire";
 import { X509Certificate } from "./x509";
@@ -70,9 +76,10 @@ export function enrol(ca: KeyedCertificate, mspId: string, role: NodeRole, commo
   return { mspId, role, commonName, certificate, serialized: serializeIdentity(mspId, certificate.certificatePem) };
 }
 
-export function createOrganization(mspId: string): Organization {
+/** An organization with a root CA and a peer whose keys are of `keyType` (default ECDSA P-256). */
+export function createOrganization(mspId: string, keyType: SandboxKeyType = "ecdsa-p256"): Organization {
   const domain = mspId.toLowerCase();
-  const ca = createRootCa({ commonName: `ca.${domain}`, organization: mspId });
+  const ca = createRootCa({ commonName: `ca.${domain}`, organization: mspId }, new Date(), keyType);
   const peer = enrol(ca, mspId, "peer", `peer0.${domain}`);
   return { mspId, ca, peer, peerAddress: `peer0.${domain}:7051` };
 }
@@ -93,6 +100,8 @@ export class MembershipServices {
   constructor(
     organizations: readonly Organization[],
     private readonly now: () => Date = () => new Date(),
+    /** The channel capability V3_0 (MSPv3_0): only then are Ed25519 identities accepted, as in Fabric 3. */
+    private readonly v3: boolean = false,
   ) {
     this.organizations = new Map(organizations.map((o) => [o.mspId, o]));
     for (const o of organizations) this.roots.set(o.mspId, new X509Certificate(o.ca.certificatePem));
@@ -190,9 +199,12 @@ export class MembershipServices {
     } catch {
       return fail("invalid", sid.mspid, "unsupported public key");
     }
-    if (publicKey.asymmetricKeyType !== "ec" || publicKey.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
-      return fail("invalid", sid.mspid, "the certificate key must be ECDSA P-256");
+    const keyType = sandboxKeyTypeOf(publicKey);
+    if (keyType === undefined) {
+      return fail("malformed", sid.mspid, "Certificate's public key type not recognized. Supported keys: [ECDSA]");
     }
+    // Fabric's MSP before V3_0 supports ECDSA keys only (msp/mspimpl.go setupV3 adds Ed25519).
+    if (keyType === "ed25519" && !this.v3) return fail("invalid", sid.mspid, "Ed25519 is not supported");
     const commonName = certificate.subjectName.getField("CN")[0] ?? "";
     return {
       result: { ok: true, identity: { mspId: sid.mspid, role, commonName, publicKey } },

@@ -60,10 +60,12 @@ export interface TamperTools {
 
 function flipSignatureBit(signature: Buffer): Buffer {
   const copy = Buffer.from(signature);
-  // DER: 30 len 02 rlen r... — flip the last bit of r, which keeps the DER structure valid.
+  // DER: 30 len 02 rlen r... — flip the last bit of r, which keeps the DER structure valid. An Ed25519 signature (64
+  // raw bytes) has no such structure: any bit flipped invalidates it, so one inside it is flipped whatever byte 3 says.
   const rLength = copy[3] ?? 0;
   const index = 4 + rLength - 1;
-  if (index < copy.length) copy[index] = (copy[index] ?? 0) ^ 0x01;
+  const at = index < copy.length ? index : 0;
+  copy[at] = (copy[at] ?? 0) ^ 0x01;
   return copy;
 }
 

@@ -34,6 +34,16 @@ export interface FabricSandboxOptions {
   readonly tls?: boolean;
   /** How the orderer waits out `commitDelayMs`; inject one in tests to observe delays without waiting. @default setTimeout */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * The key type of an organization's CA, peer and identities, by MSP id (cryptogen's PublicKeyAlgorithm, plus
+   * P-384 which cryptogen cannot make). @default "ecdsa-p256" for every organization
+   */
+  readonly organizationKeyTypes?: Readonly<Record<string, "ecdsa-p256" | "ecdsa-p384" | "ed25519">>;
+  /**
+   * The channel capability: "V3_0" (Fabric 3) is what makes the MSP accept Ed25519 identities; without it they are
+   * refused as a Fabric 3 peer refuses them ("creator org"). @default "V2_0"
+   */
+  readonly channelCapability?: "V2_0" | "V3_0";
 }
 
 /** An identity enrolled with an organization's CA. The private key is PKCS#8 PEM. */

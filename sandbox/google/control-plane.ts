@@ -2,6 +2,8 @@
  * The HTTP control plane under /_sandbox/, mirroring the library handle. It needs no authentication: the sandbox
  * listens on 127.0.0.1 only and is a test fixture. Bad input is a 400 INVALID_ARGUMENT in Google's error shape.
  */
+import { KMS_ALGORITHMS } from "./types";
+import type { KmsAlgorithm } from "./types";
 import type { SandboxCore } from "./core";
 import { googleError, invalidField, notFound } from "./google-errors";
 import { ok, type RouteResult } from "./results";
@@ -103,9 +105,14 @@ function dispatch(core: SandboxCore, method: string, path: string, body: string)
     return ok({});
   }
   if (route === "POST kms-key-versions") {
-    const name = asObject(parseJson(body), "createKmsKeyVersion")["name"];
+    const request = asObject(parseJson(body), "createKmsKeyVersion");
+    const name = request["name"];
     if (typeof name !== "string") return invalidField("name", "createKmsKeyVersion: 'name' must be a string");
-    return ok({ name, pem: core.createKmsKeyVersion(name) });
+    const algorithm = request["algorithm"] ?? "EC_SIGN_P256_SHA256";
+    if (typeof algorithm !== "string" || !KMS_ALGORITHMS.includes(algorithm as KmsAlgorithm)) {
+      return invalidField("algorithm", `createKmsKeyVersion: 'algorithm' must be one of ${KMS_ALGORITHMS.join(", ")}`);
+    }
+    return ok({ name, pem: core.createKmsKeyVersion(name, algorithm as KmsAlgorithm) });
   }
   const key = /^GET service-accounts\/([^/]+)\/key$/.exec(route);
   if (key !== null) return ok(core.serviceAccountKey(decodeURIComponent(key[1] ?? "")));

@@ -2,6 +2,8 @@
  * The one core both faces drive: state, tokens, keys, faults, logs and every control operation. The HTTP layer
  * (http-server.ts, control-plane.ts) and the library handle (sandbox.ts) only translate to and from it.
  */
+import { KMS_ALGORITHMS } from "./types";
+import type { KmsAlgorithm } from "./types";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { KeyRing } from "./auth/key-ring";
@@ -47,6 +49,7 @@ export interface SandboxCoreOptions {
   readonly faultSeed: number;
   readonly keys: KeyRing;
   readonly rateQuotas: readonly RateQuota[];
+  readonly universeDomain: string;
 }
 
 const IAM_OPERATION_NAME = /^folders\/[0-9]{1,19}\/locations\/[^/]+\/operations\/[^/]+$/;
@@ -67,6 +70,7 @@ export class SandboxCore {
   readonly rateQuotas = new RateQuotaEnforcer();
   readonly env: SandboxEnv;
   readonly operationRetentionMs: number;
+  readonly universeDomain: string;
   private currentSeed: SandboxSeed;
   private stateValue: MemoryState;
   private requestLog: RequestLogEntry[] = [];
@@ -77,6 +81,7 @@ export class SandboxCore {
 
   constructor(private readonly options: SandboxCoreOptions) {
     this.url = options.url;
+    this.universeDomain = options.universeDomain;
     this.clock = options.clock;
     this.operationRetentionMs = options.operationRetentionMs;
     const root = (service: keyof GoogleSandboxEndpoints): string => options.url + SERVICE_PREFIXES[service];
@@ -229,7 +234,7 @@ export class SandboxCore {
       token_uri: `${this.endpoints.oauth2}/token`,
       auth_provider_x509_cert_url: "https://www.googleapis.com/oauth2/v1/certs",
       client_x509_cert_url: `https://www.googleapis.com/robot/v1/metadata/x509/${encodeURIComponent(email)}`,
-      universe_domain: "googleapis.com",
+      universe_domain: this.universeDomain,
     };
   }
 
@@ -251,7 +256,7 @@ export class SandboxCore {
       subject_token_type: "urn:ietf:params:oauth:token-type:jwt",
       token_url: `${this.endpoints.sts}/v1/token`,
       credential_source: { file: subjectTokenPath, format: { type: "text" } },
-      universe_domain: "googleapis.com",
+      universe_domain: this.universeDomain,
     };
     if (serviceAccount !== null) {
       file["service_account_impersonation_url"] =
@@ -262,15 +267,18 @@ export class SandboxCore {
     return path;
   }
 
-  createKmsKeyVersion(name: string): string {
+  createKmsKeyVersion(name: string, algorithm: KmsAlgorithm = "EC_SIGN_P256_SHA256"): string {
     if (!KMS_KEY_VERSION_NAME.test(name)) {
       fail(
         "createKmsKeyVersion",
         `name '${name}' must be 'projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>'`,
       );
     }
-    this.state().putKmsKeyVersion({ name, algorithm: "EC_SIGN_P256_SHA256" });
-    return this.options.keys.kmsKey(name).publicKey.export({ type: "spki", format: "pem" }).toString();
+    if (!KMS_ALGORITHMS.includes(algorithm)) {
+      fail("createKmsKeyVersion", `algorithm '${algorithm}' must be one of ${KMS_ALGORITHMS.join(", ")}`);
+    }
+    this.state().putKmsKeyVersion({ name, algorithm });
+    return this.options.keys.kmsKey(name, algorithm).publicKey.export({ type: "spki", format: "pem" }).toString();
   }
 
   setParent(firewallPolicyId: string, parent: string, source: AuditEntry["source"] = "control-plane"): void {

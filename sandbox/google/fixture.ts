@@ -311,6 +311,9 @@ export const DEFAULT_SEED: SandboxSeed = deepFreeze({
     { principal: DEPLOYER, permission: "compute.firewallPolicies.move" },
     { principal: DEPLOYER, permission: "compute.firewallPolicies.get" },
     { principal: READER, permission: "compute.firewallPolicies.get" },
+    // Both may bill the sandbox project's quota (x-goog-user-project); any other project is USER_PROJECT_DENIED.
+    { principal: DEPLOYER, permission: "serviceusage.services.use", resource: `projects/${FIXTURE_PROJECT}` },
+    { principal: READER, permission: "serviceusage.services.use", resource: `projects/${FIXTURE_PROJECT}` },
     { principal: DEPLOYER, permission: "cloudkms.cryptoKeyVersions.useToSign", resource: FIXTURE_KMS_CRYPTO_KEY },
     { principal: DEPLOYER, permission: "cloudkms.cryptoKeyVersions.viewPublicKey", resource: FIXTURE_KMS_CRYPTO_KEY },
     { principal: READER, permission: "cloudkms.cryptoKeyVersions.viewPublicKey", resource: FIXTURE_KMS_CRYPTO_KEY },

@@ -80,8 +80,30 @@ export function unknownRoute(method: string, path: string): GoogleFailure {
   return notFound(`The requested URL ${path} was not found on this server (method ${method}).`);
 }
 
+/** 404 for a host the front end does not serve: outside the sandbox's universe, or no service of that name. */
+export function unknownHost(host: string, path: string, universeDomain: string): GoogleFailure {
+  return notFound(
+    `The requested URL ${path} was not found on this server (host '${host}' is not a service of the universe ` +
+      `${universeDomain}).`,
+  );
+}
+
 export function permissionDenied(message: string, details: readonly ErrorDetail[] = []): GoogleFailure {
   return googleError({ httpStatus: 403, message, reason: "forbidden", details });
+}
+
+/**
+ * 403 for an x-goog-user-project the caller may not bill (no serviceusage.services.use on it): Google's
+ * USER_PROJECT_DENIED, with the message modelled on the front end's.
+ */
+export function userProjectDenied(project: string, service: string): GoogleFailure {
+  return permissionDenied(
+    `Caller does not have required permission to use project ${project}. Grant the caller the ` +
+      `roles/serviceusage.serviceUsageConsumer role, or a custom role with the serviceusage.services.use permission, ` +
+      `by visiting https://console.developers.google.com/iam-admin/iam/admin?project=${project} and then retry. ` +
+      `Propagation of the new permission may take a few minutes.`,
+    [errorInfo("USER_PROJECT_DENIED", "googleapis.com", { consumer: `projects/${project}`, service })],
+  );
 }
 
 /** 403 for a missing IAM permission (ErrorInfo reason IAM_PERMISSION_DENIED, metadata {permission}). */

@@ -15,7 +15,9 @@ import {
   insufficientScopes,
   invalidCredentials,
   invalidField,
+  unknownHost,
   unknownRoute,
+  userProjectDenied,
 } from "./google-errors";
 import { COMPUTE_ROUTES } from "./handlers-compute";
 import { DISPLAY_VIDEO_ROUTES } from "./handlers-display-video";
@@ -24,8 +26,11 @@ import { KMS_ROUTES } from "./handlers-kms";
 import { RESOURCE_ROUTES } from "./handlers-resources";
 import { checkEmptyBody, checkQuery } from "./request-checks";
 import { render, type RouteResult } from "./results";
-import { RouteTable, type Route, type RouteMatch } from "./route-table";
+import { RouteTable, SERVICE_PREFIXES, type Route, type RouteMatch } from "./route-table";
 import type { RequestLogEntry } from "./types";
+
+/** What the caller needs on the project it names in x-goog-user-project (roles/serviceusage.serviceUsageConsumer). */
+export const USE_PROJECT_PERMISSION = "serviceusage.services.use";
 
 /** Requests with larger bodies get 413. */
 export const MAX_REQUEST_BODY_BYTES = 1_048_576;
@@ -121,6 +126,15 @@ function handleApi(
 ): { result: RouteResult; principal: string } {
   const auth = authenticate(core, route, params, req);
   if (auth.failure !== undefined) return { result: auth.failure, principal: auth.principal };
+  // The quota project must be one the caller may bill, checked by the front end before the API sees the request.
+  const userProject = req.headers["x-goog-user-project"];
+  if (
+    route.scopes !== undefined &&
+    typeof userProject === "string" &&
+    !core.state().hasPermission(auth.principal, USE_PROJECT_PERMISSION, `projects/${userProject}`)
+  ) {
+    return { result: userProjectDenied(userProject, route.api(params).service), principal: auth.principal };
+  }
   // Rate quotas are the front end's: after authentication (they are the caller's project's), before the API.
   const overQuota = core.rateQuotas.admit(route, route.method, core.clock.now());
   if (overQuota !== undefined) return { result: overQuota, principal: auth.principal };
@@ -151,12 +165,35 @@ function handleApi(
   return { result, principal: auth.principal };
 }
 
-async function serveApi(core: SandboxCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+/** What the request log keeps of the headers Google's front end records: the host, reason and quota project. */
+function headerFields(req: IncomingMessage, host: string | undefined): Partial<RequestLogEntry> {
+  const reason = req.headers["x-goog-request-reason"];
+  const userProject = req.headers["x-goog-user-project"];
+  return {
+    ...(host === undefined ? {} : { host }),
+    ...(typeof reason === "string" ? { requestReason: reason } : {}),
+    ...(typeof userProject === "string" ? { userProject } : {}),
+  };
+}
+
+async function serveApi(
+  core: SandboxCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  host: UniverseHost,
+): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const query = redactQuery(url.searchParams);
+  const fields = headerFields(req, host.kind === "loopback" ? undefined : host.host);
   const log = (entry: Partial<RequestLogEntry> & { status: number }, responseBody = ""): void => {
-    core.logRequest({ method, path: url.pathname, query, ...entry }, responseBody);
+    core.logRequest({ method, path: url.pathname, query, ...fields, ...entry }, responseBody);
   };
+  if (host.kind === "foreign") {
+    // Google's front end serves no such host: a name outside the universe, or a service it does not have.
+    log({ status: send(res, unknownHost(host.host, url.pathname, core.universeDomain)) });
+    return;
+  }
   let body: string;
   try {
     body = await readBody(req);
@@ -253,16 +290,39 @@ function corruptChecksums(result: RouteResult): RouteResult {
   return { ...result, body };
 }
 
+type UniverseHost =
+  | { readonly kind: "loopback" }
+  | { readonly kind: "service"; readonly host: string; readonly prefix: string }
+  | { readonly kind: "foreign"; readonly host: string };
+
+const SERVICE_BY_HOST_LABEL: ReadonlyMap<string, string> = new Map(
+  Object.values(SERVICE_PREFIXES).map((prefix) => [prefix.slice(1), prefix]),
+);
+
+/**
+ * Where a Host header points: a service of the sandbox's universe (`<service>.<universe>`), a service host of another
+ * universe (`compute.elsewhere.example`), or the sandbox itself (127.0.0.1, localhost, any other name: path roots).
+ */
+function universeHost(header: string | undefined, universeDomain: string): UniverseHost {
+  const host = (header ?? "").replace(/:\d+$/, "").toLowerCase();
+  const dot = host.indexOf(".");
+  const prefix = dot > 0 ? SERVICE_BY_HOST_LABEL.get(host.slice(0, dot)) : undefined;
+  if (prefix === undefined || /^[\d.]+$/.test(host)) return { kind: "loopback" };
+  return host.slice(dot + 1) === universeDomain ? { kind: "service", host, prefix } : { kind: "foreign", host };
+}
+
 /** The request listener of the sandbox's server. */
 export function createRequestListener(core: SandboxCore): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const host = universeHost(req.headers.host, core.universeDomain);
+    // A universe host's paths are relative to its service root: the same routes as under the sandbox's path prefix.
+    const url = new URL((host.kind === "service" ? host.prefix : "") + (req.url ?? "/"), "http://127.0.0.1");
     const task =
-      url.pathname === "/_sandbox" || url.pathname.startsWith("/_sandbox/")
+      host.kind === "loopback" && (url.pathname === "/_sandbox" || url.pathname.startsWith("/_sandbox/"))
         ? readBody(req).then((body) =>
             send(res, handleControlPlane(core, (req.method ?? "GET").toUpperCase(), url, body)),
           )
-        : serveApi(core, req, res, url);
+        : serveApi(core, req, res, url, host);
     task.catch((e: unknown) => {
       if (res.headersSent) {
         res.destroy();

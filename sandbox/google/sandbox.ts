@@ -14,6 +14,8 @@ import type { GoogleSandbox, GoogleSandboxOptions } from "./types";
 
 /** How long a firewall policy move runs. */
 export const DEFAULT_MOVE_DURATION_MS = 3000;
+/** The universe the sandbox serves unless told otherwise: Google's public one. */
+export const DEFAULT_SANDBOX_UNIVERSE_DOMAIN = "googleapis.com";
 /** How long completed operations stay readable. */
 export const DEFAULT_OPERATION_RETENTION_MS = 900_000;
 
@@ -44,6 +46,10 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
   const clock = options.clock ?? systemClock;
   const faultSeed = options.faultSeed ?? DEFAULT_FAULT_SEED;
   const rateQuotas = options.rateQuotas ?? [];
+  const universeDomain = options.universeDomain ?? DEFAULT_SANDBOX_UNIVERSE_DOMAIN;
+  if (!/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/.test(universeDomain)) {
+    throw new RangeError(`universeDomain '${universeDomain}' must be a lowercase domain name such as googleapis.com`);
+  }
   if (!Number.isFinite(moveDurationMs) || moveDurationMs < 0) throw new RangeError("moveDurationMs must be >= 0");
   if (!Number.isFinite(operationRetentionMs) || operationRetentionMs < 0) {
     throw new RangeError("operationRetentionMs must be >= 0");
@@ -60,12 +66,14 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     faultSeed,
     keys,
     rateQuotas,
+    universeDomain,
   });
   server.on("request", createRequestListener(core));
   let closing: Promise<void> | undefined;
   return {
     url: core.url,
     endpoints: core.endpoints,
+    universeDomain,
     mintToken: (request) => core.mintToken(request),
     writeCredentialsFile: (dir, fileOptions) => core.writeCredentialsFile(dir, fileOptions),
     serviceAccountKey: (email) => core.serviceAccountKey(email),
@@ -101,7 +109,7 @@ export async function startGoogleSandbox(options: GoogleSandboxOptions = {}): Pr
     createIamOperation: (request) => {
       core.createIamOperation(request);
     },
-    createKmsKeyVersion: (name) => core.createKmsKeyVersion(name),
+    createKmsKeyVersion: (name, algorithm) => core.createKmsKeyVersion(name, algorithm),
     close: () => (closing ??= closeServer(server)),
   };
 }

@@ -3,6 +3,8 @@
  * the fields the routes rely on. Deeper wire fields (a Creative's assets, a Subscription's options) are taken as
  * given. Throws SandboxInputError naming the first problem.
  */
+import { KMS_ALGORITHMS } from "./types";
+import type { KmsAlgorithm } from "./types";
 import { SandboxInputError } from "./sandbox-input-error";
 import type { SandboxSeed } from "./types";
 
@@ -70,8 +72,10 @@ export function parseSeed(value: unknown): SandboxSeed {
     if (!Array.isArray(kms)) fail("'kmsKeyVersions' must be an array");
     kms.forEach((k: unknown, index) => {
       if (!isObject(k) || typeof k["name"] !== "string") fail(`kmsKeyVersions[${index}].name must be a string`);
-      if (k["algorithm"] !== "EC_SIGN_P256_SHA256") {
-        fail(`kmsKeyVersions[${index}].algorithm must be "EC_SIGN_P256_SHA256" (the only one the sandbox generates)`);
+      if (!KMS_ALGORITHMS.includes(k["algorithm"] as KmsAlgorithm)) {
+        fail(
+          `kmsKeyVersions[${index}].algorithm must be one of ${KMS_ALGORITHMS.join(", ")} (those the sandbox generates)`,
+        );
       }
     });
   }

@@ -17,6 +17,7 @@ export interface LedgerPayload {
 export interface LedgerTransactionSubmissionArgs {
   gateway: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
   channel: pulumi.Input<string>;
+  channelCapability?: pulumi.Input<string>;
   chaincode: pulumi.Input<string>;
   function: pulumi.Input<string>;
   args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
@@ -37,7 +38,8 @@ export interface LedgerTransactionSubmissionArgs {
  */
 export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
   declare readonly txId: pulumi.Output<string>;
-  declare readonly generation: pulumi.Output<number>;
+  /** The generation of the committed transaction (bumped when a transaction input changes). */
+  readonly generation: pulumi.Output<number>;
   declare readonly validationCode: pulumi.Output<string>;
   declare readonly validationCodeNumber: pulumi.Output<number>;
   declare readonly blockNumber: pulumi.Output<string>;
@@ -45,6 +47,8 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
   declare readonly endorsers: pulumi.Output<string[]>;
   declare readonly processedTransaction: pulumi.Output<string>;
   declare readonly previewResult: pulumi.Output<LedgerPayload | undefined>;
+  // Plumbing kept in state under a `__` key, which Pulumi leaves out of previews (decision 0007); exposed above.
+  declare private readonly __generation: pulumi.Output<number>;
 
   constructor(name: string, args: LedgerTransactionSubmissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -53,9 +57,9 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
       name,
       {
         ...args,
-        resourceUrn: pulumi.createUrn(name, LEDGER_TRANSACTION_SUBMISSION_TYPE, opts?.parent),
+        __urn: pulumi.createUrn(name, LEDGER_TRANSACTION_SUBMISSION_TYPE, opts?.parent),
+        __generation: undefined,
         txId: undefined,
-        generation: undefined,
         validationCode: undefined,
         validationCodeNumber: undefined,
         blockNumber: undefined,
@@ -69,5 +73,6 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
       // be stored as a Pulumi secret.
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
     );
+    this.generation = this.__generation;
   }
 }

@@ -97,6 +97,12 @@ export interface LedgerTransactionArgs {
   gateway: LedgerGatewayArgs;
   /** The channel. A change is a new transaction (replace), like every other transaction input below. */
   channel: pulumi.Input<string>;
+  /**
+   * The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
+   * identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+   * @default "V2_0"
+   */
+  channelCapability?: pulumi.Input<"V2_0" | "V3_0">;
   /** The chaincode name. */
   chaincode: pulumi.Input<string>;
   /** The chaincode function, e.g. "CreateAsset". */
@@ -175,6 +181,7 @@ export class LedgerTransaction extends pulumi.ComponentResource {
       {
         gateway: { ...gateway, ...(clientKeyPem === undefined ? {} : { clientKeyPem: secret(clientKeyPem) }) },
         channel: args.channel,
+        ...(args.channelCapability === undefined ? {} : { channelCapability: args.channelCapability }),
         chaincode: args.chaincode,
         function: args.function,
         ...(args.args === undefined ? {} : { args: args.args }),

@@ -1,11 +1,13 @@
 /**
  * Every example's README works as written: the shell block each README marks (`<!-- readme-commands: ... -->`) runs
- * in the example's directory with bash, exactly as printed, in a shell that pasted the `export` lines of
- * `npm run sandbox` (started as a user starts it). Nothing is transpiled only: the language host compiles each program
+ * in the example's directory with bash, exactly as printed, in a user's shell (HOME and the system PATH, not the test
+ * runner's environment) that pasted the `export` lines of `npm run sandbox` (started from that shell, as a user
+ * starts it): Node and Pulumi are on PATH only through the line it printed. Nothing is transpiled only: the language host compiles each program
  * as it would a user's. examples/pr-preview's block runs in test/e2e/pr-preview.test.ts, which owns that directory's
  * `npm ci` (two test files installing into one node_modules at once would break each other).
  */
 import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -54,6 +56,31 @@ describe("every example's README commands, as written, against npm run sandbox (
     });
     assert.deepEqual(unmarked, []);
     assert.deepEqual(examples.sort(), [...Object.keys(EXPECTED), ...ELSEWHERE].sort());
+  });
+
+  it("runs them in a user's shell: Node and Pulumi only through the PATH line npm run sandbox printed", () => {
+    assert.ok(sandbox);
+    const which = (env: NodeJS.ProcessEnv): { code: number | null; out: string } => {
+      const r = spawnSync("bash", ["-c", "command -v pulumi && node -p process.versions.node"], {
+        env,
+        encoding: "utf8",
+      });
+      return { code: r.status, out: r.stdout.trim() };
+    };
+    assert.equal(sandbox.base["PATH"], "/usr/local/bin:/usr/bin:/bin");
+    const user = userShellEnv(sandbox);
+    const added = (user["PATH"] ?? "").split(":").filter((d) => !sandbox?.base["PATH"]?.split(":").includes(d));
+    // The pasted PATH line prepends the project's tool directories to the shell's own PATH, and nothing else.
+    assert.equal(user["PATH"], [...added, sandbox.base["PATH"]].join(":"));
+    assert.ok(!(user["PATH"] ?? "").includes("node_modules"), user["PATH"]);
+    const { code, out } = which(user);
+    assert.equal(code, 0, out);
+    const [pulumi = "", node = ""] = out.split("\n");
+    assert.ok(
+      added.includes(path.dirname(pulumi)),
+      `${pulumi} is in a directory the export line added (${added.join(":")})`,
+    );
+    assert.ok(Number(node.split(".")[0]) >= 22, `Node ${node} is the project's (>= 22)`);
   });
 
   for (const [name, patterns] of Object.entries(EXPECTED)) {

@@ -8,9 +8,7 @@
  * share one ledger), and a network of the test's own, since it freezes a node.
  */
 import { strict as assert } from "node:assert";
-import { gateway as gatewayProtos, peer } from "@hyperledger/fabric-protos";
-import { GATEWAY } from "../helpers/gateway-proxy";
-import type { ProxiedCall } from "../helpers/gateway-proxy";
+import { evaluation, GATEWAY } from "../helpers/gateway-proxy";
 import {
   componentStack,
   runUntilHeld,
@@ -24,24 +22,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { networkBanner } from "../../sandbox/fabric-network";
+import { processOf, signal, waitStopped } from "../helpers/kill-stack";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { pulumiBinDir } from "../helpers/project-stack";
 import { runReadmeCommands } from "../helpers/readme-commands";
-
-/** What an Evaluate call through the proxy asked: its target organizations, chaincode and arguments. */
-function evaluation(call: ProxiedCall): { targets: string[]; chaincode: string; args: string[] } {
-  const request = gatewayProtos.EvaluateRequest.deserializeBinary(call.requests[0] ?? new Uint8Array(0));
-  const proposal = peer.Proposal.deserializeBinary(
-    request.getProposedTransaction()?.getProposalBytes_asU8() ?? new Uint8Array(0),
-  );
-  const payload = peer.ChaincodeProposalPayload.deserializeBinary(proposal.getPayload_asU8());
-  const spec = peer.ChaincodeInvocationSpec.deserializeBinary(payload.getInput_asU8()).getChaincodeSpec();
-  return {
-    targets: request.getTargetOrganizationsList(),
-    chaincode: spec?.getChaincodeId()?.getName() ?? "",
-    args: (spec?.getInput()?.getArgsList_asU8() ?? []).map((a) => Buffer.from(a).toString("utf8")),
-  };
-}
 
 async function waitsForEveryEndorsingPeer(t: ComponentTarget): Promise<void> {
   const network = t.ledger.network;
@@ -49,12 +33,13 @@ async function waitsForEveryEndorsingPeer(t: ComponentTarget): Promise<void> {
   const other = t.ledger.organizations[1] ?? "";
   const peerName = network.organization(other).peerName;
   const pid = network.processes().find((p) => p.name === peerName)?.pid;
-  assert.ok(typeof pid === "number", `${peerName} is running`);
+  const peerProcess = typeof pid === "number" ? processOf(pid) : undefined;
+  assert.ok(peerProcess !== undefined, `${peerName} is running`);
   const key = uniqueKey("catch-up");
   const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"] });
   let frozen = false;
   const thaw = (): void => {
-    if (frozen) process.kill(pid, "SIGCONT");
+    if (frozen) signal([peerProcess], "SIGCONT");
     frozen = false;
   };
   try {
@@ -67,9 +52,11 @@ async function waitsForEveryEndorsingPeer(t: ComponentTarget): Promise<void> {
     const mark = t.proxy.calls.length;
     const running = await runUntilHeld(stack.up({ allowFailure: true }), endorsed, "the endorsement");
     assert.equal(running.call.status, 0);
-    // Both organizations have endorsed; from now on the other one's peer cannot commit anything.
-    process.kill(pid, "SIGSTOP");
+    // Both organizations have endorsed; from now on the other one's peer cannot commit anything. SIGSTOP is delivered
+    // asynchronously: the answer goes on only once the kernel shows the peer stopped (state T).
+    signal([peerProcess], "SIGSTOP");
     frozen = true;
+    await waitStopped([peerProcess]);
     endorsed.release();
 
     const first = await Promise.race([

@@ -18,6 +18,7 @@ import type { GatewayProxy } from "../helpers/gateway-proxy";
 import { assertCommittedOnce, assertNotOrdered } from "../helpers/ledger-audit";
 import { committedTransactions, ledgerProjectConfig, writeLedgerProject } from "../helpers/ledger-project";
 import type { ProjectTransaction } from "../helpers/ledger-project";
+import { waitFor } from "../helpers/kill-stack";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import type { LedgerTarget } from "../helpers/ledger-targets";
 import { initProjectStack } from "../helpers/project-stack";
@@ -214,23 +215,36 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
     const gateway = await proxy();
     // Org1's peer has answered the commit status (the transaction is committed there); its answer is held while Org2's
     // peer dies, so the component's next step — asking Org2's peer (provider/resources/ledger-transaction-peers.ts)
-    // — meets it dead or restarting.
+    // — meets it dead: the peer is started again only once the component's first question has its (failed) answer.
     const held = gateway.hold(GATEWAY.commitStatus);
+    const peerState = { killed: false };
     const killed = settled(
       held.reached.then(async (call) => {
         try {
           assert.equal(call.status, 0, `Org1's peer answered the commit status (${call.message ?? ""})`);
           waitingTxId = transactionIdOf(call);
           await network.stopProcess(peer, { signal: "SIGKILL" });
-          restarted = network.startProcess(peer);
+          peerState.killed = true;
         } finally {
           held.release();
         }
+        const txId = waitingTxId;
+        await waitFor(
+          () => questionsTo(gateway, "Org2MSP", txId).some((c) => c.status !== undefined),
+          120_000,
+          "the component's first question to Org2's peer to be answered",
+        );
+        restarted = network.startProcess(peer);
       }),
     );
     const stack = await stackOf(gateway.address, 1);
-    const up = await stack.up();
-    await killed.rethrow();
+    let up;
+    try {
+      up = await stack.up();
+      await killed.rethrow();
+    } finally {
+      if (peerState.killed && restarted === undefined) await network.startProcess(peer);
+    }
     assert.ok(restarted !== undefined && waitingTxId !== undefined, "the peer was killed during a CommitStatus");
     await restarted;
     // Org2-specific: the component asked Org2's peer, met it down, and asked until the restarted peer had it.

@@ -70,7 +70,7 @@ describe("examples/ledger: a 0.1 stack moves from privateKeyPem to a key referen
       // What 0.1 would have committed and stored: the same transaction under 0.1's txId.
       const exported = await stack.exportState({ showSecrets: true });
       const submission = dynamicResources(exported)[0];
-      const urn = String(submission?.inputs?.["resourceUrn"]);
+      const urn = String(submission?.inputs?.["__urn"]);
       const nonce = legacyNonce(me.privateKeyPem, urn, 1);
       const legacyTxId = computeTxId(nonce, serializeIdentity(newIdentity(me.mspId, me.certificatePem)));
       const proposal = gateway.newProposal({
@@ -89,6 +89,14 @@ describe("examples/ledger: a 0.1 stack moves from privateKeyPem to a key referen
           const props = r[side] as Record<string, unknown>;
           props["txId"] = legacyTxId;
           props["transactionDigest"] = crypto.randomBytes(32).toString("hex");
+          // 0.1 kept the plumbing under plain keys.
+          for (const [now, then] of [
+            ["__urn", "resourceUrn"],
+            ["__generation", "generation"],
+          ] as const) {
+            props[then] = props[now];
+            Reflect.deleteProperty(props, now);
+          }
         }
       }
       const file = path.join(dir, "legacy.json");

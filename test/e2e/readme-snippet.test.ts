@@ -1,15 +1,21 @@
 /**
- * The package as a user gets it: `npm pack`, a fresh TypeScript project that installs the tarball, the README's usage
- * snippet as its index.ts (taken from README.md as written), and the commands the README gives — `pulumi stack init
- * dev && pulumi preview`, then `pulumi up`, `refresh`, `destroy` — run with the plain CLI against `npm run sandbox`
- * (started as a user starts it, its `export` lines pasted into the environment).
+ * The package as a user gets it, used as README.md's "Using it" says, in a user's shell (HOME and the system PATH
+ * only, then the `export` lines of `npm run sandbox` pasted: test/helpers/sandbox-cli.ts): the section's first block of
+ * commands (a local backend, `pulumi new typescript`, `npm install pulumi-opsledger`), its usage snippet as index.ts,
+ * and its second block (`pulumi preview`, `pulumi up --yes`), each run with bash as written. Two commands need what
+ * this offline machine lacks and are pointed elsewhere, nothing else changed: `pulumi new typescript` takes the
+ * template from GitHub (here `pulumi new <dir>` with the same files: package.json, Pulumi.yaml, tsconfig.json,
+ * index.ts), and `npm install pulumi-opsledger` installs the `npm pack` tarball of this tree (what the registry would
+ * serve). Then the test's own checks: refresh, the short stub in state, destroy.
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, dynamicResources, initProjectStack } from "../helpers/project-stack";
+import { REPO_ROOT, dynamicResources } from "../helpers/project-stack";
+import type { StackDeployment } from "../helpers/project-stack";
+import { runShell, userShellEnv } from "../helpers/readme-commands";
 import { startSandboxCli } from "../helpers/sandbox-cli";
 import type { SandboxCli } from "../helpers/sandbox-cli";
 
@@ -20,6 +26,27 @@ export function readmeSnippet(readme: string): string {
   const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(marker));
   assert.ok(block?.[1], "a ```ts block follows the marker");
   return block[1];
+}
+
+/** The two ```sh blocks of "Using it": the one after the commands marker, and the one after the snippet. */
+export function readmeSnippetCommands(readme: string): { setUp: string; run: string } {
+  const marker = readme.indexOf("<!-- readme-snippet-commands:");
+  assert.ok(marker >= 0, "README.md marks the commands of its usage snippet");
+  const setUp = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker))?.[1];
+  const snippet = readme.indexOf("<!-- readme-snippet:");
+  const afterSnippet = readme.slice(readme.indexOf("```", readme.indexOf("```ts", snippet) + 5) + 3);
+  const run = /^\s*```sh\n([\s\S]*?)```/.exec(afterSnippet)?.[1];
+  assert.ok(setUp && run, "a ```sh block follows the marker, and another the snippet");
+  return { setUp, run };
+}
+
+/** `line` of the README's block in place of the command it starts with; fails when the README no longer has it. */
+function replaceCommand(block: string, command: string, replacement: string): string {
+  const lines = block.split("\n");
+  const at = lines.findIndex((l) => l.startsWith(command));
+  assert.ok(at >= 0, `the README's block runs \`${command}\`:\n${block}`);
+  lines[at] = `${replacement}${(lines[at] ?? "").slice(command.length)}`;
+  return lines.join("\n");
 }
 
 interface AuditEntry {
@@ -51,78 +78,93 @@ describe("the README's usage snippet in a fresh project that installed the npm t
     const tarball = path.join(tmp, packed ?? "");
     assert.ok(fs.existsSync(tarball), `npm pack produced ${tarball}`);
 
-    const project = path.join(tmp, "my-infra");
-    fs.mkdirSync(project);
     const versionOf = (pkg: string): string =>
       (
         JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", pkg, "package.json"), "utf8")) as {
           version: string;
         }
       ).version;
-    // What `pulumi new typescript` writes, with the package installed from its tarball.
-    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: my-infra\nruntime: nodejs\n");
+    // The files of Pulumi's `typescript` template, for `pulumi new` to use as it would the downloaded one.
+    const template = path.join(tmp, "typescript-template");
+    fs.mkdirSync(template);
+    fs.writeFileSync(
+      path.join(template, "Pulumi.yaml"),
+      "name: ${PROJECT}\ndescription: ${DESCRIPTION}\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n" +
+        "template:\n  description: A minimal TypeScript Pulumi program\n",
+    );
     fs.copyFileSync(
       path.join(REPO_ROOT, "examples", "firewall-policy-move", "tsconfig.json"),
-      path.join(project, "tsconfig.json"),
+      path.join(template, "tsconfig.json"),
     );
+    fs.writeFileSync(path.join(template, "index.ts"), 'import * as pulumi from "@pulumi/pulumi";\n');
+    const dependencies = {
+      "@pulumi/pulumi": versionOf("@pulumi/pulumi"),
+      typescript: versionOf("typescript"),
+      "ts-node": versionOf("ts-node"),
+      "@types/node": versionOf("@types/node"),
+    };
     fs.writeFileSync(
-      path.join(project, "index.ts"),
-      readmeSnippet(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8")),
+      path.join(template, "package.json"),
+      JSON.stringify({ name: "${PROJECT}", main: "index.ts", dependencies }, null, 2),
     );
-    fs.writeFileSync(
-      path.join(project, "package.json"),
-      JSON.stringify({ name: "my-infra", private: true, main: "index.ts" }, null, 2),
+
+    const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+    const { setUp, run } = readmeSnippetCommands(readme);
+    sandbox = await startSandboxCli();
+    const { url } = sandbox;
+    const env = { ...userShellEnv(sandbox), HOME: fs.mkdtempSync(path.join(tmp, "home-")) };
+    const edited = replaceCommand(
+      replaceCommand(setUp, "pulumi new typescript", `pulumi new ${template}`),
+      "npm install pulumi-opsledger",
+      `npm install --no-audit --no-fund ${tarball}`,
     );
-    execFileSync(
-      "npm",
-      [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        "--prefer-offline",
-        "--loglevel=error",
-        tarball,
-        `@pulumi/pulumi@${versionOf("@pulumi/pulumi")}`,
-        `typescript@${versionOf("typescript")}`,
-        `ts-node@${versionOf("ts-node")}`,
-        `@types/node@${versionOf("@types/node")}`,
-      ],
-      { cwd: project, stdio: ["ignore", "ignore", "inherit"] },
+    // One terminal session, as a user types it: the first block, the snippet saved as index.ts, the second block.
+    const snippetFile = path.join(tmp, "snippet.ts");
+    fs.writeFileSync(snippetFile, readmeSnippet(readme));
+    const output = await runShell(
+      `${edited}\ncp ${snippetFile} index.ts\n${run}`,
+      tmp,
+      env,
+      "README.md's Using it, both blocks",
     );
+    const project = path.join(tmp, "my-infra");
+    assert.equal(fs.readFileSync(path.join(project, "index.ts"), "utf8"), readmeSnippet(readme));
+    assert.match(output, /^\s+\+ 2 to create$/m);
+    assert.match(output, /^\s+parent\s*: "folders\/200000000003"$/m);
+    assert.match(output, /^\s+bindings\s*: \[/m);
+
     const installed = path.join(project, "node_modules", "pulumi-opsledger");
     assert.ok(fs.existsSync(path.join(installed, "dist", "provider", "resources", "index.js")));
     assert.ok(!fs.lstatSync(installed).isSymbolicLink(), "installed as a copy, as from the registry");
     assert.ok(!fs.existsSync(path.join(installed, "dist", "test")), "tests are not packed");
 
-    sandbox = await startSandboxCli();
-    const { env, url } = sandbox;
-    assert.ok(env["GOOGLE_APPLICATION_CREDENTIALS"] && env["GOOGLE_COMPUTE_CUSTOM_ENDPOINT"], JSON.stringify(env));
-    const stack = await initProjectStack({ projectDir: project, stackName: "dev", env, transpileOnly: false });
-    try {
-      const preview = await stack.preview();
-      assert.match(preview.stdout, /^\s+\+ 2 to create$/m);
-      const up = await stack.up();
-      assert.equal(up.outputs["parent"], "folders/200000000003");
-      assert.ok(Array.isArray(up.outputs["bindings"]) && (up.outputs["bindings"] as unknown[]).length === 2);
-      const audit = (await (await fetch(`${url}/_sandbox/audit`)).json()) as { entries: AuditEntry[] };
-      assert.deepEqual(
-        audit.entries.filter((e) => e.kind === "firewallPolicies.move").map((e) => e.details.to),
-        ["folders/200000000003"],
-      );
-      await stack.refresh();
-      const move = dynamicResources(await stack.exportState())[0];
-      const stub = String(move?.inputs?.["__provider"]);
-      // One line that requires the installed package's provider entry: no copy of our code, no credentials.
-      assert.equal(stub, 'exports.handler = () => require("pulumi-opsledger/provider").provider;\n');
-      // The provider process (started in the project directory) can only have loaded the installed copy: no folder
-      // above the project holds another pulumi-opsledger.
-      for (let dir = path.dirname(project); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-        assert.ok(!fs.existsSync(path.join(dir, "node_modules", "pulumi-opsledger")), `${dir} holds another copy`);
-      }
-      const destroyed = await stack.destroy();
-      assert.match(destroyed.stdout, /stays under folders\/200000000003 \(restoreOnDelete is false\)/);
-    } finally {
-      await stack.dispose();
+    const audit = (await (await fetch(`${url}/_sandbox/audit`)).json()) as { entries: AuditEntry[] };
+    assert.deepEqual(
+      audit.entries.filter((e) => e.kind === "firewallPolicies.move").map((e) => e.details.to),
+      ["folders/200000000003"],
+    );
+    // The test's own checks, in a shell with the first block's exports (its first line).
+    const exportLine = setUp.split("\n")[0] ?? "";
+    assert.match(exportLine, /^export PULUMI_CONFIG_PASSPHRASE=/);
+    const then = (commands: string): string => `${exportLine}\n${commands}`;
+    await runShell(then("pulumi refresh --yes"), project, env, "pulumi refresh");
+    const exported = JSON.parse(await runShell(then("pulumi stack export"), project, env, "pulumi stack export")) as {
+      deployment: StackDeployment;
+    };
+    const stub = String(dynamicResources(exported.deployment)[0]?.inputs?.["__provider"]);
+    // One line that requires the installed package's provider entry: no copy of our code, no credentials.
+    assert.equal(stub, 'exports.handler = () => require("pulumi-opsledger/provider").provider;\n');
+    // The provider process (started in the project directory) can only have loaded the installed copy: no folder
+    // above the project holds another pulumi-opsledger.
+    for (let dir = path.dirname(project); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      assert.ok(!fs.existsSync(path.join(dir, "node_modules", "pulumi-opsledger")), `${dir} holds another copy`);
     }
+    const destroyed = await runShell(
+      then("pulumi destroy --yes && pulumi stack rm dev --yes"),
+      project,
+      env,
+      "destroy",
+    );
+    assert.match(destroyed, /stays under folders\/200000000003 \(restoreOnDelete is false\)/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * An example README's commands as a user runs them: the ```sh block its `<!-- readme-commands: ... -->` marker names,
- * run with bash in the example's directory, exactly as printed, in a shell that pasted the `export` lines of
- * `npm run sandbox` and has a fresh HOME (the blocks keep their local backend under `$HOME/.pulumi-local`).
+ * run with bash in the example's directory, exactly as printed, in a user's shell (only HOME and the system PATH:
+ * not the test runner's PATH with the project's Node and Pulumi) that pasted the `export` lines of `npm run sandbox`
+ * and has a fresh HOME (the blocks keep their local backend under `$HOME/.pulumi-local`).
  */
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
@@ -22,13 +23,13 @@ export function readmeCommands(readme: string, marker = MARKER): string | undefi
   return block[1];
 }
 
-/** The user's shell: their environment (no Pulumi or Google settings of the test run), then the pasted lines. */
+/**
+ * The user's shell: what `npm run sandbox` was started from (sandbox-cli.ts userBaseEnv: HOME and the system PATH),
+ * then the pasted lines — the `export PATH=...` line among them is all that puts Node and Pulumi on PATH.
+ */
 export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
-  const user = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("GOOGLE_")),
-  );
   return {
-    ...user,
+    ...sandbox.base,
     ...sandbox.env,
     // This machine is offline: the CLI must not look for updates or download plugins (a user's machine would).
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -48,6 +49,29 @@ export interface ReadmeRunOptions {
 }
 
 /**
+ * Runs `commands` with `bash -e -o pipefail` in `cwd` under `env` (HOME as `env` has it); fails the test (with the
+ * commands and their output) unless it exits 0, and resolves with the output, colour codes stripped.
+ */
+export async function runShell(commands: string, cwd: string, env: NodeJS.ProcessEnv, what: string): Promise<string> {
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn("bash", ["-e", "-o", "pipefail", "-c", commands], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
+    child.on("error", reject);
+    child.on("close", (exitCode) => {
+      resolve({ code: exitCode, output: stripAnsi(out) });
+    });
+  });
+  assert.equal(code, 0, `${what}: the commands failed:\n${commands}\n--- output ---\n${output}`);
+  return output;
+}
+
+/**
  * Runs examples/<name>/README.md's marked block with `bash -e -o pipefail` under `env` and a fresh HOME inside `tmp`;
  * fails the test (with the commands and their output) unless it exits 0, and resolves with the output.
  */
@@ -61,21 +85,7 @@ export async function runReadmeCommands(
   assert.ok(marked, `examples/${name}/README.md marks a block of commands (${options.marker ?? MARKER})`);
   const commands = options.edit?.(marked) ?? marked;
   const home = fs.mkdtempSync(path.join(tmp, `${name}-home-`));
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn("bash", ["-e", "-o", "pipefail", "-c", commands], {
-      cwd: exampleDir(name),
-      env: { ...env, HOME: home },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
-    child.on("error", reject);
-    child.on("close", (exitCode) => {
-      resolve({ code: exitCode, output: stripAnsi(out) });
-    });
-  });
-  assert.equal(code, 0, `examples/${name}: the README's commands failed:\n${commands}\n--- output ---\n${output}`);
+  const output = await runShell(commands, exampleDir(name), { ...env, HOME: home }, `examples/${name} README`);
   const stackFile = `Pulumi.${options.stack ?? "dev"}.yaml`;
   assert.ok(!fs.existsSync(path.join(exampleDir(name), stackFile)), "`pulumi stack rm` removed its file");
   return output;

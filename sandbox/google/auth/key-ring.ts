@@ -50,12 +50,20 @@ export class KeyRing {
     return pair;
   }
 
-  /** The P-256 key pair of a Cloud KMS key version, generated on first use and kept for the sandbox's lifetime. */
-  kmsKey(name: string): KeyPair {
-    let pair = this.kmsKeys.get(name);
+  /**
+   * The key pair of a Cloud KMS key version (P-256, P-384 or Ed25519 by its algorithm), generated on first use and
+   * kept for the sandbox's lifetime.
+   */
+  kmsKey(name: string, algorithm = "EC_SIGN_P256_SHA256"): KeyPair {
+    const id = `${algorithm}\n${name}`;
+    let pair = this.kmsKeys.get(id);
     if (pair === undefined) {
-      pair = toKeyPair(generateKeyPairSync("ec", { namedCurve: "P-256" }));
-      this.kmsKeys.set(name, pair);
+      pair = toKeyPair(
+        algorithm === "EC_SIGN_ED25519"
+          ? generateKeyPairSync("ed25519")
+          : generateKeyPairSync("ec", { namedCurve: algorithm === "EC_SIGN_P384_SHA384" ? "P-384" : "P-256" }),
+      );
+      this.kmsKeys.set(id, pair);
     }
     return pair;
   }

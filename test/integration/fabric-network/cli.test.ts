@@ -1,10 +1,14 @@
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readNetworkFile, stopNetwork } from "../../../sandbox/fabric-network";
+import { peer } from "@hyperledger/fabric-protos";
+import { openFabricNetwork, readNetworkFile, stopNetwork } from "../../../sandbox/fabric-network";
+import type { FabricNetworkDescription, FabricProcessRecord } from "../../../sandbox/fabric-network";
 import { isRunning } from "../../../sandbox/fabric-network/processes";
+import { healthy, portAnswers } from "../../../sandbox/fabric-network/readiness";
+import { submit, waitForBlock } from "../../helpers/fabric-network-client";
 import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
 
 const CLI = join(__dirname, "../../../sandbox/fabric-network/cli.js");
@@ -15,6 +19,16 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
     });
   });
+}
+
+/** Whether a node serves now: a peer's or orderer's /healthz answers 200, a chaincode server accepts connections. */
+async function serves(description: FabricNetworkDescription, p: FabricProcessRecord): Promise<boolean> {
+  if (p.role === "chaincode") return portAnswers(p.ports["listen"] ?? 0);
+  const ca =
+    p.role === "orderer"
+      ? description.ordererTlsRootCertPath
+      : (description.organizations.find((o) => o.mspId === p.mspId)?.tlsRootCertPath ?? "");
+  return healthy(`https://127.0.0.1:${String(p.ports["operations"] ?? 0)}`, readFileSync(ca, "utf8"));
 }
 
 describe("npm run fabric:up / fabric:down (sandbox/fabric-network/cli.ts)", () => {
@@ -37,7 +51,29 @@ describe("npm run fabric:up / fabric:down (sandbox/fabric-network/cli.ts)", () =
 
     const description = readNetworkFile(dir);
     assert.equal(description.owner, null, "a fabric:up network belongs to no process");
-    assert.equal(description.processes.filter((p) => isRunning(p)).length, 7, "every node outlived the command");
+    // The command has exited (execFile reported it). A node bound to it would die with it, or at its next write or
+    // request: so the nodes serve a transaction first — endorsed by both organizations' peers and chaincode servers,
+    // ordered, committed by both peers — and every one of the seven then still runs its recorded command and answers.
+    const network = openFabricNetwork(dir); // not owned: close() only forgets the handle
+    try {
+      const created = await submit(network, "Org1MSP", "CreateAsset", ["outlived-fabric-up", "yes"]);
+      assert.equal(created.status.code, peer.TxValidationCode.VALID);
+      await waitForBlock(network, "Org2MSP", created.status.blockNumber);
+    } finally {
+      await network.close();
+    }
+    assert.equal(description.processes.length, 7);
+    assert.deepEqual(
+      description.processes.filter((p) => !isRunning(p)).map((p) => p.name),
+      [],
+      "every node outlived the command",
+    );
+    const answering = await Promise.all(description.processes.map((p) => serves(description, p)));
+    assert.deepEqual(
+      description.processes.filter((_, i) => !answering[i]).map((p) => p.name),
+      [],
+      "every node still answers after serving a transaction without the command",
+    );
     for (const org of description.organizations) {
       assert.ok(
         up.stdout.includes(`${org.mspId} gateway ${org.gatewayAddress} (TLS; server name ${org.tlsServerName})`),

@@ -49,6 +49,8 @@ export interface CraftSpec {
   readonly events?: Uint8Array;
   /** How many (identical) TransactionActions. @default 1 */
   readonly actionCount?: number;
+  /** Raw Payload.data instead of the serialized Transaction. */
+  readonly transactionData?: Uint8Array;
   /** ProposalResponsePayload.proposal_hash instead of the correct one. */
   readonly proposalHash?: Uint8Array;
   /** Raw ProposalResponsePayload.extension instead of the ChaincodeAction. */
@@ -226,7 +228,7 @@ export async function craft(spec: CraftSpec): Promise<Crafted> {
   header.setSignatureHeader(signatureHeaderBytes);
   const payload = new common.Payload();
   payload.setHeader(header);
-  payload.setData(transaction.serializeBinary());
+  payload.setData(spec.transactionData ?? transaction.serializeBinary());
   const payloadBytes = payload.serializeBinary();
   const signature = await signWith(spec.envelopeSigner ?? spec.creator, payloadBytes);
   return { envelope: envelopeOf(payloadBytes, signature), txId, payload: payloadBytes, signature };

@@ -288,8 +288,19 @@ const CASES: readonly BadInput[] = [
   },
   {
     id: SIGN,
-    params: { ...SIGN_OK, digest: { sha384: Buffer.alloc(48).toString("base64") } },
-    failures: "digest: has 'sha384': only sha256 is supported (EC_SIGN_P256_SHA256 keys sign SHA-256 digests)",
+    params: { ...SIGN_OK, digest: { sha512: Buffer.alloc(64).toString("base64") } },
+    failures:
+      "digest: has 'sha512': only sha256 (EC_SIGN_P256_SHA256 keys) and sha384 (EC_SIGN_P384_SHA384 keys) are supported",
+  },
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, digest: { sha384: Buffer.alloc(32).toString("base64") } },
+    failures: "digest.sha384: must be the base64 text of a 48-byte SHA-384 digest",
+  },
+  {
+    id: SIGN,
+    params: { ...SIGN_OK, data: "aGVsbG8=", dataCrc32c: "0" },
+    failures: "digest: exactly one of digest (ECDSA keys) or data (EC_SIGN_ED25519 keys) must be set, got both",
   },
   {
     id: SIGN,
@@ -299,7 +310,7 @@ const CASES: readonly BadInput[] = [
   {
     id: SIGN,
     params: { name: SIGN_OK.name, digest: SIGN_OK.digest },
-    failures: "digestCrc32c: is required: the CRC32C of the digest as a decimal string",
+    failures: "digestCrc32c: is required with digest: the CRC32C of its bytes",
   },
   // cloudkms ... cryptoKeyVersions.getPublicKey
   {

@@ -27,13 +27,21 @@
  * - TARGET_CHAIN_NOT_FOUND (14): the orderer routes by the envelope's channel and has no other channel
  *   ("status=BAD_REQUEST, info=channel creation request not allowed because the orderer system channel is not
  *   defined").
- * - UNKNOWN_TX_TYPE (13), BAD_CHANNEL_HEADER (20), NIL_TXACTION (16), MARSHAL_TX_ERROR (15): the stage-A checks
- *   (header type, channel header, action chain) assign their own codes first; the later checks cannot fail on what
- *   passed them (core/committer/txvalidator/v20, core/ledger/kvledger/txmgmt/validation).
+ * - UNKNOWN_TX_TYPE (13), MARSHAL_TX_ERROR (15), NIL_TXACTION (16): stage A (msgvalidation.go ValidateTransaction)
+ *   assigns its own code first, and the later checks cannot fail on what passed it. Fabric is asked below: a header
+ *   type it does not know (42) is ordered and committed BAD_COMMON_HEADER ("invalid header type"), a payload whose
+ *   data is not a Transaction and a Transaction without actions are committed INVALID_ENDORSER_TRANSACTION.
+ * - BAD_CHANNEL_HEADER (20): assigned in 2.x only by the VSCC plugin when it re-reads a channel header that stage A
+ *   has already parsed. Fabric is asked below: the orderer refuses an envelope whose channel header does not parse
+ *   ("could not determine channel ID: error unmarshalling channel header"), so no committer ever sees one.
  * - INVALID_WRITESET (24): the state database judges the write set: LevelDB, these peers' state database, accepts
  *   every key and value (statedb/stateleveldb ValidateKeyValue returns nil); only CouchDB refuses keys or values.
- * - EXPIRED_CHAINCODE (17), CHAINCODE_VERSION_CONFLICT (18): no longer assigned by Fabric 2.x; NOT_VALIDATED (254)
- *   is the placeholder before validation and never stays in a committed block.
+ *   Fabric is asked below: a key and a JSON value CouchDB refuses ("_"-prefixed) commit VALID.
+ * - NOT_VALIDATED (254): the placeholder before validation. Fabric is asked below: qscc knows no transaction it has
+ *   not committed ("no such transaction ID", not a code), and no block of the channel keeps 254 in its filter.
+ * - EXPIRED_CHAINCODE (17), CHAINCODE_VERSION_CONFLICT (18): not asked, because nothing can be: no code of Fabric 2.x
+ *   assigns them (they are left in the enum from 1.x, where lscc-era chaincode expiry and versioning assigned them),
+ *   so no transaction, well-formed or not, can name the defect they stood for.
  *
  * This file runs on a network of its own, each crafted transaction alone in its block, because of what it found in
  * Fabric (2.5.16 and 3.1.5 alike): a block holding a transaction whose ChaincodeAction does not parse
@@ -49,6 +57,7 @@ import * as crypto from "node:crypto";
 import { common } from "@hyperledger/fabric-protos";
 import { validationCodeName, type Gateway } from "../../../provider/ledger";
 import { ledgerTargets, type LedgerTarget, type TargetIdentity } from "../../helpers/ledger-targets";
+import { codecs } from "../../../provider/ledger/codec";
 import { craft, envelopeOf, type CraftSpec } from "../fabric/craft";
 import { blockFilterCode, entriesOf, submitRaw, TARGET_TEST_TIMEOUT_MS } from "./helpers";
 
@@ -133,6 +142,29 @@ const REFUSED: readonly [string, (ids: Ids) => Partial<CraftSpec>, string][] = [
     "TARGET_CHAIN_NOT_FOUND",
     () => ({ channel: "elsewhere" }),
     `${ORDERER}BAD_REQUEST, info=channel creation request not allowed because the orderer system channel is not defined`,
+  ],
+];
+
+/**
+ * Codes no committer assigns to what a client can send: the defect each code names, crafted, and the code Fabric's
+ * committer gives it instead (through Submit, like the reached codes).
+ */
+const ASKED: readonly [string, number, (key: string) => Partial<CraftSpec>, readonly [string, number]][] = [
+  ["UNKNOWN_TX_TYPE", 13, () => ({ headerType: 42 }), ["BAD_COMMON_HEADER", 3]],
+  // Field 1, length-delimited, claims 5 bytes and has 1: not a Transaction.
+  [
+    "MARSHAL_TX_ERROR",
+    15,
+    () => ({ transactionData: Buffer.from([0x0a, 0x05, 0x01]) }),
+    ["INVALID_ENDORSER_TRANSACTION", 5],
+  ],
+  ["NIL_TXACTION", 16, () => ({ actionCount: 0 }), ["INVALID_ENDORSER_TRANSACTION", 5]],
+  [
+    "INVALID_WRITESET",
+    24,
+    // CouchDB refuses a key that begins with "_" and a JSON value with a "_"-prefixed top-level field.
+    (key) => ({ namespaces: [{ namespace: "assets", writes: [{ key: `_${key}`, value: '{"_id":"x"}' }] }] }),
+    ["VALID", 0],
   ],
 ];
 
@@ -244,6 +276,43 @@ for (const target of ledgerTargets()) {
         assert.match(lookup, /no such transaction ID/);
       });
     }
+
+    for (const [name, code, defect, [answer, answerCode]] of ASKED) {
+      it(`${name} (${String(code)}) is never assigned: Fabric commits the defect it names as ${answer}`, async () => {
+        const k = key(name.toLowerCase());
+        const crafted = await craft(spec(k, defect(k)));
+        assert.equal(await submitAndRead(crafted), answer);
+        const status = await ours.getCommitStatus(ledger.channel, crafted.txId);
+        assert.deepEqual([status.code, status.successful], [answerCode, answerCode === 0]);
+        if (name === "INVALID_WRITESET") {
+          const read = await ours.evaluateTransaction({
+            channelId: ledger.channel,
+            chaincodeName: ledger.chaincode,
+            functionName: "ReadAsset",
+            args: [`_${k}`],
+          });
+          assert.equal(Buffer.from(read).toString(), '{"_id":"x"}', "the write CouchDB would refuse is in state");
+        }
+      });
+    }
+
+    it("NOT_VALIDATED (254) is never kept: qscc does not know an uncommitted txId, and no block's filter holds 254", async () => {
+      const lookup = await refusal(ours.getTransactionById(ledger.channel, wrongTxId()));
+      assert.match(lookup, /no such transaction ID/);
+      const height = await ledger.blockHeight();
+      const codes = new Map<number, number>();
+      let transactions = 0;
+      for (let n = 1n; n < height; n++) {
+        const block = codecs.Block.decode(await ledger.readBlock(n));
+        const filter = block.metadata?.metadata[2] ?? new Uint8Array(0);
+        const count = block.data?.data.length ?? 0;
+        assert.equal(filter.length, count, `block ${String(n)}: one code per transaction`);
+        transactions += count;
+        for (const c of filter) codes.set(c, (codes.get(c) ?? 0) + 1);
+      }
+      assert.ok(transactions > 0 && codes.has(0), `read ${String(transactions)} transactions, some VALID`);
+      assert.equal(codes.get(254), undefined, `codes in the filters: ${JSON.stringify([...codes])}`);
+    });
 
     it("NIL_ENVELOPE, BAD_PAYLOAD and non-Envelope data cannot come through Submit: the gateway or orderer refuses", async () => {
       assert.equal(

@@ -29,7 +29,7 @@ function configure(values: Record<string, string>): void {
 
 function inputs(identity: LedgerTransactionInputs["identity"]): LedgerTransactionInputs {
   return {
-    resourceUrn: URN,
+    __urn: URN,
     gateway: { address: "127.0.0.1:7051" },
     channel: "opsledger",
     chaincode: "assets",

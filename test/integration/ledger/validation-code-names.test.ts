@@ -228,7 +228,7 @@ describe("every validation code the sandbox produces, reported by name on our si
 
     async function checkedInputs(name: string): Promise<LedgerTransactionInputs> {
       const news: LedgerTransactionInputs = {
-        resourceUrn: urnOf(name),
+        __urn: urnOf(name),
         gateway: { address: sandbox.address },
         channel: sandbox.channel,
         chaincode: sandbox.chaincode,
@@ -251,7 +251,7 @@ describe("every validation code the sandbox produces, reported by name on our si
       it(`adopts its own transaction committed as ${c.name} and reports the code by name and number`, async () => {
         await c.setUp?.(sandbox, async (envelope) => (await sandbox.commitRaw(envelope)).codeName);
         const inputs = await checkedInputs(c.name.toLowerCase());
-        const nonce = deriveNonce(creatorOf(creator), inputs.resourceUrn, inputs.generation ?? 0);
+        const nonce = deriveNonce(creatorOf(creator), inputs.__urn, inputs.__generation ?? 0);
         const defect = c.overrides(ids);
         // The component's transaction (its creator, nonce and inputs) with the defect; for BAD_PROPOSAL_TXID, the
         // component's txId over another nonce.

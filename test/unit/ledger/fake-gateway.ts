@@ -57,19 +57,27 @@ export interface FakeGateway {
   close(): Promise<void>;
 }
 
-function isLowS(der: Uint8Array): boolean {
-  const n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+/** The group orders of the curves Fabric accepts (independent of provider/ledger/ecdsa.ts on purpose). */
+const ORDERS: Readonly<Record<string, bigint>> = {
+  prime256v1: 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n,
+  secp384r1: 0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973n,
+};
+
+function isLowS(der: Uint8Array, n: bigint): boolean {
   const rLength = der[3] ?? 0;
   const sLength = der[5 + rLength] ?? 0;
   const s = BigInt(`0x${Buffer.from(der.subarray(6 + rLength, 6 + rLength + sLength)).toString("hex") || "0"}`);
   return s <= n >> 1n;
 }
 
+/** As Fabric's MSP: ECDSA low-S per curve over SHA-256, Ed25519 over the message itself. */
 function verifiedBy(creator: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   try {
     const cert = fp.msp.SerializedIdentity.deserializeBinary(creator).getIdBytes_asU8();
     const key = new crypto.X509Certificate(Buffer.from(cert)).publicKey;
-    return isLowS(signature) && crypto.verify("sha256", message, key, signature);
+    if (key.asymmetricKeyType === "ed25519") return crypto.verify(null, message, key, signature);
+    const n = ORDERS[key.asymmetricKeyDetails?.namedCurve ?? ""];
+    return n !== undefined && isLowS(signature, n) && crypto.verify("sha256", message, key, signature);
   } catch {
     return false;
   }

@@ -164,7 +164,7 @@ describe("verify-before-sign", () => {
       refuse({ endorsements: [high] }),
       "endorsementSignature",
       10,
-      /endorsement 0 \(Org1MSP\): the signature is high-S/,
+      /endorsement 0 \(Org1MSP\): the ECDSA P-256 signature is high-S \(s > n\/2 of P-256\); a committer/,
     );
   });
 

@@ -21,7 +21,7 @@ let other: TestMember;
 
 function inputs(extra: Partial<LedgerTransactionInputs> = {}): LedgerTransactionInputs {
   return {
-    resourceUrn: URN,
+    __urn: URN,
     gateway: { address: "127.0.0.1:7051" },
     channel: "opsledger",
     chaincode: "assets",
@@ -55,7 +55,7 @@ function outputs(i: LedgerTransactionInputs): LedgerTransactionOutputs {
     gateway: { address: i.gateway.address },
     identity: { mspId: i.identity.mspId, certificatePem: i.identity.certificatePem },
     credentials: i.identity.privateKeyPem === undefined ? {} : { privateKeyPem: i.identity.privateKeyPem },
-    generation: i.generation ?? 0,
+    __generation: i.__generation ?? 0,
     txId: i.txId ?? "",
     validationCode: "VALID",
     validationCodeNumber: 0,
@@ -120,9 +120,9 @@ describe("LedgerTransaction check", () => {
       },
       {
         property: "identity.certificatePem",
-        reason: "is not a PEM X.509 certificate with an ECDSA P-256 key; pass the enrolment certificate's PEM text",
+        reason: "is not a PEM X.509 certificate; pass the enrolment certificate's PEM text",
       },
-      { property: "identity.privateKeyPem", reason: "is not a parsable ECDSA P-256 private key (PEM, PKCS#8 or SEC1)" },
+      { property: "identity.privateKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" },
       {
         property: "visibility",
         reason:
@@ -170,7 +170,7 @@ describe("LedgerTransaction check", () => {
   it("derives txId from SHA-256(domain ‖ creator ‖ URN ‖ generation), no key involved, the same for a retry", async () => {
     const first = await checked({}, inputs());
     const retry = await checked({}, inputs());
-    assert.equal(first.generation, 1);
+    assert.equal(first.__generation, 1);
     assert.equal(retry.txId, first.txId);
     const creator = serializeIdentity(member.identity);
     const u32 = (n: number): Buffer => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
@@ -190,13 +190,13 @@ describe("LedgerTransaction check", () => {
   it("keeps the generation while the transaction is unchanged and bumps it (a new txId) when it changes", async () => {
     const g1 = await checked({}, inputs());
     const same = await checked(g1, inputs({ gateway: { address: "localhost:7051" }, allowInvalid: true }));
-    assert.deepEqual([same.generation, same.txId], [1, g1.txId]);
+    assert.deepEqual([same.__generation, same.txId], [1, g1.txId]);
     const g2 = await checked(g1, inputs({ args: ["asset-1", "red"] }));
-    assert.equal(g2.generation, 2);
+    assert.equal(g2.__generation, 2);
     assert.equal(g2.txId, deriveTxId(g1.identity, URN, 2));
     assert.notEqual(g2.txId, g1.txId);
     const transientOnly = await checked(g2, inputs({ args: ["asset-1", "red"], transientData: { note: "other" } }));
-    assert.equal(transientOnly.generation, 3);
+    assert.equal(transientOnly.__generation, 3);
     assert.ok(!JSON.stringify({ ...transientOnly, transientData: undefined }).includes("other"));
     assert.equal(transientOnly.transactionDigest, undefined, "nothing derived from transient data is stored");
   });
@@ -204,7 +204,7 @@ describe("LedgerTransaction check", () => {
   it("leaves the txId out while a transaction input is unknown (preview)", async () => {
     const result = await checked({}, inputs({ channel: UNKNOWN }));
     assert.equal(result.txId, undefined);
-    assert.equal(result.generation, undefined);
+    assert.equal(result.__generation, undefined);
   });
 
   it("is reached through dispatch with a child URN qualified by the component's type", async () => {
@@ -339,13 +339,21 @@ describe("LedgerTransaction migration from privateKeyPem", () => {
       .digest()
       .subarray(0, 24);
     const txId = computeTxId(nonce, serializeIdentity(member.identity));
-    return { ...inputs(), generation: 1, txId, transactionDigest: "a".repeat(64) };
+    // 0.1 kept the plumbing under plain keys: resourceUrn and generation.
+    const { __urn: _urn, ...rest } = inputs();
+    return {
+      ...rest,
+      resourceUrn: URN,
+      generation: 1,
+      txId,
+      transactionDigest: "a".repeat(64),
+    } as unknown as LedgerTransactionInputs;
   }
 
   it("keeps the txId and generation when the same key becomes a reference: an update, no replace, no key left", async () => {
     const olds = legacyInputs();
     const news = await checked(olds, inputs({ identity: { ...certificateOf(member), keyFile: keyFile(member) } }));
-    assert.deepEqual([news.generation, news.txId], [1, olds.txId]);
+    assert.deepEqual([news.__generation, news.txId], [1, olds.txId]);
     assert.notEqual(news.txId, deriveTxId(certificateOf(member), URN, 1));
     assert.equal(news.transactionDigest, undefined);
     const stored = { ...outputs(olds), transactionDigest: "a".repeat(64) };
@@ -357,14 +365,19 @@ describe("LedgerTransaction migration from privateKeyPem", () => {
     const updated = (await ledgerTransactionProvider.update(olds.txId ?? "", stored, news))
       .outs as LedgerTransactionOutputs;
     assert.equal(updated.txId, olds.txId);
+    assert.deepEqual([updated.__urn, updated.__generation], [URN, 1], "the plumbing moves under `__` keys");
+    assert.deepEqual(
+      ["resourceUrn", "generation"].filter((k) => k in updated),
+      [],
+    );
     assert.deepEqual(updated.credentials, {});
     assert.deepEqual(updated.identity, { ...certificateOf(member), keyFile: keyFile(member) });
     for (const line of keyLines(member.privateKeyPem)) assert.ok(!JSON.stringify(updated).includes(line));
     // The next check keeps it, and a real change afterwards is a new generation with the new derivation.
     const again = await checked(news, inputs({ identity: { ...certificateOf(member), keyFile: keyFile(member) } }));
-    assert.deepEqual([again.generation, again.txId], [1, olds.txId]);
+    assert.deepEqual([again.__generation, again.txId], [1, olds.txId]);
     const changed = await checked(news, inputs({ identity: news.identity, args: ["asset-1", "red"] }));
-    assert.deepEqual([changed.generation, changed.txId], [2, deriveTxId(news.identity, URN, 2)]);
+    assert.deepEqual([changed.__generation, changed.txId], [2, deriveTxId(news.identity, URN, 2)]);
   });
 });
 

@@ -1,0 +1,141 @@
+/**
+ * Issue 17 point 6, the key-type parts, at the component's check: a key type the channel cannot accept (Ed25519
+ * without channelCapability V3_0), a certificate whose key does not match its signer reference, keys Fabric does not
+ * accept — each a failure naming the field and the fix, with zero gateway calls (previewEndorse is on and points at a
+ * scripted gateway that records every call). Ed25519 and P-384 identities pass check and get their txId.
+ */
+import { strict as assert } from "node:assert";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { computeTxId, serializeIdentity } from "../../../provider/ledger";
+import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
+import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
+import { startFakeGateway } from "../ledger/fake-gateway";
+import type { FakeGateway } from "../ledger/fake-gateway";
+import { newMember, newOrg } from "../ledger/fixtures";
+import type { TestMember, TestOrg } from "../ledger/fixtures";
+
+const URN =
+  "urn:pulumi:dev::demo::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";
+const V3_TEXT =
+  "has an Ed25519 key, which Fabric accepts only from 3.0 on, on a channel with the channel capability V3_0 (Fabric 2.5 and a channel without V3_0 refuse it as 'creator is malformed' or 'creator org'): if 'opsledger' has V3_0, set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity";
+
+let edOrg: TestOrg;
+let ed: TestMember;
+let p384: TestMember;
+let p256: TestMember;
+let fake: FakeGateway;
+const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-keytypes-"));
+
+const pemOf = (m: TestMember): string => Buffer.from(m.identity.credentials).toString("utf8");
+
+function inputs(m: TestMember, extra: Partial<LedgerTransactionInputs> = {}): LedgerTransactionInputs {
+  return {
+    __urn: URN,
+    gateway: { address: fake.address },
+    channel: "opsledger",
+    chaincode: "assets",
+    function: "CreateAsset",
+    args: ["asset-1", "blue"],
+    identity: { mspId: m.identity.mspId, certificatePem: pemOf(m), privateKeyPem: m.privateKeyPem },
+    trustedRootCertificates: { [edOrg.mspId]: edOrg.caPem },
+    previewEndorse: true,
+    ...extra,
+  };
+}
+
+before(async () => {
+  edOrg = await newOrg("OrgEdMSP", { keyType: "ed25519" });
+  ed = await newMember(edOrg, "deployer");
+  p384 = await newMember(await newOrg("OrgP384MSP", { keyType: "ecdsa-p384" }), "deployer");
+  p256 = await newMember(await newOrg("Org1MSP"), "deployer");
+  fake = await startFakeGateway({ endorsers: [await newMember(edOrg, "peer0")] });
+});
+
+after(async () => {
+  await fake.close();
+  fs.rmSync(keyDir, { recursive: true, force: true });
+});
+
+describe("LedgerTransaction check: key types (issue 17 point 6)", () => {
+  it("refuses an Ed25519 identity without channelCapability V3_0, naming what it needs, sending nothing", async () => {
+    for (const extra of [{}, { channelCapability: "V2_0" as const }]) {
+      const result = await ledgerTransactionProvider.check({}, inputs(ed, extra));
+      assert.deepEqual(result.failures, [{ property: "identity.certificatePem", reason: V3_TEXT }]);
+    }
+    const bad = await ledgerTransactionProvider.check({}, inputs(p256, { channelCapability: "3.0" as "V3_0" }));
+    assert.deepEqual(bad.failures, [
+      {
+        property: "channelCapability",
+        reason:
+          "'3.0' is not a channel capability; use 'V3_0' for a Fabric 3 channel with V3_0 enabled, else 'V2_0' (the default)",
+      },
+    ]);
+    assert.equal(fake.calls.length, 0, "no gateway call");
+  });
+
+  it("refuses keys and certificates Fabric does not accept, and a key of another type than the certificate's", async () => {
+    const rsaKey = crypto
+      .generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    const rsa = await ledgerTransactionProvider.check(
+      {},
+      inputs(p256, { identity: { ...inputs(p256).identity, privateKeyPem: rsaKey } }),
+    );
+    assert.deepEqual(rsa.failures, [
+      {
+        property: "identity.privateKeyPem",
+        reason:
+          "is an RSA 2048 key; Fabric identities need ECDSA P-256, ECDSA P-384 or Ed25519 (Fabric ≥ 3.0 with channel capability V3_0)",
+      },
+    ]);
+    const crossed = await ledgerTransactionProvider.check(
+      {},
+      inputs(ed, {
+        channelCapability: "V3_0",
+        identity: { ...inputs(ed).identity, privateKeyPem: p384.privateKeyPem },
+      }),
+    );
+    assert.deepEqual(crossed.failures, [
+      {
+        property: "identity.privateKeyPem",
+        reason:
+          "does not match identity.certificatePem (the key is ECDSA P-384, the certificate's Ed25519): use the private key of that certificate",
+      },
+    ]);
+    const file = path.join(keyDir, "p384.pem");
+    fs.writeFileSync(file, p384.privateKeyPem, { mode: 0o600 });
+    const { privateKeyPem: _k, ...certificateOnly } = inputs(ed).identity;
+    const fromFile = await ledgerTransactionProvider.check(
+      {},
+      inputs(ed, { channelCapability: "V3_0", identity: { ...certificateOnly, keyFile: file } }),
+    );
+    const [failure, ...rest] = fromFile.failures ?? [];
+    assert.deepEqual(rest, []);
+    assert.equal(failure?.property, "identity.keyFile");
+    assert.match(
+      failure.reason,
+      new RegExp(
+        `^key file ${file}: this key is not the key of the certificate 'CN=deployer, O=OrgEdMSP' \\(certificate SKI [0-9a-f]{64}, Ed25519; this key: ECDSA P-384\\): use the private key that certificate was issued for, or the certificate of this key; nothing was signed or sent$`,
+      ),
+    );
+    assert.equal(fake.calls.length, 0, "no gateway call");
+  });
+
+  it("accepts Ed25519 (with V3_0) and P-384 identities: the txId is derived from their certificate", async () => {
+    for (const [m, extra] of [
+      [ed, { channelCapability: "V3_0" as const, previewEndorse: false }],
+      [p384, { previewEndorse: false }],
+    ] as const) {
+      const result = await ledgerTransactionProvider.check({}, inputs(m, extra));
+      assert.equal(result.failures, undefined, JSON.stringify(result.failures));
+      const creator = serializeIdentity(m.identity);
+      const txId = (result.inputs as LedgerTransactionInputs).txId;
+      assert.equal(txId, computeTxId(deriveNonce(creator, URN, 1), creator));
+    }
+    assert.equal(fake.calls.length, 0);
+  });
+});
