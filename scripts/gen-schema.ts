@@ -13,6 +13,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
+import { CONFIG_KEYS } from "../provider/resources/context";
 
 const ROOT = join(__dirname, "..", "..");
 export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
@@ -87,7 +88,7 @@ class Generator {
   readonly checker: ts.TypeChecker;
 
   constructor() {
-    const files = [...RESOURCE_SOURCES, ...FUNCTION_SOURCES].map((s) => join(ROOT, s.file));
+    const files = [...RESOURCE_SOURCES, ...FUNCTION_SOURCES, SETTINGS_SOURCE].map((s) => join(ROOT, s.file));
     this.program = ts.createProgram(files, {
       strict: true,
       exactOptionalPropertyTypes: true,
@@ -239,6 +240,25 @@ function isOptionalOutput(type: ts.Type): boolean {
   return type.isUnion() && type.types.some((m) => (m.flags & ts.TypeFlags.Undefined) !== 0);
 }
 
+/** The provider's settings: the keys stack config takes (CONFIG_KEYS), documented where the client declares them. */
+const SETTINGS_SOURCE = { file: "provider/google/settings-types.ts", type: "GoogleSettingsInput" } as const;
+/** Settings that are credentials: secret in the schema, so the engine and SDKs keep them encrypted. */
+const SECRET_SETTINGS: readonly string[] = ["credentials", "accessToken"];
+
+/** The provider's input properties (`opsledger:index:Provider`), which are also the `opsledger:*` stack config. */
+function settingsProperties(g: Generator): Json {
+  const type = g.checker.getDeclaredTypeOfSymbol(g.symbol(SETTINGS_SOURCE.file, SETTINGS_SOURCE.type));
+  const properties: Json = {};
+  for (const key of CONFIG_KEYS) {
+    const p = type.getProperty(key);
+    if (p === undefined) throw new Error(`gen-schema: ${SETTINGS_SOURCE.type} has no setting ${key}`);
+    const { description } = g.docOf(p);
+    if (description === "") throw new Error(`gen-schema: ${SETTINGS_SOURCE.type}.${key} has no doc comment`);
+    properties[key] = { type: "string", description, ...(SECRET_SETTINGS.includes(key) ? { secret: true } : {}) };
+  }
+  return properties;
+}
+
 function pascal(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -295,6 +315,12 @@ export function generateSchema(): Json {
     license: pkg.license,
     meta: { moduleFormat: "(.*)" },
     language: { go: { importBasePath: "github.com/pulumi-opsledger/pulumi-opsledger/sdk/go/opsledger" } },
+    config: { variables: settingsProperties(g) },
+    provider: {
+      description:
+        "The provider's settings: an explicit provider instance takes them as inputs (each resource and invoke names its provider); the default provider takes them from the stack's `opsledger:*` config. The environment fills what neither sets.",
+      inputProperties: settingsProperties(g),
+    },
     resources,
     functions,
     types: Object.fromEntries(Object.entries(g.types).sort(([a], [b]) => a.localeCompare(b))),

@@ -12,6 +12,7 @@ export interface GoogleSettingsInput {
   impersonateServiceAccount: string;
   /** The delegation chain: a JSON array or a comma-separated list of service account emails. */
   impersonateServiceAccountDelegates: string | readonly string[];
+  /** The default Google Cloud project. */
   project: string;
   /** The quota project (x-goog-user-project): always sent unless userProjectOverride is false. */
   billingProject: string;
@@ -28,16 +29,25 @@ export interface GoogleSettingsInput {
   requestTimeout: string;
   /** v1..v4; unset means each DV360 endpoint's default (v1 for inventory source groups, v3 for creatives). */
   displayVideoApiVersion: string;
+  /** In-flight requests per service root (default 8). */
   maxConcurrentRequests: string | number;
   /** Scopes requested for workspaceevents.subscriptions.get: a JSON array or comma list, short names or URIs. */
   workspaceEventsScopes: string | readonly string[];
+  /** The IAM service root URL, instead of Google's (a sandbox, a private endpoint). */
   iamCustomEndpoint: string;
+  /** The Compute Engine service root URL, instead of Google's. */
   computeCustomEndpoint: string;
+  /** The Deployment Manager service root URL, instead of Google's. */
   deploymentManagerCustomEndpoint: string;
+  /** The Workspace Events service root URL, instead of Google's. */
   workspaceEventsCustomEndpoint: string;
+  /** The Display & Video 360 service root URL, instead of Google's. */
   displayVideoCustomEndpoint: string;
+  /** The Cloud KMS service root URL (ledger signing), instead of Google's. */
   kmsCustomEndpoint: string;
+  /** The IAM Credentials service root URL (impersonation), instead of Google's. */
   iamCredentialsCustomEndpoint: string;
+  /** The OAuth 2.0 token service root URL, instead of Google's. */
   oauth2CustomEndpoint: string;
 }
 

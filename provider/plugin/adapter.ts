@@ -170,6 +170,16 @@ export async function read(
   kinds: Kinds = RESOURCES,
 ): Promise<{ id: string; props: Props; inputs: Props }> {
   const kind = kindOf(type, kinds);
+  if (Object.keys(props).length === 0 && Object.keys(inputs).length === 0) {
+    // An import: no state yet. The resource adopts what `id` names, or refuses with why and what to do instead.
+    const adopted = await kind.adopt(id, urn);
+    if (adopted.id === "") return { id: "", props: {}, inputs: {} };
+    return {
+      id: adopted.id,
+      props: finish(type, (adopted.props ?? {}) as Props, {}, new Set()),
+      inputs: wrapProperties((adopted.inputs ?? {}) as Props, secretNames(type, "inputs")),
+    };
+  }
   const p = unwrapProperties(props);
   const i = unwrapProperties(inputs);
   if (kind.module.read === undefined) return { id, props, inputs };

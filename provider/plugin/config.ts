@@ -5,9 +5,11 @@
  * so the process-wide context of provider/resources holds that instance's settings, exactly as it holds the stack's
  * on the dynamic face; the environment fills what the settings leave out, as there.
  */
+import { ConfigError } from "../errors";
+import { resolveGoogleSettings } from "../google";
 import { CONFIG_KEYS, configureProvider, providerClient } from "../resources/context";
 import type { EndpointCaller } from "../resources/data-sources";
-import { unwrapDeep } from "./secrets";
+import { UNKNOWN, unwrapDeep } from "./secrets";
 
 /** A setting's text: strings as they are, numbers and lists as the stack config would hold them. */
 function text(value: unknown): string | undefined {
@@ -54,6 +56,26 @@ export function configurePlugin(
       },
     },
   });
+}
+
+/**
+ * CheckConfig: an explicit provider's settings checked as the client will read them, before any request. A bad value
+ * is one failure naming the setting and the fix (the client's own message); values not known yet (preview) are left
+ * to Configure. The environment is not consulted: only what the program wrote is judged here.
+ */
+export function checkSettings(news: Readonly<Record<string, unknown>>): { property: string; reason: string }[] {
+  const explicit: Record<string, string> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = text(news[key]);
+    if (value !== undefined && value !== UNKNOWN) explicit[key] = value;
+  }
+  try {
+    resolveGoogleSettings({ explicit, env: {} });
+    return [];
+  } catch (e) {
+    if (e instanceof ConfigError) return [{ property: e.setting, reason: e.message }];
+    throw e;
+  }
 }
 
 /** The endpoint caller of this plugin's provider: its settings, then the environment. */

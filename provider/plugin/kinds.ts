@@ -4,10 +4,10 @@
  * resource logic: only which module serves a token, under which input key it expects its URN, and which of its
  * steps take a deadline in `timeouts`.
  */
-import { firewallPolicyMoveProvider } from "../resources/firewall-policy-move";
+import { adoptFirewallPolicyMove, firewallPolicyMoveProvider } from "../resources/firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "../resources/inventory-source-group-deletion";
 import { ledgerTransactionProvider } from "../resources/ledger-transaction";
-import { operationWaitProvider } from "../resources/operation-wait";
+import { adoptOperationWait, operationWaitProvider } from "../resources/operation-wait";
 import {
   readCreative,
   readDeployment,
@@ -33,6 +33,18 @@ export interface ResourceModule {
 
 export type Step = "create" | "update" | "delete";
 
+/** An import's answer: the id, outputs and inputs of the adopted object (an empty id: not found). */
+export interface Adopted {
+  id: string;
+  props?: unknown;
+  inputs?: unknown;
+}
+
+/** The message refusing an import of a resource type that cannot be imported, saying why and what to do. */
+export function importRefusal(type: string, why: string, instead: string): () => Promise<Adopted> {
+  return () => Promise.reject(new Error(`${type} cannot be imported: ${why}. ${instead}`));
+}
+
 /** How the plugin serves one resource type. */
 export interface ResourceKind {
   readonly module: ResourceModule;
@@ -40,6 +52,11 @@ export interface ResourceKind {
   readonly urnKey: "__urn" | "resourceUrn";
   /** The steps whose deadline the module reads from the `timeouts` input (where a `customTimeouts` value goes). */
   readonly timeoutSteps: readonly Step[];
+  /**
+   * Import (`pulumi import`, the `import` option): Read with no state. Adopts the object `id` names, or refuses with
+   * a message saying why this type cannot be imported and what to declare instead.
+   */
+  readonly adopt: (id: string, urn: string) => Promise<Adopted>;
 }
 
 /** Type token → resource. Frozen once released: state names them. */
@@ -48,21 +65,33 @@ export const RESOURCES: Readonly<Record<string, ResourceKind>> = {
     module: firewallPolicyMoveProvider,
     urnKey: "__urn",
     timeoutSteps: ["create", "update", "delete"],
+    adopt: adoptFirewallPolicyMove,
   },
   "opsledger:displayvideo:InventorySourceGroupDeletion": {
     module: inventorySourceGroupDeletionProvider,
     urnKey: "__urn",
     timeoutSteps: [],
+    adopt: importRefusal(
+      "opsledger:displayvideo:InventorySourceGroupDeletion",
+      "the resource is the deletion of a group, not the group; an existing group has no deletion to adopt, and a group already gone needs none",
+      "Declare it without import: its create deletes the group, and records a group already gone (404) as alreadyAbsent without an error",
+    ),
   },
   "opsledger:operations:OperationWait": {
     module: operationWaitProvider,
     urnKey: "__urn",
     timeoutSteps: ["create"],
+    adopt: adoptOperationWait,
   },
   "opsledger:ledger:LedgerTransaction": {
     module: ledgerTransactionProvider,
     urnKey: "resourceUrn",
     timeoutSteps: ["create", "delete"],
+    adopt: importRefusal(
+      "opsledger:ledger:LedgerTransaction",
+      "its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted",
+      "Declare it without import: a transaction this resource already committed under its txId is found on the ledger and adopted, not submitted again",
+    ),
   },
 };
 

@@ -13,7 +13,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
-import { configurePlugin, pluginCaller } from "./config";
+import { checkSettings, configurePlugin, pluginCaller } from "./config";
 import { schemaText } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -80,7 +80,11 @@ export function providerService(version: string): grpc.UntypedServiceImplementat
       call: grpc.ServerUnaryCall<provproto.CheckRequest, unknown>,
       callback: Callback<provproto.CheckResponse>,
     ) => {
-      callback(null, new provproto.CheckResponse().setInputs(call.request.getNews()));
+      const news = call.request.getNews();
+      callback(
+        null,
+        new provproto.CheckResponse().setInputs(news).setFailuresList(failures(checkSettings(plain(news)))),
+      );
     },
     diffConfig: (_call: unknown, callback: Callback<provproto.DiffResponse>) => {
       // A change of settings never replaces resources: the next call uses the new settings.

@@ -279,6 +279,34 @@ async function apply(
   return outs;
 }
 
+/**
+ * Import (`pulumi import`, the `import` option; resource plugin only): adopts the policy `id` (its number, or
+ * `locations/global/firewallPolicies/<number>`) under the parent it has now, with no move. Inputs and outputs are what
+ * a create under that parent writes (generation 1 and its derived requestId), so the next preview of a program naming
+ * that parent shows no change. Not found is an empty id, which the engine reports as a missing resource.
+ */
+export async function adoptFirewallPolicyMove(
+  id: string,
+  urn: string,
+): Promise<{ id: string; props?: FirewallPolicyMoveOutputs; inputs?: FirewallPolicyMoveInputs }> {
+  const policyId = normalizeFirewallPolicy(id);
+  const parent = await observeParent(providerClient(), policyId, { onQuotaWait: quotaWaitReporter(urn) });
+  if (parent === undefined) return { id: "" };
+  const inputs: FirewallPolicyMoveInputs = {
+    __urn: urn,
+    firewallPolicy: policyId,
+    parentId: parent,
+    __generation: 1,
+    __requestId: deterministicUuid("FirewallPolicyMove", urn, policyId, parent, "1"),
+  };
+  log("info", `FirewallPolicyMove ${nameFromUrn(urn)}: firewall policy ${policyId} adopted under ${parent}`, urn);
+  return {
+    id: `locations/global/firewallPolicies/${policyId}`,
+    props: { ...inputs, firewallPolicyId: policyId, parent, previousParent: parent },
+    inputs,
+  };
+}
+
 export const firewallPolicyMoveProvider = {
   check,
   diff,

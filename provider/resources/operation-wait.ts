@@ -81,6 +81,39 @@ async function waitFor(inputs: OperationWaitInputs): Promise<OperationWaitOutput
   };
 }
 
+/**
+ * Import (resource plugin only): adopts the operation `id` (a name or selfLink, as `operation` takes) once it is done,
+ * recording what a create's wait records. An operation still running is refused (declare the OperationWait without
+ * `import` to wait for it); a failed one is refused with its error, as a create would fail; not found is an empty id.
+ */
+export async function adoptOperationWait(
+  id: string,
+  urn: string,
+): Promise<{ id: string; props?: OperationWaitOutputs; inputs?: OperationWaitInputs }> {
+  const failures = operationInputFailures(id);
+  if (failures.length > 0)
+    throw new Error(`OperationWait ${nameFromUrn(urn)}: cannot import '${id}': ${failures[0]?.reason ?? ""}`);
+  const ref = operationRef(id);
+  let done: boolean;
+  try {
+    done =
+      ref.kind === "compute"
+        ? (await providerClient().call("compute.globalOrganizationOperations.get", { operation: ref.name })).status ===
+          "DONE"
+        : (await providerClient().call("iam.operations.get", { name: ref.name })).done === true;
+  } catch (e) {
+    if (isApiError(e) && e.httpStatus === 404) return { id: "" };
+    throw e;
+  }
+  if (!done)
+    throw new Error(
+      `OperationWait ${nameFromUrn(urn)}: cannot import operation ${ref.name}: it is not done yet, and import adopts only a finished operation; declare the OperationWait without import to wait for it`,
+    );
+  const inputs: OperationWaitInputs = { __urn: urn, operation: id };
+  const outs = await waitFor(inputs);
+  return { id: outs.operationName, props: outs, inputs };
+}
+
 export const operationWaitProvider = {
   check(_olds: unknown, news: OperationWaitInputs): Promise<dynamic.CheckResult> {
     const failures = [...operationInputFailures(news.operation), ...checkTimeouts(news.timeouts)];

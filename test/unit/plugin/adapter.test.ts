@@ -21,7 +21,19 @@ function probe(): { kinds: Record<string, ResourceKind>; seen: Record<string, un
     },
   };
   return {
-    kinds: { "opsledger:test:Probe": { module, urnKey: "__urn", timeoutSteps: ["create"] } },
+    kinds: {
+      "opsledger:test:Probe": {
+        module,
+        urnKey: "__urn",
+        timeoutSteps: ["create"],
+        adopt: (id, urn) => {
+          seen.push({ adopted: id, urn });
+          return Promise.resolve(
+            id === "gone" ? { id: "" } : { id, props: { token: "t", kept: id }, inputs: { token: "t" } },
+          );
+        },
+      },
+    },
     seen,
   };
 }
@@ -135,6 +147,34 @@ describe("the plugin's adapter (provider/plugin/adapter.ts) over the per-resourc
     );
     assert.deepEqual(read, { result: {}, failures: [] });
     assert.equal(calls, 1);
+  });
+
+  it("treats a Read with no state as an import: the kind adopts, its secrets marked; not found is an empty id", async () => {
+    const { kinds, seen } = probe();
+    const probeUrn = "urn:pulumi:dev::proj::opsledger:test:Probe::p";
+    const adopted = await adapter.read("opsledger:test:Probe", probeUrn, "obj-7", {}, {}, kinds);
+    assert.deepEqual(adopted, { id: "obj-7", props: { token: "t", kept: "obj-7" }, inputs: { token: "t" } });
+    assert.deepEqual(seen, [{ adopted: "obj-7", urn: probeUrn }]);
+    assert.deepEqual(await adapter.read("opsledger:test:Probe", probeUrn, "gone", {}, {}, kinds), {
+      id: "",
+      props: {},
+      inputs: {},
+    });
+  });
+
+  it("refuses to import a deletion or a ledger transaction, saying why and what to declare instead", async () => {
+    const refusals = await Promise.all(
+      ["opsledger:displayvideo:InventorySourceGroupDeletion", "opsledger:ledger:LedgerTransaction"].map((type) =>
+        adapter.read(type, `urn:pulumi:dev::proj::${type}::x`, "some-id", {}, {}).then(
+          () => "adopted",
+          (e: unknown) => (e as Error).message,
+        ),
+      ),
+    );
+    assert.deepEqual(refusals, [
+      "opsledger:displayvideo:InventorySourceGroupDeletion cannot be imported: the resource is the deletion of a group, not the group; an existing group has no deletion to adopt, and a group already gone needs none. Declare it without import: its create deletes the group, and records a group already gone (404) as alreadyAbsent without an error",
+      "opsledger:ledger:LedgerTransaction cannot be imported: its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted. Declare it without import: a transaction this resource already committed under its txId is found on the ledger and adopted, not submitted again",
+    ]);
   });
 
   it("reads a resource's type from its URN, a child's too", () => {
