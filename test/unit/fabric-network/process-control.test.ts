@@ -3,7 +3,10 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { parseFabricCliArgs, FabricCliUsageError, DEFAULT_CLI_DIR } from "../../../sandbox/fabric-network/cli";
-import { freePorts, portRange } from "../../../sandbox/fabric-network/ports";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { claimPort, freePorts, portRange } from "../../../sandbox/fabric-network/ports";
 import { cleanEnvironment, commandLineOf, isRunning, stopRecorded } from "../../../sandbox/fabric-network/processes";
 import { gaugeValue } from "../../../sandbox/fabric-network/readiness";
 
@@ -101,6 +104,29 @@ describe("Fabric network process control", () => {
       );
     } finally {
       busy.close();
+    }
+  });
+
+  it("leaves a port claimed by another living process alone and takes over a dead process's claim", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "opsledger-claims-"));
+    // A living process: a child that waits on its stdin; a dead one: a child that has exited and been reaped.
+    const living = spawn(process.execPath, ["-e", "process.stdin.resume()"], { stdio: ["pipe", "ignore", "ignore"] });
+    const dead = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    try {
+      await once(living, "spawn");
+      await once(dead, "exit");
+      assert.ok(living.pid !== undefined && dead.pid !== undefined);
+      writeFileSync(join(dir, "21000"), String(living.pid));
+      writeFileSync(join(dir, "21001"), String(dead.pid));
+      assert.equal(claimPort(21000, dir), false, "the living process keeps its port");
+      assert.equal(readFileSync(join(dir, "21000"), "utf8"), String(living.pid));
+      assert.equal(claimPort(21001, dir), true, "the dead process's claim is taken over");
+      assert.equal(readFileSync(join(dir, "21001"), "utf8"), String(process.pid));
+      assert.equal(claimPort(21001, dir), false, "a port is claimed once");
+      assert.equal(claimPort(21002, dir), true);
+    } finally {
+      living.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
