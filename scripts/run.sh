@@ -10,7 +10,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 task="${1:-test}"; shift || true
-log() { echo "[opsledger] $*" >&2; }
+# Each line says how far into the command it is, so a CI log shows where the time went.
+log() { echo "[opsledger] +${SECONDS}s $*" >&2; }
 
 USER_PATH="$PATH"
 NODE_BIN=$(bash scripts/ensure-node.sh)
@@ -91,11 +92,17 @@ case "$task" in
     pulumi_env
     require_pkcs11js
     softhsm_env
+    # The suite is CPU-bound on 2 cores, and most of its CPU is Node start-up: every pulumi command starts a program
+    # and a provider process that load @pulumi/pulumi (and TypeScript, for ts-node). Node's on-disk compile cache,
+    # outside the work tree, halves that load time (docs/testing.md#where-the-time-goes).
+    export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${OPSLEDGER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-opsledger}/node-compile-cache}"
     log "mocha"
     # CI reads the plain closing line "N passed, N failed, N skipped"; mocha's own summary says "N passing" /
     # "N failing" / "N pending". .mocharc.json forbids .only and pending tests (they count as failed), so a skipped
     # test shows here only when a run is started with --no-forbid-pending.
     out=$(mktemp)
+    timings=$(mktemp)
+    export OPSLEDGER_TEST_TIMINGS="$timings"
     set +e
     # Every tier unless the arguments name spec files (mocha would add a config file's `spec` to named files).
     specs=("dist/test/unit/**/*.test.js" "dist/test/integration/**/*.test.js" "dist/test/e2e/**/*.test.js")
@@ -116,6 +123,9 @@ case "$task" in
     failed=$(grep -E '^ +[0-9]+ failing' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1 || true)
     pending=$(grep -E '^ +[0-9]+ pending' "$out" | tail -n 1 | grep -Eo '[0-9]+' | head -n 1 || true)
     rm -f "$out"
+    # Where the time went: the slowest spec files (wall time in their worker, hooks included) and the sum per tier.
+    node dist/scripts/test-timings.js "$timings" >&2 || true
+    rm -f "$timings"
     if [ "$rc" -ne 0 ] && [ -z "$failed" ]; then
       log "mocha exited with $rc before counting any failure (a forbidden .only, a file that does not load: see above)"
     fi

@@ -25,7 +25,26 @@ process.on("exit", () => {
   fs.rmSync(logDir, { recursive: true, force: true });
 });
 
+// OPSLEDGER_TEST_TIMINGS names a file that gets one JSON line per spec file: its wall time in this worker, hooks
+// (network starts, stack set-ups) included. scripts/run.sh sets it and prints the slowest files after the run.
+const timingsFile = process.env.OPSLEDGER_TEST_TIMINGS;
+let fileStartedAt = 0;
+
 export const mochaHooks = {
+  // In parallel mode each worker runs one spec file per root suite: these run once per file.
+  beforeAll(): void {
+    fileStartedAt = Date.now();
+  },
+  afterAll(this: Mocha.Context): void {
+    if (timingsFile === undefined || timingsFile === "") return;
+    const files = new Set<string>();
+    for (const suite of this.test?.parent?.suites ?? []) if (suite.file !== undefined) files.add(suite.file);
+    const line = {
+      file: [...files].map((f) => path.relative(process.cwd(), f)).join(","),
+      ms: Date.now() - fileStartedAt,
+    };
+    fs.appendFileSync(timingsFile, JSON.stringify(line) + "\n");
+  },
   afterEach(): void {
     const found = [...takeViolations(), ...takeLoggedViolations(logFile)];
     if (found.length > 0) throw new Error(describeViolations(found));
