@@ -13,6 +13,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
+import { flushLogs } from "../resources/context";
 import { checkSettings, configurePlugin, pluginCaller } from "./config";
 import { schemaText } from "./schema";
 
@@ -51,11 +52,14 @@ function failures(list: readonly { property: string; reason: string }[]): provpr
 
 /** Runs `work` and answers with its value, or with its error. */
 function answer<T>(callback: Callback<T>, work: () => Promise<T>): void {
+  // Every message the call reported reaches the engine before its answer does (flushLogs).
   work().then(
-    (value) => {
+    async (value) => {
+      await flushLogs();
       callback(null, value);
     },
-    (e: unknown) => {
+    async (e: unknown) => {
+      await flushLogs();
       callback(grpcError(e));
     },
   );

@@ -91,9 +91,11 @@ export function log(level: "info" | "warning", message: string, urn?: string): v
     printLine(level, message);
     return;
   }
-  void sendToEngine({ severity: level, message, urn, ephemeral: false }).then((sent) => {
-    if (!sent) printLine(level, message);
-  });
+  track(
+    sendToEngine({ severity: level, message, urn, ephemeral: false }).then((sent) => {
+      if (!sent) printLine(level, message);
+    }),
+  );
 }
 
 /**
@@ -101,9 +103,29 @@ export function log(level: "info" | "warning", message: string, urn?: string): v
  * by the next one). Falls back to a plain line when the engine cannot be reached.
  */
 export function status(urn: string, message: string): void {
-  void sendToEngine({ severity: "info", message, urn, ephemeral: true }).then((sent) => {
-    if (!sent) printLine("info", message);
-  });
+  track(
+    sendToEngine({ severity: "info", message, urn, ephemeral: true }).then((sent) => {
+      if (!sent) printLine("info", message);
+    }),
+  );
+}
+
+/** Messages on their way to the engine. */
+const inFlight = new Set<Promise<void>>();
+
+function track(p: Promise<void>): void {
+  inFlight.add(p);
+  void p.finally(() => inFlight.delete(p));
+}
+
+/**
+ * Waits until every message reported so far has reached the engine (or been printed, when it cannot be reached):
+ * bounded by ENGINE_LOG_DEADLINE_MS. The provider entries (the dynamic providers' dispatch, the plugin's answers)
+ * call it before they answer the engine: a message sent without waiting raced the answer, and the engine, done with
+ * the resource (or the whole refresh), could print its summary or stop the provider first and lose the message.
+ */
+export async function flushLogs(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
 }
 
 function printLine(level: "info" | "warning", message: string): void {

@@ -3,7 +3,7 @@
  * Keep the names stable: state written by earlier versions calls them.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { configureProvider } from "./context";
+import { configureProvider, flushLogs } from "./context";
 import { firewallPolicyMoveProvider } from "./firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-deletion";
 import { ledgerTransactionProvider } from "./ledger-transaction";
@@ -66,11 +66,19 @@ export function dispatch(method: string, args: unknown[]): Promise<unknown> {
       ),
     );
   }
+  // Every message the call reported reaches the engine before its answer does (flushLogs).
   return Promise.resolve()
     .then(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args))
-    .catch((e: unknown) => {
-      throw plainError(e);
-    });
+    .then(
+      async (value) => {
+        await flushLogs();
+        return value;
+      },
+      async (e: unknown) => {
+        await flushLogs();
+        throw plainError(e);
+      },
+    );
 }
 
 type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";

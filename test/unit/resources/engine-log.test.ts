@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import * as grpc from "@grpc/grpc-js";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import { flushLogs, log } from "../../../provider/resources/context";
 import { encodeLogRequest, engineAddressOf, sendToEngine } from "../../../provider/resources/engine-log";
 
 const URN = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
@@ -85,5 +86,52 @@ describe("engine log (messages from the dynamic provider to the engine)", () => 
     assert.equal(await sendToEngine(message, argv), false, "the engine is gone");
     assert.equal(await sendToEngine(message, argv), false, "and is not tried again");
     assert.equal(received.length, 1);
+  });
+
+  it("lets a provider answer only once every message it reported has reached the engine (flushLogs)", async () => {
+    // The engine answers each Log call 300 ms after it arrives: a provider that answered its own call without waiting
+    // raced these messages, and a refresh could end (and its summary print) before they were shown.
+    let answered = 0;
+    const server = new grpc.Server();
+    server.addService(
+      {
+        Log: {
+          path: "/pulumirpc.Engine/Log",
+          requestStream: false,
+          responseStream: false,
+          requestSerialize: (b: Buffer) => b,
+          requestDeserialize: (b: Buffer) => b,
+          responseSerialize: (b: Buffer) => b,
+          responseDeserialize: (b: Buffer) => b,
+        },
+      },
+      {
+        Log: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+          setTimeout(() => {
+            answered++;
+            callback(null, Buffer.alloc(0));
+          }, 300);
+        },
+      },
+    );
+    const port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => {
+        if (e) reject(e);
+        else resolve(p);
+      });
+    });
+    const argv = process.argv;
+    process.argv = [...PROVIDER_ARGV, `127.0.0.1:${String(port)}`];
+    try {
+      log("info", "inventory source group 5005 exists again", URN);
+      log("warning", "v1 is deprecated", URN);
+      assert.equal(answered, 0);
+      await flushLogs();
+      assert.equal(answered, 2, "both messages were answered by the engine before flushLogs resolved");
+      await flushLogs(); // nothing in flight: resolves at once
+    } finally {
+      process.argv = argv;
+      server.forceShutdown();
+    }
   });
 });
