@@ -105,7 +105,9 @@ case "$task" in
     export OPSLEDGER_TEST_TIMINGS="$timings"
     set +e
     # Every tier unless the arguments name spec files (mocha would add a config file's `spec` to named files).
-    specs=("dist/test/unit/**/*.test.js" "dist/test/integration/**/*.test.js" "dist/test/e2e/**/*.test.js")
+    # The e2e tier first: mocha's workers take the files in this order, and its files are the longest (up to 3 minutes
+    # each); started last, one of them ran on alone at the end while the other workers had nothing left to do.
+    specs=("dist/test/e2e/**/*.test.js" "dist/test/integration/**/*.test.js" "dist/test/unit/**/*.test.js")
     # A TypeScript spec named as it is in the tree (test/.../x.test.ts) runs as its compiled file.
     args=()
     for arg in "$@"; do

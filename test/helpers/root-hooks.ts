@@ -41,6 +41,7 @@ export const mochaHooks = {
     for (const suite of this.test?.parent?.suites ?? []) if (suite.file !== undefined) files.add(suite.file);
     const line = {
       file: [...files].map((f) => path.relative(process.cwd(), f)).join(","),
+      startedAt: fileStartedAt,
       ms: Date.now() - fileStartedAt,
     };
     fs.appendFileSync(timingsFile, JSON.stringify(line) + "\n");
