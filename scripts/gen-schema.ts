@@ -1,7 +1,8 @@
 /**
  * Generates the plugin's Pulumi package schema (provider/plugin/schema.json) from the TypeScript SDK: the one source
  * of the shapes is the SDK's `XArgs` interfaces, resource classes and `GetXResult` types with their doc comments
- * (docs/decisions/0020-plugin-schema-from-typescript.md). Run `node dist/scripts/gen-schema.js` (or with `--check`,
+ * (docs/decisions/0161-plugin-schema-generated-from-the-typescript-sdk.md); the Go SDK follows it
+ * (`bash scripts/gen-go-sdk.sh`). Run `node dist/scripts/gen-schema.js` (or with `--check`,
  * which exits 1 when the committed schema differs); test/unit/plugin/schema.test.ts runs the same comparison in CI.
  *
  * Mapping: `pulumi.Input<T>`/`pulumi.Output<T>`/`Promise<T>` are T; string (and unions of string literals) →
