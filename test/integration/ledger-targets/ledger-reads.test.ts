@@ -10,7 +10,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { certificateSubject, codecs, LedgerReadError, toHex, type Gateway } from "../../../provider/ledger";
+import { createPublicKey } from "node:crypto";
+import { certificateSubject, codecs, fabricSki, LedgerReadError, toHex, type Gateway } from "../../../provider/ledger";
 import { ValidationError } from "../../../provider/errors";
 import {
   evaluateLedger,
@@ -19,8 +20,11 @@ import {
   type LedgerReadInputs,
 } from "../../../provider/resources/ledger-reads";
 import { ledgerTargets, type LedgerTarget, type TargetIdentity } from "../../helpers/ledger-targets";
+import { createSoftHsmToken, type SoftHsmToken } from "../../helpers/softhsm";
 import { call, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, uniqueKey } from "./helpers";
 
+const KEY_ENV = "OPSLEDGER_TEST_READER_KEY";
+const PIN_ENV = "OPSLEDGER_TEST_READER_PIN";
 const b64 = (value: string | Uint8Array): string => Buffer.from(value).toString("base64");
 
 for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
@@ -33,6 +37,7 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
     let reader: LedgerReadInputs;
     let writer: LedgerReadInputs;
     let client: TargetIdentity;
+    let token: SoftHsmToken;
 
     before(async function () {
       this.timeout(300_000);
@@ -50,8 +55,15 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
       };
       reader = { ...common, identity: { mspId: peer.mspId, certificatePem: peer.certificatePem, keyFile } };
       writer = { ...common, identity: { ...client } };
+      token = createSoftHsmToken("readers", "2468");
+      const ski = Buffer.from(fabricSki(createPublicKey(peer.privateKeyPem))).toString("hex");
+      token.importKey(peer.privateKeyPem, ski);
+      token.activate();
     });
     after(async () => {
+      token.dispose();
+      delete process.env["OPSLEDGER_TEST_READER_KEY"];
+      delete process.env["OPSLEDGER_TEST_READER_PIN"];
       gateway.close();
       fs.rmSync(dir, { recursive: true, force: true });
       await ledger.close();
@@ -166,6 +178,25 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
       const next = codecs.Block.decode(await ledger.readBlock(height));
       assert.match(info.currentBlockHash, /^[0-9a-f]{64}$/);
       assert.equal(info.currentBlockHash, toHex(next.header?.previousHash ?? new Uint8Array()));
+    });
+
+    it("signs its reads through a key in an environment variable and a PKCS#11 token key (PIN from the environment)", async () => {
+      const { keyFile: _keyFile, ...bare } = reader.identity;
+      process.env[KEY_ENV] = ledger.peer("Org1MSP").privateKeyPem;
+      process.env[PIN_ENV] = token.pin;
+      const viaEnv = await readLedgerChainInfo({ ...reader, identity: { ...bare, keyEnv: KEY_ENV } });
+      assert.ok(BigInt(viaEnv.height) > 0n);
+      const submitted = await gateway.submitTransaction(call(ledger, "PutAsset", [uniqueKey("hsm"), "v"]));
+      const pkcs11 = { library: token.library, tokenLabel: token.label, pinEnv: PIN_ENV };
+      const record = await readLedgerTransaction({
+        ...reader,
+        identity: { ...bare, pkcs11 },
+        txId: submitted.transactionId,
+      });
+      assert.deepEqual(
+        [record.validationCode, record.blockNumber, record.function],
+        ["VALID", submitted.status.blockNumber.toString(), "PutAsset"],
+      );
     });
 
     it("names a txId that is not on the channel, and refuses one that is not 64 lower-case hex characters", async () => {
