@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { createPublicKey } from "node:crypto";
 import { certificateSubject, codecs, fabricSki, LedgerReadError, toHex, type Gateway } from "../../../provider/ledger";
 import { ValidationError } from "../../../provider/errors";
+import { invoke } from "../../../provider/plugin/adapter";
 import {
   evaluateLedger,
   readLedgerChainInfo,
@@ -197,6 +198,16 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
         [record.validationCode, record.blockNumber, record.function],
         ["VALID", submitted.status.blockNumber.toString(), "PutAsset"],
       );
+    });
+
+    it("serves the same read through the plugin's invoke, as plain data", async () => {
+      const submitted = await gateway.submitTransaction(call(ledger, "PutAsset", [uniqueKey("plugin"), "v"]));
+      const args = { ...reader, txId: submitted.transactionId };
+      const noGoogle = () => Promise.reject(new Error("the ledger reads call no Google endpoint"));
+      const served = await invoke("opsledger:ledger:getTransaction", args, noGoogle);
+      assert.deepEqual(served.failures, []);
+      assert.deepEqual(served.result, await readLedgerTransaction(args));
+      assert.deepEqual(JSON.parse(JSON.stringify(served.result)), served.result);
     });
 
     it("names a txId that is not on the channel, and refuses one that is not 64 lower-case hex characters", async () => {
