@@ -70,6 +70,9 @@ export const FUNCTION_SOURCES: readonly FunctionSource[] = [
   ["deploymentmanager", "getDeployment", "get-deployment"],
   ["workspaceevents", "getSubscription", "get-subscription"],
   ["displayvideo", "getCreative", "get-creative"],
+  ["ledger", "getTransaction", "get-transaction"],
+  ["ledger", "evaluate", "evaluate"],
+  ["ledger", "getChainInfo", "get-chain-info"],
 ].map(([mod = "", fn = "", file = ""]) => {
   const base = fn.charAt(0).toUpperCase() + fn.slice(1);
   return {

@@ -111,6 +111,18 @@ export { detectMessage, renderMessage } from "./json-view";
 export type { DetectedType } from "./json-view";
 export { main } from "./cli";
 export type { CliIo } from "./cli";
+export { evaluateChaincode, readChainInfo, readErrorOf, readTransaction, transactionIdProblem } from "./ledger-reads";
+export type { ChainInfo, EvaluationResult } from "./ledger-reads";
+export { bytesView, describeProcessedTransaction } from "./transaction-record";
+export type {
+  LedgerBytesView,
+  LedgerIdentityView,
+  LedgerNamespaceView,
+  LedgerVerificationView,
+  TransactionRecord,
+} from "./transaction-record";
+export { LedgerReadError } from "./ledger-read-error";
+export type { LedgerReadProblem } from "./ledger-read-error";
 export { LedgerError } from "./ledger-error";
 export { LedgerDecodeError } from "./ledger-decode-error";
 export { VerificationError } from "./verification-error";

@@ -16,6 +16,7 @@ import {
   readWorkforcePoolIamPolicy,
 } from "../resources/data-sources";
 import type { EndpointCaller } from "../resources/data-sources";
+import { evaluateLedger, readLedgerChainInfo, readLedgerTransaction } from "../resources/ledger-reads";
 
 /** The per-resource module's methods, as the dynamic provider contract shapes them. */
 export interface ResourceModule {
@@ -107,4 +108,11 @@ export const FUNCTIONS: Readonly<
   "opsledger:workspaceevents:getSubscription": (call, a) =>
     readSubscription(call, a as Parameters<typeof readSubscription>[1]),
   "opsledger:displayvideo:getCreative": (call, a) => readCreative(call, a as Parameters<typeof readCreative>[1]),
+  // The ledger reads talk to a Fabric gateway, not to Google: the caller is unused (a KMS signer uses the plugin's
+  // provider client through the resources' context, as the LedgerTransaction does).
+  "opsledger:ledger:getTransaction": (_call, a) =>
+    readLedgerTransaction(a as unknown as Parameters<typeof readLedgerTransaction>[0]),
+  "opsledger:ledger:evaluate": (_call, a) => evaluateLedger(a as unknown as Parameters<typeof evaluateLedger>[0]),
+  "opsledger:ledger:getChainInfo": (_call, a) =>
+    readLedgerChainInfo(a as unknown as Parameters<typeof readLedgerChainInfo>[0]),
 };

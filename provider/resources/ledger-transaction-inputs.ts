@@ -129,7 +129,8 @@ export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
-function parsesAsCertificate(pem: unknown): boolean {
+/** Whether a value is the PEM text of an X.509 certificate. */
+export function parsesAsCertificate(pem: unknown): boolean {
   if (typeof pem !== "string" || !pem.includes("-----BEGIN CERTIFICATE-----")) return false;
   try {
     new crypto.X509Certificate(pem);
@@ -149,13 +150,15 @@ function bytesFailures(property: string, value: unknown): FieldFailure[] {
   return [{ property, reason: "must be a string (sent as UTF-8) or { base64: string } (bytes)" }];
 }
 
-function argsFailures(property: string, args: unknown): FieldFailure[] {
+/** Failures of a list of chaincode arguments (strings or `{ base64 }`), each named by its index. */
+export function argsFailures(property: string, args: unknown): FieldFailure[] {
   if (args === undefined || hasUnknown(args)) return [];
   if (!Array.isArray(args)) return [{ property, reason: "must be a list of strings or { base64: string } objects" }];
   return args.flatMap((a, i) => bytesFailures(`${property}[${String(i)}]`, a));
 }
 
-function nonEmpty(property: string, value: unknown, what: string): FieldFailure[] {
+/** A failure unless the value is a non-blank string (or not known yet). */
+export function nonEmpty(property: string, value: unknown, what: string): FieldFailure[] {
   if (hasUnknown(value)) return [];
   return typeof value === "string" && value.trim() !== "" ? [] : [{ property, reason: `is required: ${what}` }];
 }
@@ -166,7 +169,8 @@ function booleanFailures(news: Record<string, unknown>, keys: readonly string[])
     .map((k) => ({ property: k, reason: "must be true or false" }));
 }
 
-function gatewayFailures(gateway: unknown): FieldFailure[] {
+/** Failures of the `gateway` input: its address, TLS roots, mutual TLS pair and visibility modes. */
+export function gatewayFailures(gateway: unknown): FieldFailure[] {
   if (!isRecord(gateway)) {
     return [{ property: "gateway", reason: "is required: { address: 'host:port', tlsRootCertPem?: PEM, ... }" }];
   }
@@ -224,7 +228,7 @@ function gatewayFailures(gateway: unknown): FieldFailure[] {
  * channel capability V3_0 (2.5 peers answer only `creator is malformed`, 3.x peers without V3_0 `creator org`), so
  * an Ed25519 identity needs `channelCapability: "V3_0"`, declared by the user (docs/decisions/0020).
  */
-function capabilityFailures(n: Record<string, unknown>): FieldFailure[] {
+export function capabilityFailures(n: Record<string, unknown>): FieldFailure[] {
   const capability = n["channelCapability"];
   if (hasUnknown(capability)) return [];
   if (capability !== undefined && !CHANNEL_CAPABILITIES.includes(capability as LedgerChannelCapability)) {

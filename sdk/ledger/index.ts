@@ -1,4 +1,4 @@
-/** ledger: a declarative Hyperledger Fabric transaction (the LedgerTransaction component). */
+/** ledger: a declarative Hyperledger Fabric transaction (the LedgerTransaction component) and the ledger's read side. */
 export { LEDGER_TRANSACTION_TYPE, LedgerTransaction } from "./ledger-transaction";
 export type {
   LedgerGatewayArgs,
@@ -12,3 +12,16 @@ export type {
 } from "./ledger-transaction";
 export { LEDGER_TRANSACTION_SUBMISSION_TYPE, LedgerTransactionSubmission } from "./ledger-transaction-submission";
 export type { LedgerBytesInput, LedgerPayload, LedgerTransactionSubmissionArgs } from "./ledger-transaction-submission";
+export { getTransaction, getTransactionOutput } from "./get-transaction";
+export type { GetTransactionArgs, GetTransactionResult } from "./get-transaction";
+export { evaluate, evaluateOutput } from "./evaluate";
+export type { EvaluateArgs, EvaluateResult } from "./evaluate";
+export { getChainInfo, getChainInfoOutput } from "./get-chain-info";
+export type { GetChainInfoArgs, GetChainInfoResult } from "./get-chain-info";
+export type {
+  DeepInput,
+  LedgerReadArgs,
+  LedgerReadGateway,
+  LedgerReadIdentity,
+  LedgerReadPkcs11,
+} from "./ledger-read-args";

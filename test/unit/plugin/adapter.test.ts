@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { ValidationError } from "../../../provider/errors";
 import * as adapter from "../../../provider/plugin/adapter";
 import type { ResourceKind, ResourceModule } from "../../../provider/plugin/kinds";
 import { SECRET_SIG, SIG_KEY } from "../../../provider/plugin/secrets";
@@ -147,6 +148,35 @@ describe("the plugin's adapter (provider/plugin/adapter.ts) over the per-resourc
     );
     assert.deepEqual(read, { result: {}, failures: [] });
     assert.equal(calls, 1);
+  });
+
+  it("serves the ledger reads: a missing argument is a failure, a malformed txId is refused before any request", async () => {
+    let calls = 0;
+    const caller = (() => {
+      calls++;
+      return Promise.resolve({});
+    }) as unknown as Parameters<typeof adapter.invoke>[2];
+    const missing = await adapter.invoke("opsledger:ledger:getTransaction", { channel: "c" }, caller);
+    assert.deepEqual(
+      missing.failures.map((f) => f.property),
+      ["txId", "gateway", "identity"],
+    );
+    // A loopback address nothing listens on: were a request sent, the error would be a connection failure instead.
+    const args = {
+      gateway: { address: "127.0.0.1:1" },
+      channel: "c",
+      identity: { mspId: "Org1MSP", certificatePem: "-", keyEnv: "NO_SUCH_KEY_ENV" },
+      txId: "xyz",
+    };
+    await assert.rejects(adapter.invoke("opsledger:ledger:getTransaction", args, caller), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.deepEqual(
+        e.failures.map((f) => f.property),
+        ["identity.certificatePem", "txId"],
+      );
+      return true;
+    });
+    assert.equal(calls, 0);
   });
 
   it("treats a Read with no state as an import: the kind adopts, its secrets marked; not found is an empty id", async () => {

@@ -45,8 +45,36 @@ describe("the plugin's schema (provider/plugin/schema.json)", function () {
       "opsledger:displayvideo:getCreative",
       "opsledger:iam:getOperation",
       "opsledger:iam:getWorkforcePoolIamPolicy",
+      "opsledger:ledger:evaluate",
+      "opsledger:ledger:getChainInfo",
+      "opsledger:ledger:getTransaction",
       "opsledger:workspaceevents:getSubscription",
     ]);
+    const getTransaction = SCHEMA.functions["opsledger:ledger:getTransaction"] as unknown as {
+      inputs: { required: string[] };
+      outputs: { required: string[] };
+    };
+    assert.deepEqual(getTransaction.inputs.required, ["txId", "gateway", "channel", "identity"]);
+    assert.deepEqual(getTransaction.outputs.required, [
+      "txId",
+      "channel",
+      "validationCode",
+      "validationCodeNumber",
+      "blockNumber",
+      "endorsers",
+      "verification",
+      "processedTransaction",
+    ]);
+    const types = (SCHEMA as unknown as { types: Record<string, { properties: Record<string, { secret?: boolean }> }> })
+      .types;
+    const readIdentity = types["opsledger:ledger:LedgerReadIdentity"];
+    assert.ok(readIdentity !== undefined);
+    assert.deepEqual(
+      Object.entries(readIdentity.properties)
+        .filter(([, p]) => p.secret === true)
+        .map(([k]) => k),
+      ["privateKeyPem"],
+    );
     const move = SCHEMA.resources["opsledger:compute:FirewallPolicyMove"] as unknown as {
       inputProperties: Record<string, { description?: string; type?: string }>;
       requiredInputs: string[];

@@ -1,0 +1,92 @@
+/**
+ * A generated Pulumi project that reads the ledger and changes nothing, as a user would write it: ledger.getTransaction
+ * of the txId in the stack config (the Output form), ledger.evaluate (Output form) and ledger.getChainInfo (the
+ * Promise form), each signing with the identity of the config through a key file, and their fields as stack outputs.
+ * Written into a temp dir like test/helpers/ledger-project.ts (node_modules linked to the repository's).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "../../scripts/lib/pulumi-cli";
+import type { ConfigValues } from "../../scripts/lib/pulumi-cli";
+
+const INDEX_TS = `import * as pulumi from "@pulumi/pulumi";
+import * as opsledger from "pulumi-opsledger";
+
+const config = new pulumi.Config();
+const read = {
+  gateway: {
+    address: config.require("gateway"),
+    tlsRootCertPem: config.require("tlsRootCertPem"),
+    serverNameOverride: config.require("serverNameOverride"),
+  },
+  channel: config.require("channel"),
+  identity: { mspId: config.require("mspId"), certificatePem: config.require("certificatePem"), keyFile: "reader-key.pem" },
+  trustedRootCertificates: config.requireObject<Record<string, string>>("trustedRootCertificates"),
+};
+
+const tx = opsledger.ledger.getTransactionOutput({ ...read, txId: config.require("txId") });
+export const transaction = tx.apply((t) => ({
+  validationCode: t.validationCode,
+  validationCodeNumber: t.validationCodeNumber,
+  blockNumber: t.blockNumber,
+  creator: t.creator?.mspId,
+  chaincode: t.chaincode?.name,
+  function: t.function,
+  args: (t.args ?? []).map((a) => a.text ?? a.base64),
+  writes: (t.readWriteSet ?? []).flatMap((n) => n.writes.map((w) => n.namespace + ":" + w.key + "=" + (w.value.text ?? ""))),
+  endorsers: t.endorsers.map((e) => e.mspId),
+  verified: t.verification.ok,
+}));
+export const query = opsledger.ledger.evaluateOutput({
+  ...read,
+  chaincode: config.require("queryChaincode"),
+  function: config.require("queryFunction"),
+  args: config.requireObject<string[]>("queryArgs"),
+});
+export const chainInfo = opsledger.ledger.getChainInfo(read);
+`;
+
+/** What the project reads, and as whom. */
+export interface LedgerReadsSettings {
+  readonly gateway: { readonly address: string; readonly tlsRootCertPem: string; readonly serverNameOverride: string };
+  readonly channel: string;
+  readonly identity: { readonly mspId: string; readonly certificatePem: string; readonly privateKeyPem: string };
+  readonly trustedRootCertificates: Readonly<Record<string, string>>;
+  readonly txId: string;
+  readonly query: { readonly chaincode: string; readonly function: string; readonly args: readonly string[] };
+}
+
+/** Writes the project (and the identity's key as reader-key.pem beside it) into a new temp dir. */
+export function writeLedgerReadsProject(s: LedgerReadsSettings): { dir: string; config: ConfigValues; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-ledger-reads-"));
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ledger-reads\nruntime: nodejs\n");
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "ledger-reads", private: true, main: "index.ts" }, null, 2),
+  );
+  fs.copyFileSync(path.join(REPO_ROOT, "examples", "ledger", "tsconfig.json"), path.join(dir, "tsconfig.json"));
+  fs.writeFileSync(path.join(dir, "index.ts"), INDEX_TS);
+  fs.writeFileSync(path.join(dir, "reader-key.pem"), s.identity.privateKeyPem, { mode: 0o600 });
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
+  const config: ConfigValues = {
+    gateway: { value: s.gateway.address },
+    tlsRootCertPem: { value: s.gateway.tlsRootCertPem },
+    serverNameOverride: { value: s.gateway.serverNameOverride },
+    channel: { value: s.channel },
+    mspId: { value: s.identity.mspId },
+    certificatePem: { value: s.identity.certificatePem },
+    trustedRootCertificates: { value: JSON.stringify(s.trustedRootCertificates) },
+    txId: { value: s.txId },
+    queryChaincode: { value: s.query.chaincode },
+    queryFunction: { value: s.query.function },
+    queryArgs: { value: JSON.stringify(s.query.args) },
+  };
+  return {
+    dir,
+    config,
+    remove: () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
