@@ -13,6 +13,318 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+type GetTransactionResultChaincode struct {
+	Name    string `pulumi:"name"`
+	Version string `pulumi:"version"`
+}
+
+type GetTransactionResultChaincodeOutput struct{ *pulumi.OutputState }
+
+func (GetTransactionResultChaincodeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTransactionResultChaincode)(nil)).Elem()
+}
+
+func (o GetTransactionResultChaincodeOutput) ToGetTransactionResultChaincodeOutput() GetTransactionResultChaincodeOutput {
+	return o
+}
+
+func (o GetTransactionResultChaincodeOutput) ToGetTransactionResultChaincodeOutputWithContext(ctx context.Context) GetTransactionResultChaincodeOutput {
+	return o
+}
+
+func (o GetTransactionResultChaincodeOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTransactionResultChaincode) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetTransactionResultChaincodeOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTransactionResultChaincode) string { return v.Version }).(pulumi.StringOutput)
+}
+
+type GetTransactionResultChaincodePtrOutput struct{ *pulumi.OutputState }
+
+func (GetTransactionResultChaincodePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTransactionResultChaincode)(nil)).Elem()
+}
+
+func (o GetTransactionResultChaincodePtrOutput) ToGetTransactionResultChaincodePtrOutput() GetTransactionResultChaincodePtrOutput {
+	return o
+}
+
+func (o GetTransactionResultChaincodePtrOutput) ToGetTransactionResultChaincodePtrOutputWithContext(ctx context.Context) GetTransactionResultChaincodePtrOutput {
+	return o
+}
+
+func (o GetTransactionResultChaincodePtrOutput) Elem() GetTransactionResultChaincodeOutput {
+	return o.ApplyT(func(v *GetTransactionResultChaincode) GetTransactionResultChaincode {
+		if v != nil {
+			return *v
+		}
+		var ret GetTransactionResultChaincode
+		return ret
+	}).(GetTransactionResultChaincodeOutput)
+}
+
+func (o GetTransactionResultChaincodePtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultChaincode) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetTransactionResultChaincodePtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultChaincode) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetTransactionResultEvent struct {
+	Name    string          `pulumi:"name"`
+	Payload LedgerBytesView `pulumi:"payload"`
+}
+
+type GetTransactionResultEventOutput struct{ *pulumi.OutputState }
+
+func (GetTransactionResultEventOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTransactionResultEvent)(nil)).Elem()
+}
+
+func (o GetTransactionResultEventOutput) ToGetTransactionResultEventOutput() GetTransactionResultEventOutput {
+	return o
+}
+
+func (o GetTransactionResultEventOutput) ToGetTransactionResultEventOutputWithContext(ctx context.Context) GetTransactionResultEventOutput {
+	return o
+}
+
+func (o GetTransactionResultEventOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTransactionResultEvent) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetTransactionResultEventOutput) Payload() LedgerBytesViewOutput {
+	return o.ApplyT(func(v GetTransactionResultEvent) LedgerBytesView { return v.Payload }).(LedgerBytesViewOutput)
+}
+
+type GetTransactionResultEventPtrOutput struct{ *pulumi.OutputState }
+
+func (GetTransactionResultEventPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTransactionResultEvent)(nil)).Elem()
+}
+
+func (o GetTransactionResultEventPtrOutput) ToGetTransactionResultEventPtrOutput() GetTransactionResultEventPtrOutput {
+	return o
+}
+
+func (o GetTransactionResultEventPtrOutput) ToGetTransactionResultEventPtrOutputWithContext(ctx context.Context) GetTransactionResultEventPtrOutput {
+	return o
+}
+
+func (o GetTransactionResultEventPtrOutput) Elem() GetTransactionResultEventOutput {
+	return o.ApplyT(func(v *GetTransactionResultEvent) GetTransactionResultEvent {
+		if v != nil {
+			return *v
+		}
+		var ret GetTransactionResultEvent
+		return ret
+	}).(GetTransactionResultEventOutput)
+}
+
+func (o GetTransactionResultEventPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultEvent) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetTransactionResultEventPtrOutput) Payload() LedgerBytesViewPtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultEvent) *LedgerBytesView {
+		if v == nil {
+			return nil
+		}
+		return &v.Payload
+	}).(LedgerBytesViewPtrOutput)
+}
+
+type GetTransactionResultResponse struct {
+	Message string          `pulumi:"message"`
+	Payload LedgerBytesView `pulumi:"payload"`
+	Status  float64         `pulumi:"status"`
+}
+
+type GetTransactionResultResponseOutput struct{ *pulumi.OutputState }
+
+func (GetTransactionResultResponseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTransactionResultResponse)(nil)).Elem()
+}
+
+func (o GetTransactionResultResponseOutput) ToGetTransactionResultResponseOutput() GetTransactionResultResponseOutput {
+	return o
+}
+
+func (o GetTransactionResultResponseOutput) ToGetTransactionResultResponseOutputWithContext(ctx context.Context) GetTransactionResultResponseOutput {
+	return o
+}
+
+func (o GetTransactionResultResponseOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v GetTransactionResultResponse) string { return v.Message }).(pulumi.StringOutput)
+}
+
+func (o GetTransactionResultResponseOutput) Payload() LedgerBytesViewOutput {
+	return o.ApplyT(func(v GetTransactionResultResponse) LedgerBytesView { return v.Payload }).(LedgerBytesViewOutput)
+}
+
+func (o GetTransactionResultResponseOutput) Status() pulumi.Float64Output {
+	return o.ApplyT(func(v GetTransactionResultResponse) float64 { return v.Status }).(pulumi.Float64Output)
+}
+
+type GetTransactionResultResponsePtrOutput struct{ *pulumi.OutputState }
+
+func (GetTransactionResultResponsePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTransactionResultResponse)(nil)).Elem()
+}
+
+func (o GetTransactionResultResponsePtrOutput) ToGetTransactionResultResponsePtrOutput() GetTransactionResultResponsePtrOutput {
+	return o
+}
+
+func (o GetTransactionResultResponsePtrOutput) ToGetTransactionResultResponsePtrOutputWithContext(ctx context.Context) GetTransactionResultResponsePtrOutput {
+	return o
+}
+
+func (o GetTransactionResultResponsePtrOutput) Elem() GetTransactionResultResponseOutput {
+	return o.ApplyT(func(v *GetTransactionResultResponse) GetTransactionResultResponse {
+		if v != nil {
+			return *v
+		}
+		var ret GetTransactionResultResponse
+		return ret
+	}).(GetTransactionResultResponseOutput)
+}
+
+func (o GetTransactionResultResponsePtrOutput) Message() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultResponse) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Message
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetTransactionResultResponsePtrOutput) Payload() LedgerBytesViewPtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultResponse) *LedgerBytesView {
+		if v == nil {
+			return nil
+		}
+		return &v.Payload
+	}).(LedgerBytesViewPtrOutput)
+}
+
+func (o GetTransactionResultResponsePtrOutput) Status() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *GetTransactionResultResponse) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.Status
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Bytes as text (UTF-8; absent when they are not valid UTF-8) and as base64.
+type LedgerBytesView struct {
+	Base64 string  `pulumi:"base64"`
+	Text   *string `pulumi:"text"`
+}
+
+// Bytes as text (UTF-8; absent when they are not valid UTF-8) and as base64.
+type LedgerBytesViewOutput struct{ *pulumi.OutputState }
+
+func (LedgerBytesViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerBytesView)(nil)).Elem()
+}
+
+func (o LedgerBytesViewOutput) ToLedgerBytesViewOutput() LedgerBytesViewOutput {
+	return o
+}
+
+func (o LedgerBytesViewOutput) ToLedgerBytesViewOutputWithContext(ctx context.Context) LedgerBytesViewOutput {
+	return o
+}
+
+func (o LedgerBytesViewOutput) Base64() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerBytesView) string { return v.Base64 }).(pulumi.StringOutput)
+}
+
+func (o LedgerBytesViewOutput) Text() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerBytesView) *string { return v.Text }).(pulumi.StringPtrOutput)
+}
+
+type LedgerBytesViewPtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerBytesViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerBytesView)(nil)).Elem()
+}
+
+func (o LedgerBytesViewPtrOutput) ToLedgerBytesViewPtrOutput() LedgerBytesViewPtrOutput {
+	return o
+}
+
+func (o LedgerBytesViewPtrOutput) ToLedgerBytesViewPtrOutputWithContext(ctx context.Context) LedgerBytesViewPtrOutput {
+	return o
+}
+
+func (o LedgerBytesViewPtrOutput) Elem() LedgerBytesViewOutput {
+	return o.ApplyT(func(v *LedgerBytesView) LedgerBytesView {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerBytesView
+		return ret
+	}).(LedgerBytesViewOutput)
+}
+
+func (o LedgerBytesViewPtrOutput) Base64() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerBytesView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Base64
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o LedgerBytesViewPtrOutput) Text() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerBytesView) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Text
+	}).(pulumi.StringPtrOutput)
+}
+
+type LedgerBytesViewArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerBytesViewArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerBytesView)(nil)).Elem()
+}
+
+func (o LedgerBytesViewArrayOutput) ToLedgerBytesViewArrayOutput() LedgerBytesViewArrayOutput {
+	return o
+}
+
+func (o LedgerBytesViewArrayOutput) ToLedgerBytesViewArrayOutputWithContext(ctx context.Context) LedgerBytesViewArrayOutput {
+	return o
+}
+
+func (o LedgerBytesViewArrayOutput) Index(i pulumi.IntInput) LedgerBytesViewOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerBytesView {
+		return vs[0].([]LedgerBytesView)[vs[1].(int)]
+	}).(LedgerBytesViewOutput)
+}
+
 // Where the Fabric Gateway is and how to reach it.
 type LedgerGateway struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
@@ -418,6 +730,97 @@ func (o LedgerIdentityPtrOutput) PrivateKeyPem() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An identity named without its certificate: the MSP id and the certificate's subject.
+type LedgerIdentityView struct {
+	MspId   string `pulumi:"mspId"`
+	Subject string `pulumi:"subject"`
+}
+
+// An identity named without its certificate: the MSP id and the certificate's subject.
+type LedgerIdentityViewOutput struct{ *pulumi.OutputState }
+
+func (LedgerIdentityViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerIdentityView)(nil)).Elem()
+}
+
+func (o LedgerIdentityViewOutput) ToLedgerIdentityViewOutput() LedgerIdentityViewOutput {
+	return o
+}
+
+func (o LedgerIdentityViewOutput) ToLedgerIdentityViewOutputWithContext(ctx context.Context) LedgerIdentityViewOutput {
+	return o
+}
+
+func (o LedgerIdentityViewOutput) MspId() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerIdentityView) string { return v.MspId }).(pulumi.StringOutput)
+}
+
+func (o LedgerIdentityViewOutput) Subject() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerIdentityView) string { return v.Subject }).(pulumi.StringOutput)
+}
+
+type LedgerIdentityViewPtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerIdentityViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerIdentityView)(nil)).Elem()
+}
+
+func (o LedgerIdentityViewPtrOutput) ToLedgerIdentityViewPtrOutput() LedgerIdentityViewPtrOutput {
+	return o
+}
+
+func (o LedgerIdentityViewPtrOutput) ToLedgerIdentityViewPtrOutputWithContext(ctx context.Context) LedgerIdentityViewPtrOutput {
+	return o
+}
+
+func (o LedgerIdentityViewPtrOutput) Elem() LedgerIdentityViewOutput {
+	return o.ApplyT(func(v *LedgerIdentityView) LedgerIdentityView {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerIdentityView
+		return ret
+	}).(LedgerIdentityViewOutput)
+}
+
+func (o LedgerIdentityViewPtrOutput) MspId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerIdentityView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.MspId
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o LedgerIdentityViewPtrOutput) Subject() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerIdentityView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Subject
+	}).(pulumi.StringPtrOutput)
+}
+
+type LedgerIdentityViewArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerIdentityViewArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerIdentityView)(nil)).Elem()
+}
+
+func (o LedgerIdentityViewArrayOutput) ToLedgerIdentityViewArrayOutput() LedgerIdentityViewArrayOutput {
+	return o
+}
+
+func (o LedgerIdentityViewArrayOutput) ToLedgerIdentityViewArrayOutputWithContext(ctx context.Context) LedgerIdentityViewArrayOutput {
+	return o
+}
+
+func (o LedgerIdentityViewArrayOutput) Index(i pulumi.IntInput) LedgerIdentityViewOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerIdentityView {
+		return vs[0].([]LedgerIdentityView)[vs[1].(int)]
+	}).(LedgerIdentityViewOutput)
+}
+
 // A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
 type LedgerKms struct {
 	// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
@@ -556,6 +959,230 @@ func (o LedgerKmsPtrOutput) CryptoKeyVersion() pulumi.StringPtrOutput {
 		}
 		return &v.CryptoKeyVersion
 	}).(pulumi.StringPtrOutput)
+}
+
+// One chaincode namespace's reads and writes.
+type LedgerNamespaceView struct {
+	Namespace string `pulumi:"namespace"`
+	// Each key read, with the version (block and transaction number, decimal) it had; no version: it did not exist.
+	Reads  []LedgerNamespaceViewReads  `pulumi:"reads"`
+	Writes []LedgerNamespaceViewWrites `pulumi:"writes"`
+}
+
+// One chaincode namespace's reads and writes.
+type LedgerNamespaceViewOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerNamespaceView)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewOutput) ToLedgerNamespaceViewOutput() LedgerNamespaceViewOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewOutput) ToLedgerNamespaceViewOutputWithContext(ctx context.Context) LedgerNamespaceViewOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewOutput) Namespace() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerNamespaceView) string { return v.Namespace }).(pulumi.StringOutput)
+}
+
+// Each key read, with the version (block and transaction number, decimal) it had; no version: it did not exist.
+func (o LedgerNamespaceViewOutput) Reads() LedgerNamespaceViewReadsArrayOutput {
+	return o.ApplyT(func(v LedgerNamespaceView) []LedgerNamespaceViewReads { return v.Reads }).(LedgerNamespaceViewReadsArrayOutput)
+}
+
+func (o LedgerNamespaceViewOutput) Writes() LedgerNamespaceViewWritesArrayOutput {
+	return o.ApplyT(func(v LedgerNamespaceView) []LedgerNamespaceViewWrites { return v.Writes }).(LedgerNamespaceViewWritesArrayOutput)
+}
+
+type LedgerNamespaceViewArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerNamespaceView)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewArrayOutput) ToLedgerNamespaceViewArrayOutput() LedgerNamespaceViewArrayOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewArrayOutput) ToLedgerNamespaceViewArrayOutputWithContext(ctx context.Context) LedgerNamespaceViewArrayOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewArrayOutput) Index(i pulumi.IntInput) LedgerNamespaceViewOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerNamespaceView {
+		return vs[0].([]LedgerNamespaceView)[vs[1].(int)]
+	}).(LedgerNamespaceViewOutput)
+}
+
+type LedgerNamespaceViewReads struct {
+	Key     string                           `pulumi:"key"`
+	Version *LedgerNamespaceViewReadsVersion `pulumi:"version"`
+}
+
+type LedgerNamespaceViewReadsOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewReadsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerNamespaceViewReads)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewReadsOutput) ToLedgerNamespaceViewReadsOutput() LedgerNamespaceViewReadsOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsOutput) ToLedgerNamespaceViewReadsOutputWithContext(ctx context.Context) LedgerNamespaceViewReadsOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewReads) string { return v.Key }).(pulumi.StringOutput)
+}
+
+func (o LedgerNamespaceViewReadsOutput) Version() LedgerNamespaceViewReadsVersionPtrOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewReads) *LedgerNamespaceViewReadsVersion { return v.Version }).(LedgerNamespaceViewReadsVersionPtrOutput)
+}
+
+type LedgerNamespaceViewReadsArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewReadsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerNamespaceViewReads)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewReadsArrayOutput) ToLedgerNamespaceViewReadsArrayOutput() LedgerNamespaceViewReadsArrayOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsArrayOutput) ToLedgerNamespaceViewReadsArrayOutputWithContext(ctx context.Context) LedgerNamespaceViewReadsArrayOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsArrayOutput) Index(i pulumi.IntInput) LedgerNamespaceViewReadsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerNamespaceViewReads {
+		return vs[0].([]LedgerNamespaceViewReads)[vs[1].(int)]
+	}).(LedgerNamespaceViewReadsOutput)
+}
+
+type LedgerNamespaceViewReadsVersion struct {
+	BlockNum string `pulumi:"blockNum"`
+	TxNum    string `pulumi:"txNum"`
+}
+
+type LedgerNamespaceViewReadsVersionOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewReadsVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerNamespaceViewReadsVersion)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewReadsVersionOutput) ToLedgerNamespaceViewReadsVersionOutput() LedgerNamespaceViewReadsVersionOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsVersionOutput) ToLedgerNamespaceViewReadsVersionOutputWithContext(ctx context.Context) LedgerNamespaceViewReadsVersionOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsVersionOutput) BlockNum() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewReadsVersion) string { return v.BlockNum }).(pulumi.StringOutput)
+}
+
+func (o LedgerNamespaceViewReadsVersionOutput) TxNum() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewReadsVersion) string { return v.TxNum }).(pulumi.StringOutput)
+}
+
+type LedgerNamespaceViewReadsVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewReadsVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerNamespaceViewReadsVersion)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewReadsVersionPtrOutput) ToLedgerNamespaceViewReadsVersionPtrOutput() LedgerNamespaceViewReadsVersionPtrOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsVersionPtrOutput) ToLedgerNamespaceViewReadsVersionPtrOutputWithContext(ctx context.Context) LedgerNamespaceViewReadsVersionPtrOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewReadsVersionPtrOutput) Elem() LedgerNamespaceViewReadsVersionOutput {
+	return o.ApplyT(func(v *LedgerNamespaceViewReadsVersion) LedgerNamespaceViewReadsVersion {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerNamespaceViewReadsVersion
+		return ret
+	}).(LedgerNamespaceViewReadsVersionOutput)
+}
+
+func (o LedgerNamespaceViewReadsVersionPtrOutput) BlockNum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerNamespaceViewReadsVersion) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.BlockNum
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o LedgerNamespaceViewReadsVersionPtrOutput) TxNum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerNamespaceViewReadsVersion) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.TxNum
+	}).(pulumi.StringPtrOutput)
+}
+
+type LedgerNamespaceViewWrites struct {
+	IsDelete bool            `pulumi:"isDelete"`
+	Key      string          `pulumi:"key"`
+	Value    LedgerBytesView `pulumi:"value"`
+}
+
+type LedgerNamespaceViewWritesOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewWritesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerNamespaceViewWrites)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewWritesOutput) ToLedgerNamespaceViewWritesOutput() LedgerNamespaceViewWritesOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewWritesOutput) ToLedgerNamespaceViewWritesOutputWithContext(ctx context.Context) LedgerNamespaceViewWritesOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewWritesOutput) IsDelete() pulumi.BoolOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewWrites) bool { return v.IsDelete }).(pulumi.BoolOutput)
+}
+
+func (o LedgerNamespaceViewWritesOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewWrites) string { return v.Key }).(pulumi.StringOutput)
+}
+
+func (o LedgerNamespaceViewWritesOutput) Value() LedgerBytesViewOutput {
+	return o.ApplyT(func(v LedgerNamespaceViewWrites) LedgerBytesView { return v.Value }).(LedgerBytesViewOutput)
+}
+
+type LedgerNamespaceViewWritesArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerNamespaceViewWritesArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerNamespaceViewWrites)(nil)).Elem()
+}
+
+func (o LedgerNamespaceViewWritesArrayOutput) ToLedgerNamespaceViewWritesArrayOutput() LedgerNamespaceViewWritesArrayOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewWritesArrayOutput) ToLedgerNamespaceViewWritesArrayOutputWithContext(ctx context.Context) LedgerNamespaceViewWritesArrayOutput {
+	return o
+}
+
+func (o LedgerNamespaceViewWritesArrayOutput) Index(i pulumi.IntInput) LedgerNamespaceViewWritesOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerNamespaceViewWrites {
+		return vs[0].([]LedgerNamespaceViewWrites)[vs[1].(int)]
+	}).(LedgerNamespaceViewWritesOutput)
 }
 
 // A compensating transaction submitted (exactly once) when the resource is destroyed or replaced.
@@ -1030,6 +1657,591 @@ func (o LedgerPkcs11PtrOutput) TokenLabel() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+type LedgerReadGateway struct {
+	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+	Address string `pulumi:"address"`
+	// PEM client certificate for mutual TLS (with clientKeyPem).
+	ClientCertPem *string `pulumi:"clientCertPem"`
+	// PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form.
+	ClientKeyPem *string `pulumi:"clientKeyPem"`
+	// The TLS server name to expect instead of the address's host.
+	ServerNameOverride *string `pulumi:"serverNameOverride"`
+	// PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+	TlsRootCertPem *string `pulumi:"tlsRootCertPem"`
+}
+
+// LedgerReadGatewayInput is an input type that accepts LedgerReadGatewayArgs and LedgerReadGatewayOutput values.
+// You can construct a concrete instance of `LedgerReadGatewayInput` via:
+//
+//	LedgerReadGatewayArgs{...}
+type LedgerReadGatewayInput interface {
+	pulumi.Input
+
+	ToLedgerReadGatewayOutput() LedgerReadGatewayOutput
+	ToLedgerReadGatewayOutputWithContext(context.Context) LedgerReadGatewayOutput
+}
+
+// Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+type LedgerReadGatewayArgs struct {
+	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+	Address pulumi.StringInput `pulumi:"address"`
+	// PEM client certificate for mutual TLS (with clientKeyPem).
+	ClientCertPem pulumi.StringPtrInput `pulumi:"clientCertPem"`
+	// PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form.
+	ClientKeyPem pulumi.StringPtrInput `pulumi:"clientKeyPem"`
+	// The TLS server name to expect instead of the address's host.
+	ServerNameOverride pulumi.StringPtrInput `pulumi:"serverNameOverride"`
+	// PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+	TlsRootCertPem pulumi.StringPtrInput `pulumi:"tlsRootCertPem"`
+}
+
+func (LedgerReadGatewayArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadGateway)(nil)).Elem()
+}
+
+func (i LedgerReadGatewayArgs) ToLedgerReadGatewayOutput() LedgerReadGatewayOutput {
+	return i.ToLedgerReadGatewayOutputWithContext(context.Background())
+}
+
+func (i LedgerReadGatewayArgs) ToLedgerReadGatewayOutputWithContext(ctx context.Context) LedgerReadGatewayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadGatewayOutput)
+}
+
+// Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+type LedgerReadGatewayOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadGatewayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadGateway)(nil)).Elem()
+}
+
+func (o LedgerReadGatewayOutput) ToLedgerReadGatewayOutput() LedgerReadGatewayOutput {
+	return o
+}
+
+func (o LedgerReadGatewayOutput) ToLedgerReadGatewayOutputWithContext(ctx context.Context) LedgerReadGatewayOutput {
+	return o
+}
+
+// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+func (o LedgerReadGatewayOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerReadGateway) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// PEM client certificate for mutual TLS (with clientKeyPem).
+func (o LedgerReadGatewayOutput) ClientCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientCertPem }).(pulumi.StringPtrOutput)
+}
+
+// PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form.
+func (o LedgerReadGatewayOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// The TLS server name to expect instead of the address's host.
+func (o LedgerReadGatewayOutput) ServerNameOverride() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ServerNameOverride }).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+func (o LedgerReadGatewayOutput) TlsRootCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadGateway) *string { return v.TlsRootCertPem }).(pulumi.StringPtrOutput)
+}
+
+// Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
+// LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
+// PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
+// user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+type LedgerReadIdentity struct {
+	// The enrolment certificate (PEM).
+	CertificatePem string `pulumi:"certificatePem"`
+	// The name of an environment variable holding the PEM private key where `pulumi` runs.
+	KeyEnv *string `pulumi:"keyEnv"`
+	// The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+	KeyFile *string `pulumi:"keyFile"`
+	// A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
+	Kms *LedgerReadIdentityKms `pulumi:"kms"`
+	// The MSP id of the identity's organization, e.g. "Org1MSP".
+	MspId string `pulumi:"mspId"`
+	// A key on a PKCS#11 token (HSM).
+	Pkcs11 *LedgerReadPkcs11 `pulumi:"pkcs11"`
+	// The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+	PrivateKeyPem *string `pulumi:"privateKeyPem"`
+}
+
+// LedgerReadIdentityInput is an input type that accepts LedgerReadIdentityArgs and LedgerReadIdentityOutput values.
+// You can construct a concrete instance of `LedgerReadIdentityInput` via:
+//
+//	LedgerReadIdentityArgs{...}
+type LedgerReadIdentityInput interface {
+	pulumi.Input
+
+	ToLedgerReadIdentityOutput() LedgerReadIdentityOutput
+	ToLedgerReadIdentityOutputWithContext(context.Context) LedgerReadIdentityOutput
+}
+
+// Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
+// LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
+// PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
+// user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+type LedgerReadIdentityArgs struct {
+	// The enrolment certificate (PEM).
+	CertificatePem pulumi.StringInput `pulumi:"certificatePem"`
+	// The name of an environment variable holding the PEM private key where `pulumi` runs.
+	KeyEnv pulumi.StringPtrInput `pulumi:"keyEnv"`
+	// The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+	KeyFile pulumi.StringPtrInput `pulumi:"keyFile"`
+	// A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
+	Kms LedgerReadIdentityKmsPtrInput `pulumi:"kms"`
+	// The MSP id of the identity's organization, e.g. "Org1MSP".
+	MspId pulumi.StringInput `pulumi:"mspId"`
+	// A key on a PKCS#11 token (HSM).
+	Pkcs11 LedgerReadPkcs11PtrInput `pulumi:"pkcs11"`
+	// The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+	PrivateKeyPem pulumi.StringPtrInput `pulumi:"privateKeyPem"`
+}
+
+func (LedgerReadIdentityArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadIdentity)(nil)).Elem()
+}
+
+func (i LedgerReadIdentityArgs) ToLedgerReadIdentityOutput() LedgerReadIdentityOutput {
+	return i.ToLedgerReadIdentityOutputWithContext(context.Background())
+}
+
+func (i LedgerReadIdentityArgs) ToLedgerReadIdentityOutputWithContext(ctx context.Context) LedgerReadIdentityOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadIdentityOutput)
+}
+
+// Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
+// LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
+// PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
+// user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+type LedgerReadIdentityOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadIdentityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadIdentity)(nil)).Elem()
+}
+
+func (o LedgerReadIdentityOutput) ToLedgerReadIdentityOutput() LedgerReadIdentityOutput {
+	return o
+}
+
+func (o LedgerReadIdentityOutput) ToLedgerReadIdentityOutputWithContext(ctx context.Context) LedgerReadIdentityOutput {
+	return o
+}
+
+// The enrolment certificate (PEM).
+func (o LedgerReadIdentityOutput) CertificatePem() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) string { return v.CertificatePem }).(pulumi.StringOutput)
+}
+
+// The name of an environment variable holding the PEM private key where `pulumi` runs.
+func (o LedgerReadIdentityOutput) KeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) *string { return v.KeyEnv }).(pulumi.StringPtrOutput)
+}
+
+// The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+func (o LedgerReadIdentityOutput) KeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) *string { return v.KeyFile }).(pulumi.StringPtrOutput)
+}
+
+// A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
+func (o LedgerReadIdentityOutput) Kms() LedgerReadIdentityKmsPtrOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) *LedgerReadIdentityKms { return v.Kms }).(LedgerReadIdentityKmsPtrOutput)
+}
+
+// The MSP id of the identity's organization, e.g. "Org1MSP".
+func (o LedgerReadIdentityOutput) MspId() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) string { return v.MspId }).(pulumi.StringOutput)
+}
+
+// A key on a PKCS#11 token (HSM).
+func (o LedgerReadIdentityOutput) Pkcs11() LedgerReadPkcs11PtrOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) *LedgerReadPkcs11 { return v.Pkcs11 }).(LedgerReadPkcs11PtrOutput)
+}
+
+// The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+func (o LedgerReadIdentityOutput) PrivateKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadIdentity) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
+}
+
+type LedgerReadIdentityKms struct {
+	CryptoKeyVersion string `pulumi:"cryptoKeyVersion"`
+}
+
+// LedgerReadIdentityKmsInput is an input type that accepts LedgerReadIdentityKmsArgs and LedgerReadIdentityKmsOutput values.
+// You can construct a concrete instance of `LedgerReadIdentityKmsInput` via:
+//
+//	LedgerReadIdentityKmsArgs{...}
+type LedgerReadIdentityKmsInput interface {
+	pulumi.Input
+
+	ToLedgerReadIdentityKmsOutput() LedgerReadIdentityKmsOutput
+	ToLedgerReadIdentityKmsOutputWithContext(context.Context) LedgerReadIdentityKmsOutput
+}
+
+type LedgerReadIdentityKmsArgs struct {
+	CryptoKeyVersion pulumi.StringInput `pulumi:"cryptoKeyVersion"`
+}
+
+func (LedgerReadIdentityKmsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadIdentityKms)(nil)).Elem()
+}
+
+func (i LedgerReadIdentityKmsArgs) ToLedgerReadIdentityKmsOutput() LedgerReadIdentityKmsOutput {
+	return i.ToLedgerReadIdentityKmsOutputWithContext(context.Background())
+}
+
+func (i LedgerReadIdentityKmsArgs) ToLedgerReadIdentityKmsOutputWithContext(ctx context.Context) LedgerReadIdentityKmsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadIdentityKmsOutput)
+}
+
+func (i LedgerReadIdentityKmsArgs) ToLedgerReadIdentityKmsPtrOutput() LedgerReadIdentityKmsPtrOutput {
+	return i.ToLedgerReadIdentityKmsPtrOutputWithContext(context.Background())
+}
+
+func (i LedgerReadIdentityKmsArgs) ToLedgerReadIdentityKmsPtrOutputWithContext(ctx context.Context) LedgerReadIdentityKmsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadIdentityKmsOutput).ToLedgerReadIdentityKmsPtrOutputWithContext(ctx)
+}
+
+// LedgerReadIdentityKmsPtrInput is an input type that accepts LedgerReadIdentityKmsArgs, LedgerReadIdentityKmsPtr and LedgerReadIdentityKmsPtrOutput values.
+// You can construct a concrete instance of `LedgerReadIdentityKmsPtrInput` via:
+//
+//	        LedgerReadIdentityKmsArgs{...}
+//
+//	or:
+//
+//	        nil
+type LedgerReadIdentityKmsPtrInput interface {
+	pulumi.Input
+
+	ToLedgerReadIdentityKmsPtrOutput() LedgerReadIdentityKmsPtrOutput
+	ToLedgerReadIdentityKmsPtrOutputWithContext(context.Context) LedgerReadIdentityKmsPtrOutput
+}
+
+type ledgerReadIdentityKmsPtrType LedgerReadIdentityKmsArgs
+
+func LedgerReadIdentityKmsPtr(v *LedgerReadIdentityKmsArgs) LedgerReadIdentityKmsPtrInput {
+	return (*ledgerReadIdentityKmsPtrType)(v)
+}
+
+func (*ledgerReadIdentityKmsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerReadIdentityKms)(nil)).Elem()
+}
+
+func (i *ledgerReadIdentityKmsPtrType) ToLedgerReadIdentityKmsPtrOutput() LedgerReadIdentityKmsPtrOutput {
+	return i.ToLedgerReadIdentityKmsPtrOutputWithContext(context.Background())
+}
+
+func (i *ledgerReadIdentityKmsPtrType) ToLedgerReadIdentityKmsPtrOutputWithContext(ctx context.Context) LedgerReadIdentityKmsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadIdentityKmsPtrOutput)
+}
+
+type LedgerReadIdentityKmsOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadIdentityKmsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadIdentityKms)(nil)).Elem()
+}
+
+func (o LedgerReadIdentityKmsOutput) ToLedgerReadIdentityKmsOutput() LedgerReadIdentityKmsOutput {
+	return o
+}
+
+func (o LedgerReadIdentityKmsOutput) ToLedgerReadIdentityKmsOutputWithContext(ctx context.Context) LedgerReadIdentityKmsOutput {
+	return o
+}
+
+func (o LedgerReadIdentityKmsOutput) ToLedgerReadIdentityKmsPtrOutput() LedgerReadIdentityKmsPtrOutput {
+	return o.ToLedgerReadIdentityKmsPtrOutputWithContext(context.Background())
+}
+
+func (o LedgerReadIdentityKmsOutput) ToLedgerReadIdentityKmsPtrOutputWithContext(ctx context.Context) LedgerReadIdentityKmsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LedgerReadIdentityKms) *LedgerReadIdentityKms {
+		return &v
+	}).(LedgerReadIdentityKmsPtrOutput)
+}
+
+func (o LedgerReadIdentityKmsOutput) CryptoKeyVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerReadIdentityKms) string { return v.CryptoKeyVersion }).(pulumi.StringOutput)
+}
+
+type LedgerReadIdentityKmsPtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadIdentityKmsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerReadIdentityKms)(nil)).Elem()
+}
+
+func (o LedgerReadIdentityKmsPtrOutput) ToLedgerReadIdentityKmsPtrOutput() LedgerReadIdentityKmsPtrOutput {
+	return o
+}
+
+func (o LedgerReadIdentityKmsPtrOutput) ToLedgerReadIdentityKmsPtrOutputWithContext(ctx context.Context) LedgerReadIdentityKmsPtrOutput {
+	return o
+}
+
+func (o LedgerReadIdentityKmsPtrOutput) Elem() LedgerReadIdentityKmsOutput {
+	return o.ApplyT(func(v *LedgerReadIdentityKms) LedgerReadIdentityKms {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerReadIdentityKms
+		return ret
+	}).(LedgerReadIdentityKmsOutput)
+}
+
+func (o LedgerReadIdentityKmsPtrOutput) CryptoKeyVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadIdentityKms) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.CryptoKeyVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+type LedgerReadPkcs11 struct {
+	// The key's CKA_ID in hex.
+	//
+	// Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+	KeyId *string `pulumi:"keyId"`
+	// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+	Library string `pulumi:"library"`
+	// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+	Pin *string `pulumi:"pin"`
+	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+	PinConfig *string `pulumi:"pinConfig"`
+	// The name of an environment variable holding the PIN where `pulumi` runs.
+	PinEnv *string `pulumi:"pinEnv"`
+	// The token's label.
+	TokenLabel string `pulumi:"tokenLabel"`
+}
+
+// LedgerReadPkcs11Input is an input type that accepts LedgerReadPkcs11Args and LedgerReadPkcs11Output values.
+// You can construct a concrete instance of `LedgerReadPkcs11Input` via:
+//
+//	LedgerReadPkcs11Args{...}
+type LedgerReadPkcs11Input interface {
+	pulumi.Input
+
+	ToLedgerReadPkcs11Output() LedgerReadPkcs11Output
+	ToLedgerReadPkcs11OutputWithContext(context.Context) LedgerReadPkcs11Output
+}
+
+// A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+type LedgerReadPkcs11Args struct {
+	// The key's CKA_ID in hex.
+	//
+	// Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+	KeyId pulumi.StringPtrInput `pulumi:"keyId"`
+	// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+	Library pulumi.StringInput `pulumi:"library"`
+	// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+	Pin pulumi.StringPtrInput `pulumi:"pin"`
+	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+	PinConfig pulumi.StringPtrInput `pulumi:"pinConfig"`
+	// The name of an environment variable holding the PIN where `pulumi` runs.
+	PinEnv pulumi.StringPtrInput `pulumi:"pinEnv"`
+	// The token's label.
+	TokenLabel pulumi.StringInput `pulumi:"tokenLabel"`
+}
+
+func (LedgerReadPkcs11Args) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadPkcs11)(nil)).Elem()
+}
+
+func (i LedgerReadPkcs11Args) ToLedgerReadPkcs11Output() LedgerReadPkcs11Output {
+	return i.ToLedgerReadPkcs11OutputWithContext(context.Background())
+}
+
+func (i LedgerReadPkcs11Args) ToLedgerReadPkcs11OutputWithContext(ctx context.Context) LedgerReadPkcs11Output {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadPkcs11Output)
+}
+
+func (i LedgerReadPkcs11Args) ToLedgerReadPkcs11PtrOutput() LedgerReadPkcs11PtrOutput {
+	return i.ToLedgerReadPkcs11PtrOutputWithContext(context.Background())
+}
+
+func (i LedgerReadPkcs11Args) ToLedgerReadPkcs11PtrOutputWithContext(ctx context.Context) LedgerReadPkcs11PtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadPkcs11Output).ToLedgerReadPkcs11PtrOutputWithContext(ctx)
+}
+
+// LedgerReadPkcs11PtrInput is an input type that accepts LedgerReadPkcs11Args, LedgerReadPkcs11Ptr and LedgerReadPkcs11PtrOutput values.
+// You can construct a concrete instance of `LedgerReadPkcs11PtrInput` via:
+//
+//	        LedgerReadPkcs11Args{...}
+//
+//	or:
+//
+//	        nil
+type LedgerReadPkcs11PtrInput interface {
+	pulumi.Input
+
+	ToLedgerReadPkcs11PtrOutput() LedgerReadPkcs11PtrOutput
+	ToLedgerReadPkcs11PtrOutputWithContext(context.Context) LedgerReadPkcs11PtrOutput
+}
+
+type ledgerReadPkcs11PtrType LedgerReadPkcs11Args
+
+func LedgerReadPkcs11Ptr(v *LedgerReadPkcs11Args) LedgerReadPkcs11PtrInput {
+	return (*ledgerReadPkcs11PtrType)(v)
+}
+
+func (*ledgerReadPkcs11PtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerReadPkcs11)(nil)).Elem()
+}
+
+func (i *ledgerReadPkcs11PtrType) ToLedgerReadPkcs11PtrOutput() LedgerReadPkcs11PtrOutput {
+	return i.ToLedgerReadPkcs11PtrOutputWithContext(context.Background())
+}
+
+func (i *ledgerReadPkcs11PtrType) ToLedgerReadPkcs11PtrOutputWithContext(ctx context.Context) LedgerReadPkcs11PtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadPkcs11PtrOutput)
+}
+
+// A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+type LedgerReadPkcs11Output struct{ *pulumi.OutputState }
+
+func (LedgerReadPkcs11Output) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerReadPkcs11)(nil)).Elem()
+}
+
+func (o LedgerReadPkcs11Output) ToLedgerReadPkcs11Output() LedgerReadPkcs11Output {
+	return o
+}
+
+func (o LedgerReadPkcs11Output) ToLedgerReadPkcs11OutputWithContext(ctx context.Context) LedgerReadPkcs11Output {
+	return o
+}
+
+func (o LedgerReadPkcs11Output) ToLedgerReadPkcs11PtrOutput() LedgerReadPkcs11PtrOutput {
+	return o.ToLedgerReadPkcs11PtrOutputWithContext(context.Background())
+}
+
+func (o LedgerReadPkcs11Output) ToLedgerReadPkcs11PtrOutputWithContext(ctx context.Context) LedgerReadPkcs11PtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LedgerReadPkcs11) *LedgerReadPkcs11 {
+		return &v
+	}).(LedgerReadPkcs11PtrOutput)
+}
+
+// The key's CKA_ID in hex.
+//
+// Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+func (o LedgerReadPkcs11Output) KeyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.KeyId }).(pulumi.StringPtrOutput)
+}
+
+// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+func (o LedgerReadPkcs11Output) Library() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerReadPkcs11) string { return v.Library }).(pulumi.StringOutput)
+}
+
+// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+func (o LedgerReadPkcs11Output) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.Pin }).(pulumi.StringPtrOutput)
+}
+
+// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+func (o LedgerReadPkcs11Output) PinConfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.PinConfig }).(pulumi.StringPtrOutput)
+}
+
+// The name of an environment variable holding the PIN where `pulumi` runs.
+func (o LedgerReadPkcs11Output) PinEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.PinEnv }).(pulumi.StringPtrOutput)
+}
+
+// The token's label.
+func (o LedgerReadPkcs11Output) TokenLabel() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerReadPkcs11) string { return v.TokenLabel }).(pulumi.StringOutput)
+}
+
+type LedgerReadPkcs11PtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadPkcs11PtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerReadPkcs11)(nil)).Elem()
+}
+
+func (o LedgerReadPkcs11PtrOutput) ToLedgerReadPkcs11PtrOutput() LedgerReadPkcs11PtrOutput {
+	return o
+}
+
+func (o LedgerReadPkcs11PtrOutput) ToLedgerReadPkcs11PtrOutputWithContext(ctx context.Context) LedgerReadPkcs11PtrOutput {
+	return o
+}
+
+func (o LedgerReadPkcs11PtrOutput) Elem() LedgerReadPkcs11Output {
+	return o.ApplyT(func(v *LedgerReadPkcs11) LedgerReadPkcs11 {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerReadPkcs11
+		return ret
+	}).(LedgerReadPkcs11Output)
+}
+
+// The key's CKA_ID in hex.
+//
+// Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+func (o LedgerReadPkcs11PtrOutput) KeyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
+		if v == nil {
+			return nil
+		}
+		return v.KeyId
+	}).(pulumi.StringPtrOutput)
+}
+
+// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+func (o LedgerReadPkcs11PtrOutput) Library() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Library
+	}).(pulumi.StringPtrOutput)
+}
+
+// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+func (o LedgerReadPkcs11PtrOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Pin
+	}).(pulumi.StringPtrOutput)
+}
+
+// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+func (o LedgerReadPkcs11PtrOutput) PinConfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PinConfig
+	}).(pulumi.StringPtrOutput)
+}
+
+// The name of an environment variable holding the PIN where `pulumi` runs.
+func (o LedgerReadPkcs11PtrOutput) PinEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PinEnv
+	}).(pulumi.StringPtrOutput)
+}
+
+// The token's label.
+func (o LedgerReadPkcs11PtrOutput) TokenLabel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.TokenLabel
+	}).(pulumi.StringPtrOutput)
+}
+
 // Deadlines of the commit wait, as durations ("2m", "90s"). `customTimeouts` never reaches a dynamic provider.
 type LedgerTimeouts struct {
 	// Default: "20m"
@@ -1197,6 +2409,136 @@ func (o LedgerTimeoutsPtrOutput) Delete() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// How the envelope verified, as `opsledger-ledger verify` reports it.
+type LedgerVerificationView struct {
+	// Whether certificate chains were checked against trusted roots.
+	ChainsVerified bool `pulumi:"chainsVerified"`
+	// The checks that passed, in order.
+	Checks []string `pulumi:"checks"`
+	// The first failing check: what differs, the code a committer would give it, and why.
+	Failure *LedgerVerificationViewFailure `pulumi:"failure"`
+	// Every check passed: the creator's signature, txId, proposal hash, endorsements (and chains, when trusted roots were given).
+	Ok bool `pulumi:"ok"`
+}
+
+// How the envelope verified, as `opsledger-ledger verify` reports it.
+type LedgerVerificationViewOutput struct{ *pulumi.OutputState }
+
+func (LedgerVerificationViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerVerificationView)(nil)).Elem()
+}
+
+func (o LedgerVerificationViewOutput) ToLedgerVerificationViewOutput() LedgerVerificationViewOutput {
+	return o
+}
+
+func (o LedgerVerificationViewOutput) ToLedgerVerificationViewOutputWithContext(ctx context.Context) LedgerVerificationViewOutput {
+	return o
+}
+
+// Whether certificate chains were checked against trusted roots.
+func (o LedgerVerificationViewOutput) ChainsVerified() pulumi.BoolOutput {
+	return o.ApplyT(func(v LedgerVerificationView) bool { return v.ChainsVerified }).(pulumi.BoolOutput)
+}
+
+// The checks that passed, in order.
+func (o LedgerVerificationViewOutput) Checks() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LedgerVerificationView) []string { return v.Checks }).(pulumi.StringArrayOutput)
+}
+
+// The first failing check: what differs, the code a committer would give it, and why.
+func (o LedgerVerificationViewOutput) Failure() LedgerVerificationViewFailurePtrOutput {
+	return o.ApplyT(func(v LedgerVerificationView) *LedgerVerificationViewFailure { return v.Failure }).(LedgerVerificationViewFailurePtrOutput)
+}
+
+// Every check passed: the creator's signature, txId, proposal hash, endorsements (and chains, when trusted roots were given).
+func (o LedgerVerificationViewOutput) Ok() pulumi.BoolOutput {
+	return o.ApplyT(func(v LedgerVerificationView) bool { return v.Ok }).(pulumi.BoolOutput)
+}
+
+type LedgerVerificationViewFailure struct {
+	Message        string `pulumi:"message"`
+	Mismatch       string `pulumi:"mismatch"`
+	ValidationCode string `pulumi:"validationCode"`
+}
+
+type LedgerVerificationViewFailureOutput struct{ *pulumi.OutputState }
+
+func (LedgerVerificationViewFailureOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerVerificationViewFailure)(nil)).Elem()
+}
+
+func (o LedgerVerificationViewFailureOutput) ToLedgerVerificationViewFailureOutput() LedgerVerificationViewFailureOutput {
+	return o
+}
+
+func (o LedgerVerificationViewFailureOutput) ToLedgerVerificationViewFailureOutputWithContext(ctx context.Context) LedgerVerificationViewFailureOutput {
+	return o
+}
+
+func (o LedgerVerificationViewFailureOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerVerificationViewFailure) string { return v.Message }).(pulumi.StringOutput)
+}
+
+func (o LedgerVerificationViewFailureOutput) Mismatch() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerVerificationViewFailure) string { return v.Mismatch }).(pulumi.StringOutput)
+}
+
+func (o LedgerVerificationViewFailureOutput) ValidationCode() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerVerificationViewFailure) string { return v.ValidationCode }).(pulumi.StringOutput)
+}
+
+type LedgerVerificationViewFailurePtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerVerificationViewFailurePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerVerificationViewFailure)(nil)).Elem()
+}
+
+func (o LedgerVerificationViewFailurePtrOutput) ToLedgerVerificationViewFailurePtrOutput() LedgerVerificationViewFailurePtrOutput {
+	return o
+}
+
+func (o LedgerVerificationViewFailurePtrOutput) ToLedgerVerificationViewFailurePtrOutputWithContext(ctx context.Context) LedgerVerificationViewFailurePtrOutput {
+	return o
+}
+
+func (o LedgerVerificationViewFailurePtrOutput) Elem() LedgerVerificationViewFailureOutput {
+	return o.ApplyT(func(v *LedgerVerificationViewFailure) LedgerVerificationViewFailure {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerVerificationViewFailure
+		return ret
+	}).(LedgerVerificationViewFailureOutput)
+}
+
+func (o LedgerVerificationViewFailurePtrOutput) Message() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerVerificationViewFailure) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Message
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o LedgerVerificationViewFailurePtrOutput) Mismatch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerVerificationViewFailure) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Mismatch
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o LedgerVerificationViewFailurePtrOutput) ValidationCode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerVerificationViewFailure) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ValidationCode
+	}).(pulumi.StringPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerGatewayInput)(nil)).Elem(), LedgerGatewayArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerIdentityInput)(nil)).Elem(), LedgerIdentityArgs{})
@@ -1206,20 +2548,55 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerOnDestroyPtrInput)(nil)).Elem(), LedgerOnDestroyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerPkcs11Input)(nil)).Elem(), LedgerPkcs11Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerPkcs11PtrInput)(nil)).Elem(), LedgerPkcs11Args{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadGatewayInput)(nil)).Elem(), LedgerReadGatewayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadIdentityInput)(nil)).Elem(), LedgerReadIdentityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadIdentityKmsInput)(nil)).Elem(), LedgerReadIdentityKmsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadIdentityKmsPtrInput)(nil)).Elem(), LedgerReadIdentityKmsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadPkcs11Input)(nil)).Elem(), LedgerReadPkcs11Args{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadPkcs11PtrInput)(nil)).Elem(), LedgerReadPkcs11Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTimeoutsInput)(nil)).Elem(), LedgerTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTimeoutsPtrInput)(nil)).Elem(), LedgerTimeoutsArgs{})
+	pulumi.RegisterOutputType(GetTransactionResultChaincodeOutput{})
+	pulumi.RegisterOutputType(GetTransactionResultChaincodePtrOutput{})
+	pulumi.RegisterOutputType(GetTransactionResultEventOutput{})
+	pulumi.RegisterOutputType(GetTransactionResultEventPtrOutput{})
+	pulumi.RegisterOutputType(GetTransactionResultResponseOutput{})
+	pulumi.RegisterOutputType(GetTransactionResultResponsePtrOutput{})
+	pulumi.RegisterOutputType(LedgerBytesViewOutput{})
+	pulumi.RegisterOutputType(LedgerBytesViewPtrOutput{})
+	pulumi.RegisterOutputType(LedgerBytesViewArrayOutput{})
 	pulumi.RegisterOutputType(LedgerGatewayOutput{})
 	pulumi.RegisterOutputType(LedgerGatewayPtrOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityPtrOutput{})
+	pulumi.RegisterOutputType(LedgerIdentityViewOutput{})
+	pulumi.RegisterOutputType(LedgerIdentityViewPtrOutput{})
+	pulumi.RegisterOutputType(LedgerIdentityViewArrayOutput{})
 	pulumi.RegisterOutputType(LedgerKmsOutput{})
 	pulumi.RegisterOutputType(LedgerKmsPtrOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewArrayOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewReadsOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewReadsArrayOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewReadsVersionOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewReadsVersionPtrOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewWritesOutput{})
+	pulumi.RegisterOutputType(LedgerNamespaceViewWritesArrayOutput{})
 	pulumi.RegisterOutputType(LedgerOnDestroyOutput{})
 	pulumi.RegisterOutputType(LedgerOnDestroyPtrOutput{})
 	pulumi.RegisterOutputType(LedgerPayloadOutput{})
 	pulumi.RegisterOutputType(LedgerPayloadPtrOutput{})
 	pulumi.RegisterOutputType(LedgerPkcs11Output{})
 	pulumi.RegisterOutputType(LedgerPkcs11PtrOutput{})
+	pulumi.RegisterOutputType(LedgerReadGatewayOutput{})
+	pulumi.RegisterOutputType(LedgerReadIdentityOutput{})
+	pulumi.RegisterOutputType(LedgerReadIdentityKmsOutput{})
+	pulumi.RegisterOutputType(LedgerReadIdentityKmsPtrOutput{})
+	pulumi.RegisterOutputType(LedgerReadPkcs11Output{})
+	pulumi.RegisterOutputType(LedgerReadPkcs11PtrOutput{})
 	pulumi.RegisterOutputType(LedgerTimeoutsOutput{})
 	pulumi.RegisterOutputType(LedgerTimeoutsPtrOutput{})
+	pulumi.RegisterOutputType(LedgerVerificationViewOutput{})
+	pulumi.RegisterOutputType(LedgerVerificationViewFailureOutput{})
+	pulumi.RegisterOutputType(LedgerVerificationViewFailurePtrOutput{})
 }
