@@ -8,72 +8,28 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_SEED, fixture, startGoogleSandbox } from "../../sandbox/google";
-import type { GoogleSandbox, SandboxSeed } from "../../sandbox/google";
+import { fixture, startGoogleSandbox } from "../../sandbox/google";
+import type { GoogleSandbox } from "../../sandbox/google";
 import { REPO_ROOT, changeSummary, initProjectStack } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
 import { endpointConfig, parentOf, plainStrings } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
+import {
+  ORG_A_POOL,
+  ORG_B_FOLDER,
+  ORG_B_POLICY,
+  ORG_B_POOL,
+  POOL_ETAGS,
+  SA_A,
+  SA_B,
+  SCOPES,
+  TWO_ORGANIZATIONS_SEED,
+  moves,
+  poolReads,
+} from "../helpers/two-organizations";
 
 const { policy: POLICY, folderA: A, originalParent: ORIGINAL } = FIXTURE.firewallPolicyMove;
 const LOCKDOWN = fixture.FIXTURE_FIREWALL_POLICY_IDS.securityLockdown;
-/** A second organization: its own folder, policy and workforce pool, and a service account bound to it. */
-const ORG_A = fixture.FIXTURE_ORGANIZATION_ID;
-const ORG_B = "100000000002";
-const ORG_B_FOLDER = "folders/200000000020";
-const ORG_B_POLICY = "700000000020";
-const ORG_A_POOL = "sandbox-contractors";
-const ORG_B_POOL = "b-contractors";
-const SA_A = "org-a-deployer@sandbox-project.iam.gserviceaccount.com";
-const SA_B = "org-b-deployer@sandbox-project.iam.gserviceaccount.com";
-const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
-
-/** What each service account may do in its own organization (grants on `organizations/<id>`, inherited). */
-const PERMISSIONS = [
-  "compute.firewallPolicies.get",
-  "compute.firewallPolicies.move",
-  "iam.workforcePools.getIamPolicy",
-];
-
-/**
- * The default fixture plus organization B. Each service account holds its grants on its own organization, so the
- * sandbox answers its reads and moves there and refuses it the other organization's objects.
- */
-const SEED: SandboxSeed = {
-  ...DEFAULT_SEED,
-  organizations: [...DEFAULT_SEED.organizations, { id: ORG_B, displayName: "b.example.com" }],
-  folders: [
-    ...DEFAULT_SEED.folders,
-    { id: "200000000020", displayName: "B Security", parent: `organizations/${ORG_B}` },
-  ],
-  firewallPolicies: [
-    ...DEFAULT_SEED.firewallPolicies,
-    {
-      id: ORG_B_POLICY,
-      shortName: "b-ingress",
-      parent: `organizations/${ORG_B}`,
-      creationTimestamp: "2025-06-05T09:00:00.000-07:00",
-    },
-  ],
-  workforcePools: [
-    ...DEFAULT_SEED.workforcePools,
-    {
-      name: `locations/global/workforcePools/${ORG_B_POOL}`,
-      parent: `organizations/${ORG_B}`,
-      policy: { version: 1, bindings: [], etag: "BwB=" },
-    },
-  ],
-  serviceAccounts: [
-    ...DEFAULT_SEED.serviceAccounts,
-    { email: SA_A, projectId: "sandbox-project", uniqueId: "104000000000000000011" },
-    { email: SA_B, projectId: "sandbox-project", uniqueId: "104000000000000000012" },
-  ],
-  grants: [
-    ...DEFAULT_SEED.grants,
-    ...PERMISSIONS.map((permission) => ({ principal: SA_A, permission, resource: `organizations/${ORG_A}` })),
-    ...PERMISSIONS.map((permission) => ({ principal: SA_B, permission, resource: `organizations/${ORG_B}` })),
-  ],
-};
 
 /** The program: two providers, a move and a read through each, each in its own organization. */
 function program(sandbox: GoogleSandbox, extra = ""): string {
@@ -136,27 +92,6 @@ outputs:
 `;
 }
 
-function moves(sandbox: GoogleSandbox): string[][] {
-  return sandbox
-    .requests()
-    .filter((r) => r.route === "compute.firewallPolicies.move" && r.status === 200)
-    .map((r) => [r.principal ?? "none", decodeURIComponent(r.path.split("/").at(-2) ?? ""), r.query["parentId"] ?? ""])
-    .sort();
-}
-
-/** Each distinct [principal, pool, status] of the workforce pool reads. */
-function poolReads(sandbox: GoogleSandbox): string[][] {
-  const reads = sandbox
-    .requests()
-    .filter((r) => r.route === "iam.workforcePools.getIamPolicy")
-    .map((r) => [
-      r.principal ?? "none",
-      (r.path.split("/").at(-1) ?? "").replace(/:getIamPolicy$/, ""),
-      String(r.status),
-    ]);
-  return [...new Set(reads.map((r) => JSON.stringify(r)))].map((r) => JSON.parse(r) as string[]).sort();
-}
-
 describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)", function () {
   this.timeout(600_000);
   let sandbox: GoogleSandbox;
@@ -165,7 +100,7 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
   let tokens: { deployer: string; reader: string };
 
   before(async () => {
-    sandbox = await startGoogleSandbox({ moveDurationMs: 500, seed: SEED });
+    sandbox = await startGoogleSandbox({ moveDurationMs: 500, seed: TWO_ORGANIZATIONS_SEED });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-providers-"));
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(sandbox));
     tokens = {
@@ -189,8 +124,8 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
   it("runs each resource and invoke through its own provider's credentials in one up", async () => {
     const { outputs, events } = await stack.up();
     assert.equal(outputs["parent"], A);
-    assert.equal(outputs["etagA"], "BwYYWYVgLmo=");
-    assert.equal(outputs["etagB"], "BwB=");
+    assert.equal(outputs["etagA"], POOL_ETAGS.a);
+    assert.equal(outputs["etagB"], POOL_ETAGS.b);
     assert.deepEqual(changeSummary(events), { create: 5 });
     assert.deepEqual(
       moves(sandbox),
