@@ -12,6 +12,10 @@ import * as workspaceevents from "./workspaceevents";
 
 export { compute, deploymentmanager, displayvideo, iam, ledger, operations, workspaceevents };
 
+/** Explicit providers: `new Provider("org-b", { accessToken })`, passed as `{ provider }` to resources and data sources. */
+export { Provider } from "./provider";
+export type { InvokeOptions, ProviderArgs, ProviderOption, ResourceOptions } from "./provider";
+
 /** The errors a program may catch: `isApiError(e)` (a Google call failed: e.httpStatus, e.reason, e.errorDetails, ...). */
 export { ApiError, isApiError } from "../provider/google";
 export { OpsLedgerError, isOpsLedgerError } from "../provider/errors";

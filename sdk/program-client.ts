@@ -1,17 +1,42 @@
 /**
  * The Google client used by data sources, which run in the program process (a dynamic provider cannot serve
- * invokes). Settings come from the `opsledger:*` stack configuration, then the environment, then defaults, resolved
- * at every call so that each stack (and each configuration change) gets its own credentials.
+ * invokes). Settings come from the invoke options' opsledger.Provider, or else the `opsledger:*` stack configuration,
+ * then the environment, then defaults, resolved at every call so that each stack (and each configuration change)
+ * gets its own credentials.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { isApiError, resolveGoogleSettings } from "../provider/google";
 import type { EndpointId, EndpointParams, EndpointResult } from "../provider/google";
 import { cachedGoogleClient } from "../provider/resources/client-cache";
+import type { EndpointCaller } from "../provider/resources/data-sources";
+import type { ExplicitSettings } from "../provider/resources/resource-settings";
+import { explicitSettings, Provider, type InvokeOptions } from "./provider";
 
 /** Calls one endpoint of the table with the program's credentials. */
 export function callEndpoint<E extends EndpointId>(id: E, params: EndpointParams<E>): Promise<EndpointResult<E>> {
+  return callWith(undefined, id, params);
+}
+
+/**
+ * The endpoint caller of a data source given `options`: an opsledger.Provider's settings (then the environment), or
+ * else the program's stack config as callEndpoint.
+ */
+export function endpointCaller(options: InvokeOptions | undefined): EndpointCaller {
+  if (!Provider.isInstance(options?.provider)) return callEndpoint;
+  const settings = explicitSettings(options);
+  return async (id, params) => callWith(await settings, id, params);
+}
+
+function callWith<E extends EndpointId>(
+  explicit: ExplicitSettings | undefined,
+  id: E,
+  params: EndpointParams<E>,
+): Promise<EndpointResult<E>> {
   const config = new pulumi.Config("opsledger");
-  const settings = resolveGoogleSettings({ config: (key) => config.get(key), env: process.env });
+  const settings =
+    explicit === undefined
+      ? resolveGoogleSettings({ config: (key) => config.get(key), env: process.env })
+      : resolveGoogleSettings({ explicit, env: process.env });
   const client = cachedGoogleClient(settings, (message) => {
     void pulumi.log.warn(message);
   });

@@ -13,6 +13,8 @@
  * by earlier versions (the long closures, which call `require(...).dispatch`) keeps working: both entries exist.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { SETTINGS_INPUT } from "../provider/resources/resource-settings";
+import { Provider, type ResourceOptions } from "./provider";
 
 /** The module the stub loads: the `./provider` entry of the package's `exports` map (dist/provider/resources/index.js). */
 export const PROVIDER_ENTRY = "pulumi-opsledger/provider";
@@ -25,8 +27,23 @@ export const PROVIDER_MODULE = `exports.handler = () => require(${JSON.stringify
  * input and provider host), with the one-line provider module instead of serialized closures.
  */
 export class OpsLedgerDynamicResource extends pulumi.CustomResource {
-  constructor(module: string, type: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+  /**
+   * An opsledger.Provider in `opts.provider` is not a Pulumi provider: its settings become the secret `__settings`
+   * input (sdk/provider.ts), and the resource is registered with the default dynamic provider as any other.
+   */
+  constructor(module: string, type: string, name: string, props: pulumi.Inputs, opts?: ResourceOptions) {
     if (props["__provider"] !== undefined) throw new Error("A dynamic resource must not define the __provider key");
-    super(`pulumi-nodejs:dynamic/${module}:${type}`, name, { ...props, __provider: PROVIDER_MODULE }, opts);
+    const { provider, ...rest } = opts ?? {};
+    const explicit = Provider.isInstance(provider) ? provider : undefined;
+    super(
+      `pulumi-nodejs:dynamic/${module}:${type}`,
+      name,
+      {
+        ...props,
+        __provider: PROVIDER_MODULE,
+        ...(explicit === undefined ? {} : { [SETTINGS_INPUT]: explicit.settings }),
+      },
+      explicit === undefined ? (opts as pulumi.CustomResourceOptions | undefined) : rest,
+    );
   }
 }

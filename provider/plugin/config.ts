@@ -5,10 +5,9 @@
  * so the process-wide context of provider/resources holds that instance's settings, exactly as it holds the stack's
  * on the dynamic face; the environment fills what the settings leave out, as there.
  */
-import { ConfigError } from "../errors";
-import { resolveGoogleSettings } from "../google";
 import { CONFIG_KEYS, configureProvider, providerClient } from "../resources/context";
 import type { EndpointCaller } from "../resources/data-sources";
+import { checkExplicitSettings } from "../resources/resource-settings";
 import { UNKNOWN, unwrapDeep } from "./secrets";
 
 /** A setting's text: strings as they are, numbers and lists as the stack config would hold them. */
@@ -69,13 +68,7 @@ export function checkSettings(news: Readonly<Record<string, unknown>>): { proper
     const value = text(news[key]);
     if (value !== undefined && value !== UNKNOWN) explicit[key] = value;
   }
-  try {
-    resolveGoogleSettings({ explicit, env: {} });
-    return [];
-  } catch (e) {
-    if (e instanceof ConfigError) return [{ property: e.setting, reason: e.message }];
-    throw e;
-  }
+  return checkExplicitSettings(explicit);
 }
 
 /** The endpoint caller of this plugin's provider: its settings, then the environment. */

@@ -7,6 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { GOOGLE_SETTING_KEYS, resolveGoogleSettings } from "../google";
 import { cachedGoogleClient } from "./client-cache";
 import { sendToEngine } from "./engine-log";
+import { currentExplicitSettings } from "./resource-settings";
 import type { GoogleClient, GoogleSettings, GoogleSettingsInput } from "../google";
 
 /**
@@ -68,8 +69,13 @@ export function stackConfigValue(key: string): string | undefined {
   }
 }
 
-/** The settings in force for this call: stack config, then the environment at call time, then defaults. */
+/**
+ * The settings in force for this call: the resource's explicit provider settings (resource-settings.ts) or else the
+ * stack config, then the environment at call time, then defaults.
+ */
 export function providerSettings(): GoogleSettings {
+  const explicit = currentExplicitSettings();
+  if (explicit !== undefined) return resolveGoogleSettings({ explicit, env: process.env });
   const config = currentConfig();
   return resolveGoogleSettings({ config: (key) => config[key], env: process.env });
 }

@@ -9,6 +9,7 @@ import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-d
 import { ledgerTransactionProvider } from "./ledger-transaction";
 import { operationWaitProvider } from "./operation-wait";
 import { exitWhenOutputIsGone } from "./orphan-guard";
+import { runWithSettings, settingsOf } from "./resource-settings";
 
 export function configure(req: dynamic.ConfigureRequest): Promise<void> {
   configureProvider(req);
@@ -49,6 +50,9 @@ function kindOf(args: readonly unknown[]): string {
   return "(no __urn input)";
 }
 
+/** Which argument of each method holds the properties whose `__settings` apply (diff calls no API). */
+const SETTINGS_ARG: Readonly<Record<string, number>> = { check: 1, create: 0, read: 1, update: 2, delete: 1 };
+
 /**
  * The single entry the serialized stubs call: `dispatch(method, args)`. `configure` applies to every kind.
  * An unknown kind or method (state written by a newer version) is a clear error rather than a crash.
@@ -66,9 +70,12 @@ export function dispatch(method: string, args: unknown[]): Promise<unknown> {
       ),
     );
   }
-  // Every message the call reported reaches the engine before its answer does (flushLogs).
+  // A resource given an opsledger.Provider runs with its settings: the new inputs' on create and update, the
+  // state's on read and delete (resource-settings.ts). Every message the call reported reaches the engine before
+  // its answer does (flushLogs).
+  const settings = settingsOf(args[SETTINGS_ARG[method] ?? -1]);
   return Promise.resolve()
-    .then(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args))
+    .then(() => runWithSettings(settings, () => (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args)))
     .then(
       async (value) => {
         await flushLogs();

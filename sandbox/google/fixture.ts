@@ -129,6 +129,7 @@ export const DEFAULT_SEED: SandboxSeed = deepFreeze({
   workforcePools: [
     {
       name: "locations/global/workforcePools/sandbox-contractors",
+      parent: `organizations/${FIXTURE_ORGANIZATION_ID}`,
       policy: {
         version: 1,
         bindings: [
@@ -143,6 +144,7 @@ export const DEFAULT_SEED: SandboxSeed = deepFreeze({
     },
     {
       name: "locations/global/workforcePools/sandbox-partners",
+      parent: `organizations/${FIXTURE_ORGANIZATION_ID}`,
       policy: {
         version: 3,
         bindings: [
@@ -163,7 +165,11 @@ export const DEFAULT_SEED: SandboxSeed = deepFreeze({
         etag: "BwYYWZ3p8Xk=",
       },
     },
-    { name: "locations/global/workforcePools/sandbox-empty", policy: { version: 1, bindings: [], etag: "ACAB" } },
+    {
+      name: "locations/global/workforcePools/sandbox-empty",
+      parent: `organizations/${FIXTURE_ORGANIZATION_ID}`,
+      policy: { version: 1, bindings: [], etag: "ACAB" },
+    },
   ],
   iamOperations: [
     {

@@ -113,6 +113,14 @@ export function iamPermissionDenied(permission: string, resource: string): Googl
   ]);
 }
 
+/**
+ * Compute's 403 for a missing permission: "Required '<permission>' permission for '<resource>'", legacy reason
+ * "forbidden" (what compute answers whether the object is hidden from the caller or absent).
+ */
+export function computePermissionDenied(permission: string, resource: string): GoogleFailure {
+  return permissionDenied(`Required '${permission}' permission for '${resource}'`);
+}
+
 /** 401 without an Authorization header (ErrorInfo CREDENTIALS_MISSING). */
 export function credentialsMissing(api: ApiMethod): GoogleFailure {
   const message = `Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. ${DEVCONSOLE_HINT}`;

@@ -1,9 +1,11 @@
 /**
  * Compute routes: firewallPolicies.move (asynchronous, idempotent by requestId), firewallPolicies.get and
- * globalOrganizationOperations.get.
+ * globalOrganizationOperations.get. Move and get permissions are inherited from the policy's folders and
+ * organization; a principal bound to the hierarchy reads only the policies its grants cover (hierarchy.ts).
  */
 import { moveOperationView, newComputeOperationName } from "./compute-operations";
-import { iamPermissionDenied, invalidField, notFound } from "./google-errors";
+import { computePermissionDenied, iamPermissionDenied, invalidField, notFound } from "./google-errors";
+import { ancestry, holds, mayRead, READ_PERMISSIONS } from "./hierarchy";
 import { ok, type GoogleFailure, type RouteResult } from "./results";
 import type { RequestContext, Route } from "./route-table";
 import { COMPUTE_READ_SCOPES, COMPUTE_WRITE_SCOPES } from "./scopes";
@@ -91,7 +93,8 @@ function move(context: RequestContext): RouteResult {
       `The requestId must be a valid UUID with the exception that zero UUID is not supported (${ZERO_UUID}).`,
     );
   }
-  if (!state.hasPermission(principal, MOVE_PERMISSION, `firewallPolicies/${id}`)) {
+  const ancestors = ancestry(state, state.firewallPolicy(id)?.parent);
+  if (!holds(state, principal, MOVE_PERMISSION, `firewallPolicies/${id}`, ancestors)) {
     return iamPermissionDenied(MOVE_PERMISSION, `locations/global/firewallPolicies/${id}`);
   }
   if (requestId !== undefined) {
@@ -123,7 +126,12 @@ function move(context: RequestContext): RouteResult {
 function getPolicy(context: RequestContext): RouteResult {
   const id = policyId(context.params["firewallPolicy"] ?? "");
   if (typeof id !== "string") return id;
-  const policy = context.state.firewallPolicy(id);
+  const { state, principal } = context;
+  const policy = state.firewallPolicy(id);
+  const permission = READ_PERMISSIONS.firewallPolicy;
+  if (!mayRead(state, principal, permission, `firewallPolicies/${id}`, policy?.parent)) {
+    return computePermissionDenied(permission, `locations/global/firewallPolicies/${id}`);
+  }
   if (policy === undefined) return policyNotFound(id);
   return ok(firewallPolicyView(policy, context.env.endpoints.compute));
 }

@@ -1,8 +1,10 @@
 /**
- * IAM routes: v1 workforcePools.getIamPolicy and the v3beta folder operations (google.longrunning.Operations).
+ * IAM routes: v1 workforcePools.getIamPolicy and the v3beta folder operations (google.longrunning.Operations). A
+ * principal bound to the hierarchy reads only the pools and folder operations its grants cover (hierarchy.ts).
  */
 import { createHash } from "node:crypto";
-import { invalidField, notFound } from "./google-errors";
+import { iamPermissionDenied, invalidField, notFound } from "./google-errors";
+import { mayRead, READ_PERMISSIONS } from "./hierarchy";
 import { iamOperationView } from "./iam-operations";
 import { checkKnownFields, parseJsonObject } from "./request-checks";
 import { ok, type RouteResult } from "./results";
@@ -84,7 +86,12 @@ function getIamPolicy(context: RequestContext): RouteResult {
     }
     requested = version ?? 0;
   }
-  const stored = context.state.workforcePool(resource);
+  const { state, principal } = context;
+  const stored = state.workforcePool(resource);
+  const permission = READ_PERMISSIONS.workforcePoolPolicy;
+  if (!mayRead(state, principal, permission, resource, stored?.parent)) {
+    return iamPermissionDenied(permission, `//iam.googleapis.com/${resource}`);
+  }
   if (stored === undefined) return notFound(`Resource '${resource}' was not found.`);
   return ok(policyForVersion(stored, requested));
 }
@@ -95,7 +102,12 @@ function getOperation(context: RequestContext): RouteResult {
   if (!/^[0-9]{1,19}$/.test(folder)) {
     return invalidField("name", `Invalid resource name '${name}': the folder id must be a number.`);
   }
-  const record = context.state.iamOperation(name);
+  const { state, principal } = context;
+  const permission = READ_PERMISSIONS.iamOperation;
+  if (!mayRead(state, principal, permission, name, `folders/${folder}`)) {
+    return iamPermissionDenied(permission, `//iam.googleapis.com/${name}`);
+  }
+  const record = state.iamOperation(name);
   if (record === undefined) return notFound(`Resource '${name}' was not found.`);
   return ok(iamOperationView(record, context.nowMs));
 }

@@ -86,6 +86,13 @@ export function parseSeed(value: unknown): SandboxSeed {
       fail(`inventorySourceGroups[${index}].owner must be {partnerId} or {advertiserId}`);
     }
   });
+  const pools = value["workforcePools"] as readonly Json[];
+  pools.forEach((p, index) => {
+    const parent = p["parent"];
+    if (parent !== undefined && (typeof parent !== "string" || !/^organizations\/[0-9]{1,19}$/.test(parent))) {
+      fail(`workforcePools[${index}].parent must be "organizations/<id>" when given`);
+    }
+  });
   const operations = value["iamOperations"] as readonly Json[];
   operations.forEach((op, index) => {
     const kind = (op["outcome"] as Json)["kind"];

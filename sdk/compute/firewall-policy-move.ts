@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OperationSummary } from "../../provider/resources/firewall-policy-move";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
+import type { ResourceOptions } from "../provider";
 
 export const FIREWALL_POLICY_MOVE_TYPE = "pulumi-nodejs:dynamic/compute:FirewallPolicyMove";
 
@@ -51,7 +52,7 @@ export class FirewallPolicyMove extends OpsLedgerDynamicResource {
   declare private readonly __requestId: pulumi.Output<string>;
   declare private readonly __generation: pulumi.Output<number>;
 
-  constructor(name: string, args: FirewallPolicyMoveArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: FirewallPolicyMoveArgs, opts?: ResourceOptions) {
     super(
       "compute",
       "FirewallPolicyMove",

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { callEndpoint } from "../program-client";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
 import { readDeployment } from "../../provider/resources/data-sources";
 import type { Deployment } from "../../provider/google";
 
@@ -19,13 +20,13 @@ export interface GetDeploymentOutputArgs {
 export type GetDeploymentResult = Readonly<Deployment>;
 
 /** Reads one Deployment Manager deployment (deploymentmanager v2beta `deployments.get`). */
-export function getDeployment(args: GetDeploymentArgs, _opts?: pulumi.InvokeOptions): Promise<GetDeploymentResult> {
-  return readDeployment(callEndpoint, args);
+export function getDeployment(args: GetDeploymentArgs, opts?: InvokeOptions): Promise<GetDeploymentResult> {
+  return readDeployment(endpointCaller(opts), args);
 }
 
 export function getDeploymentOutput(
   args: GetDeploymentOutputArgs,
-  opts?: pulumi.InvokeOptions,
+  opts?: InvokeOptions,
 ): pulumi.Output<GetDeploymentResult> {
   return pulumi.output(args).apply((a) => getDeployment(a, opts));
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { callEndpoint } from "../program-client";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
 import { readCreative } from "../../provider/resources/data-sources";
 import type { Creative } from "../../provider/google";
 
@@ -21,13 +22,10 @@ export interface GetCreativeOutputArgs {
 export type GetCreativeResult = Readonly<Creative>;
 
 /** Reads one Display & Video 360 creative (`advertisers.creatives.get`). */
-export function getCreative(args: GetCreativeArgs, _opts?: pulumi.InvokeOptions): Promise<GetCreativeResult> {
-  return readCreative(callEndpoint, args);
+export function getCreative(args: GetCreativeArgs, opts?: InvokeOptions): Promise<GetCreativeResult> {
+  return readCreative(endpointCaller(opts), args);
 }
 
-export function getCreativeOutput(
-  args: GetCreativeOutputArgs,
-  opts?: pulumi.InvokeOptions,
-): pulumi.Output<GetCreativeResult> {
+export function getCreativeOutput(args: GetCreativeOutputArgs, opts?: InvokeOptions): pulumi.Output<GetCreativeResult> {
   return pulumi.output(args).apply((a) => getCreative(a, opts));
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
+import type { ResourceOptions } from "../provider";
 
 export const INVENTORY_SOURCE_GROUP_DELETION_TYPE = "pulumi-nodejs:dynamic/displayvideo:InventorySourceGroupDeletion";
 
@@ -25,7 +26,7 @@ export class InventorySourceGroupDeletion extends OpsLedgerDynamicResource {
   /** partners/<id> or advertisers/<id>. */
   declare readonly owner: pulumi.Output<string>;
 
-  constructor(name: string, args: InventorySourceGroupDeletionArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: InventorySourceGroupDeletionArgs, opts?: ResourceOptions) {
     super(
       "displayvideo",
       "InventorySourceGroupDeletion",

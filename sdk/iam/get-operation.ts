@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { callEndpoint } from "../program-client";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
 import type { RpcStatus } from "../../provider/operations/types";
 import { readIamOperation } from "../../provider/resources/data-sources";
 
@@ -24,13 +25,13 @@ export interface GetOperationResult {
 }
 
 /** Reads the latest state of an IAM v3beta long-running operation under a folder location (endpoint 2). */
-export function getOperation(args: GetOperationArgs, _opts?: pulumi.InvokeOptions): Promise<GetOperationResult> {
-  return readIamOperation(callEndpoint, args);
+export function getOperation(args: GetOperationArgs, opts?: InvokeOptions): Promise<GetOperationResult> {
+  return readIamOperation(endpointCaller(opts), args);
 }
 
 export function getOperationOutput(
   args: GetOperationOutputArgs,
-  opts?: pulumi.InvokeOptions,
+  opts?: InvokeOptions,
 ): pulumi.Output<GetOperationResult> {
   return pulumi.output(args).apply((a) => getOperation(a, opts));
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { callEndpoint } from "../program-client";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
 import { readWorkforcePoolIamPolicy } from "../../provider/resources/data-sources";
 import type { Policy } from "../../provider/google";
 
@@ -32,14 +33,14 @@ export interface GetWorkforcePoolIamPolicyResult {
 /** Reads the IAM policy of a workforce pool (iam v1 `workforcePools.getIamPolicy`). */
 export function getWorkforcePoolIamPolicy(
   args: GetWorkforcePoolIamPolicyArgs,
-  _opts?: pulumi.InvokeOptions,
+  opts?: InvokeOptions,
 ): Promise<GetWorkforcePoolIamPolicyResult> {
-  return readWorkforcePoolIamPolicy(callEndpoint, args);
+  return readWorkforcePoolIamPolicy(endpointCaller(opts), args);
 }
 
 export function getWorkforcePoolIamPolicyOutput(
   args: GetWorkforcePoolIamPolicyOutputArgs,
-  opts?: pulumi.InvokeOptions,
+  opts?: InvokeOptions,
 ): pulumi.Output<GetWorkforcePoolIamPolicyResult> {
   return pulumi.output(args).apply((a) => getWorkforcePoolIamPolicy(a, opts));
 }

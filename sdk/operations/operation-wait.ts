@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
+import type { ResourceOptions } from "../provider";
 
 export const OPERATION_WAIT_TYPE = "pulumi-nodejs:dynamic/operations:OperationWait";
 
@@ -24,7 +25,7 @@ export class OperationWait extends OpsLedgerDynamicResource {
   /** The response's @type (IAM) or the operation's targetLink (compute). */
   declare readonly result: pulumi.Output<string | undefined>;
 
-  constructor(name: string, args: OperationWaitArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: OperationWaitArgs, opts?: ResourceOptions) {
     super(
       "operations",
       "OperationWait",

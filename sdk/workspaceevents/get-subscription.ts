@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { callEndpoint } from "../program-client";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
 import { readSubscription } from "../../provider/resources/data-sources";
 import type { Subscription } from "../../provider/google";
 
@@ -19,16 +20,13 @@ export type GetSubscriptionResult = Readonly<Subscription>;
  * Reads one Workspace Events subscription (v1beta `subscriptions.get`). The token needs a scope matching the
  * subscription's target (chat.*, meetings.* or drive.*); set opsledger:workspaceEventsScopes to change the default.
  */
-export function getSubscription(
-  args: GetSubscriptionArgs,
-  _opts?: pulumi.InvokeOptions,
-): Promise<GetSubscriptionResult> {
-  return readSubscription(callEndpoint, args);
+export function getSubscription(args: GetSubscriptionArgs, opts?: InvokeOptions): Promise<GetSubscriptionResult> {
+  return readSubscription(endpointCaller(opts), args);
 }
 
 export function getSubscriptionOutput(
   args: GetSubscriptionOutputArgs,
-  opts?: pulumi.InvokeOptions,
+  opts?: InvokeOptions,
 ): pulumi.Output<GetSubscriptionResult> {
   return pulumi.output(args).apply((a) => getSubscription(a, opts));
 }

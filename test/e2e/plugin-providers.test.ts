@@ -8,54 +8,30 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_SEED, fixture, startGoogleSandbox } from "../../sandbox/google";
-import type { GoogleSandbox, SandboxSeed } from "../../sandbox/google";
+import { fixture, startGoogleSandbox } from "../../sandbox/google";
+import type { GoogleSandbox } from "../../sandbox/google";
 import { REPO_ROOT, changeSummary, initProjectStack } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
 import { endpointConfig, parentOf, plainStrings } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
+import {
+  ORG_A_POOL,
+  ORG_B_FOLDER,
+  ORG_B_POLICY,
+  ORG_B_POOL,
+  POOL_ETAGS,
+  SA_A,
+  SA_B,
+  SCOPES,
+  TWO_ORGANIZATIONS_SEED,
+  moves,
+  poolReads,
+} from "../helpers/two-organizations";
 
 const { policy: POLICY, folderA: A, originalParent: ORIGINAL } = FIXTURE.firewallPolicyMove;
 const LOCKDOWN = fixture.FIXTURE_FIREWALL_POLICY_IDS.securityLockdown;
-/** A second organization: its own folder and policy, and a service account allowed to move only its policy. */
-const ORG_B = "100000000002";
-const ORG_B_FOLDER = "folders/200000000020";
-const ORG_B_POLICY = "700000000020";
-const SA_A = "org-a-deployer@sandbox-project.iam.gserviceaccount.com";
-const SA_B = "org-b-deployer@sandbox-project.iam.gserviceaccount.com";
-const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
 
-/** The default fixture plus organization B; each service account may move only its own organization's policies. */
-const SEED: SandboxSeed = {
-  ...DEFAULT_SEED,
-  organizations: [...DEFAULT_SEED.organizations, { id: ORG_B, displayName: "b.example.com" }],
-  folders: [
-    ...DEFAULT_SEED.folders,
-    { id: "200000000020", displayName: "B Security", parent: `organizations/${ORG_B}` },
-  ],
-  firewallPolicies: [
-    ...DEFAULT_SEED.firewallPolicies,
-    {
-      id: ORG_B_POLICY,
-      shortName: "b-ingress",
-      parent: `organizations/${ORG_B}`,
-      creationTimestamp: "2025-06-05T09:00:00.000-07:00",
-    },
-  ],
-  serviceAccounts: [
-    ...DEFAULT_SEED.serviceAccounts,
-    { email: SA_A, projectId: "sandbox-project", uniqueId: "104000000000000000011" },
-    { email: SA_B, projectId: "sandbox-project", uniqueId: "104000000000000000012" },
-  ],
-  grants: [
-    ...DEFAULT_SEED.grants,
-    { principal: SA_A, permission: "compute.firewallPolicies.move", resource: `firewallPolicies/${POLICY}` },
-    { principal: SA_A, permission: "compute.firewallPolicies.move", resource: `firewallPolicies/${LOCKDOWN}` },
-    { principal: SA_B, permission: "compute.firewallPolicies.move", resource: `firewallPolicies/${ORG_B_POLICY}` },
-  ],
-};
-
-/** The program: two providers, a move through each (each in its own organization), a read through the second. */
+/** The program: two providers, a move and a read through each, each in its own organization. */
 function program(sandbox: GoogleSandbox, extra = ""): string {
   const endpoints = Object.entries(endpointConfig(sandbox))
     .map(([key, v]) => `      ${key.slice("opsledger:".length)}: ${v.value}\n`)
@@ -95,28 +71,25 @@ ${endpoints}  edge:
     options:
       provider: \${org-b}
 ${extra}variables:
-  pool:
+  poolA:
     fn::invoke:
       function: opsledger:iam:getWorkforcePoolIamPolicy
       arguments:
-        workforcePoolId: sandbox-contractors
+        workforcePoolId: ${ORG_A_POOL}
+      options:
+        provider: \${org-a}
+  poolB:
+    fn::invoke:
+      function: opsledger:iam:getWorkforcePoolIamPolicy
+      arguments:
+        workforcePoolId: ${ORG_B_POOL}
       options:
         provider: \${org-b}
 outputs:
   parent: \${edge.parent}
+  etagA: \${poolA.etag}
+  etagB: \${poolB.etag}
 `;
-}
-
-function moves(sandbox: GoogleSandbox): string[][] {
-  return sandbox
-    .requests()
-    .filter((r) => r.route === "compute.firewallPolicies.move" && r.status === 200)
-    .map((r) => [r.principal ?? "none", decodeURIComponent(r.path.split("/").at(-2) ?? ""), r.query["parentId"] ?? ""])
-    .sort();
-}
-
-function principals(sandbox: GoogleSandbox, route: string): string[] {
-  return [...new Set(sandbox.requests().flatMap((r) => (r.route === route ? [r.principal ?? "none"] : [])))];
 }
 
 describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)", function () {
@@ -127,7 +100,7 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
   let tokens: { deployer: string; reader: string };
 
   before(async () => {
-    sandbox = await startGoogleSandbox({ moveDurationMs: 500, seed: SEED });
+    sandbox = await startGoogleSandbox({ moveDurationMs: 500, seed: TWO_ORGANIZATIONS_SEED });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-providers-"));
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(sandbox));
     tokens = {
@@ -151,6 +124,8 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
   it("runs each resource and invoke through its own provider's credentials in one up", async () => {
     const { outputs, events } = await stack.up();
     assert.equal(outputs["parent"], A);
+    assert.equal(outputs["etagA"], POOL_ETAGS.a);
+    assert.equal(outputs["etagB"], POOL_ETAGS.b);
     assert.deepEqual(changeSummary(events), { create: 5 });
     assert.deepEqual(
       moves(sandbox),
@@ -160,7 +135,10 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
       ].sort(),
     );
     assert.equal(await parentOf(sandbox, ORG_B_POLICY), ORG_B_FOLDER);
-    assert.deepEqual(principals(sandbox, "iam.workforcePools.getIamPolicy"), [SA_B]);
+    assert.deepEqual(poolReads(sandbox), [
+      [SA_A, ORG_A_POOL, "200"],
+      [SA_B, ORG_B_POOL, "200"],
+    ]);
   });
 
   it("keeps both providers' tokens out of state and output, and previews no change", async () => {
@@ -173,8 +151,9 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
     assert.ok(!preview.output.includes(tokens.deployer) && !preview.output.includes(tokens.reader));
   });
 
-  it("is refused by the sandbox when one organization's provider moves the other's policy", async () => {
+  it("is refused by the sandbox when one organization's provider reads or moves the other's policy", async () => {
     const before = moves(sandbox).length;
+    const requests = sandbox.requests().length;
     const cross = `  cross:
     type: opsledger:compute:FirewallPolicyMove
     properties:
@@ -186,19 +165,29 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(sandbox, cross));
     const up = await stack.up({ allowFailure: true });
     assert.notEqual(up.code, 0);
-    assert.match(up.output, new RegExp(`compute\\.firewallPolicies\\.move[^\\n]*firewallPolicies/${LOCKDOWN}`));
+    assert.match(
+      up.output,
+      new RegExp(
+        `Required 'compute\\.firewallPolicies\\.get' permission for 'locations/global/firewallPolicies/${LOCKDOWN}'`,
+      ),
+    );
     assert.equal(moves(sandbox).length, before);
     assert.equal(await parentOf(sandbox, LOCKDOWN), A);
-    assert.deepEqual(
-      sandbox
+    const refused = sandbox
+      .requests()
+      .slice(requests)
+      .filter((r) => r.status === 403)
+      .map((r) => [r.route, r.principal, r.path.split("/").at(-1)]);
+    assert.deepEqual(refused, [["compute.firewallPolicies.get", SA_B, LOCKDOWN]]);
+    assert.ok(
+      !sandbox
         .requests()
-        .filter((r) => r.route === "compute.firewallPolicies.move" && r.status === 403)
-        .map((r) => r.principal),
-      [SA_B],
+        .slice(requests)
+        .some((r) => r.route === "compute.firewallPolicies.move"),
     );
   });
 
-  it("refuses a provider's bad setting, naming it and the fix, before any request", async () => {
+  it("refuses a provider's bad setting, naming it and the fix, before that provider sends any request", async () => {
     const program = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
     const bad = program.replace(
       "      accessToken: ${readerToken}\n",
@@ -210,6 +199,11 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
     const preview = await stack.preview({ allowFailure: true });
     assert.notEqual(preview.code, 0);
     assert.match(preview.output, /impersonateServiceAccount 'not-an-email' must be a service account email/);
-    assert.equal(sandbox.requests().length, requests);
+    // Organization A's provider is fine and may still read its pool while the preview runs; B's sends nothing.
+    const sent = sandbox.requests().slice(requests);
+    assert.deepEqual(
+      sent.filter((r) => r.principal !== SA_A || r.route !== "iam.workforcePools.getIamPolicy"),
+      [],
+    );
   });
 });
