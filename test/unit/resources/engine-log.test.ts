@@ -7,6 +7,40 @@ import { encodeLogRequest, engineAddressOf, sendToEngine } from "../../../provid
 const URN = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
 const PROVIDER_ARGV = ["/usr/bin/node", "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"];
 
+/** A fake engine serving `pulumirpc.Engine/Log` on a free port; `onLog` answers each call. */
+async function fakeEngine(
+  onLog: (request: Buffer, answer: () => void) => void,
+): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server();
+  server.addService(
+    {
+      Log: {
+        path: "/pulumirpc.Engine/Log",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (b: Buffer) => b,
+        requestDeserialize: (b: Buffer) => b,
+        responseSerialize: (b: Buffer) => b,
+        responseDeserialize: (b: Buffer) => b,
+      },
+    },
+    {
+      Log: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        onLog(call.request, () => {
+          callback(null, Buffer.alloc(0));
+        });
+      },
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => {
+      if (e) reject(e);
+      else resolve(p);
+    });
+  });
+  return { server, port };
+}
+
 describe("engine log (messages from the dynamic provider to the engine)", () => {
   it("encodes a LogRequest that Pulumi's own generated class reads back field for field", () => {
     const bytes = encodeLogRequest({ severity: "warning", message: "moving: RUNNING 40%", urn: URN, ephemeral: true });
@@ -44,31 +78,9 @@ describe("engine log (messages from the dynamic provider to the engine)", () => 
 
   it("sends to the engine's Log method, and falls back for good once the engine does not answer", async () => {
     const received: Buffer[] = [];
-    const server = new grpc.Server();
-    server.addService(
-      {
-        Log: {
-          path: "/pulumirpc.Engine/Log",
-          requestStream: false,
-          responseStream: false,
-          requestSerialize: (b: Buffer) => b,
-          requestDeserialize: (b: Buffer) => b,
-          responseSerialize: (b: Buffer) => b,
-          responseDeserialize: (b: Buffer) => b,
-        },
-      },
-      {
-        Log: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-          received.push(call.request);
-          callback(null, Buffer.alloc(0));
-        },
-      },
-    );
-    const port = await new Promise<number>((resolve, reject) => {
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => {
-        if (e) reject(e);
-        else resolve(p);
-      });
+    const { server, port } = await fakeEngine((request, answer) => {
+      received.push(request);
+      answer();
     });
     const argv = [...PROVIDER_ARGV, `127.0.0.1:${port}`];
     const message = { severity: "info", message: "moving: DONE 100%", urn: URN, ephemeral: true } as const;
@@ -92,33 +104,11 @@ describe("engine log (messages from the dynamic provider to the engine)", () => 
     // The engine answers each Log call 300 ms after it arrives: a provider that answered its own call without waiting
     // raced these messages, and a refresh could end (and its summary print) before they were shown.
     let answered = 0;
-    const server = new grpc.Server();
-    server.addService(
-      {
-        Log: {
-          path: "/pulumirpc.Engine/Log",
-          requestStream: false,
-          responseStream: false,
-          requestSerialize: (b: Buffer) => b,
-          requestDeserialize: (b: Buffer) => b,
-          responseSerialize: (b: Buffer) => b,
-          responseDeserialize: (b: Buffer) => b,
-        },
-      },
-      {
-        Log: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-          setTimeout(() => {
-            answered++;
-            callback(null, Buffer.alloc(0));
-          }, 300);
-        },
-      },
-    );
-    const port = await new Promise<number>((resolve, reject) => {
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => {
-        if (e) reject(e);
-        else resolve(p);
-      });
+    const { server, port } = await fakeEngine((_request, answer) => {
+      setTimeout(() => {
+        answered++;
+        answer();
+      }, 300);
     });
     const argv = process.argv;
     process.argv = [...PROVIDER_ARGV, `127.0.0.1:${String(port)}`];
