@@ -100,9 +100,10 @@ case "$task" in
     build
     # OPSLEDGER_SKIP_LINT=1 is for a developer re-running a few spec files after `npm run lint` passed: whole-repository
     # typed linting takes minutes and ~4 GB. CI never sets it.
-    # The lint of all but the examples runs beside the tests, at a lower priority: ESLint is single-threaded and would
-    # otherwise leave one of the two cores idle for half a minute before the first test. Its output is shown, and its
-    # failure counted, after mocha's summary (docs/testing.md#where-the-time-goes).
+    # The lint of all but the examples runs beside the tests: ESLint is single-threaded and would otherwise leave one of
+    # the two cores idle for half a minute before the first test. Its output is shown, and its failure counted, after
+    # mocha's summary (docs/testing.md#where-the-time-goes). Not at a lower priority: on a loaded machine a niced lint
+    # was starved until the tests ended and then ran on alone (142 s after mocha's end, with two busy loops beside).
     lint_pid="" lint_out=""
     if [ "${OPSLEDGER_SKIP_LINT:-}" = 1 ] && [ "${CI:-}" != true ]; then
       log "lint skipped (OPSLEDGER_SKIP_LINT=1)"
@@ -110,7 +111,7 @@ case "$task" in
       lint_examples
       lint_out=$(mktemp)
       log "lint of the rest (eslint, prettier) started beside the tests; its result follows mocha's"
-      (nice -n 10 bash "$0" lint-rest > "$lint_out" 2>&1) &
+      (bash "$0" lint-rest > "$lint_out" 2>&1) &
       lint_pid=$!
     fi
     pulumi_env
