@@ -7,103 +7,27 @@
  * verify-before-sign with the committer's code, and the same change signed by the official client (which checks
  * nothing) is refused by Fabric's committer with that code. `opsledger-ledger verify` passes the committed
  * transaction and its block and fails a tampered copy. Without `channelCapability: V3_0`, preview refuses the Ed25519
- * identity before anything reaches the gateway.
+ * identity before anything reaches the gateway; so it does on the run's shared Fabric 2.5.16 network, with an Ed25519
+ * client certified by Org1's real CA, whose endorsement Fabric 2.5 itself refuses only as "creator is malformed".
  */
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
-import { createPrivateKey, sign, X509Certificate, type KeyObject } from "node:crypto";
+import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
-import { common, msp, peer } from "@hyperledger/fabric-protos";
-import { newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
+import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import { ledgerTargets } from "../helpers/ledger-targets";
+import { certKey, newClientOf, opsledgerLedger, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure, TARGET_TEST_TIMEOUT_MS } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
 
 const KEY_TYPES = { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" } as const;
-const BIN = path.resolve(__dirname, "..", "..", "..", "bin", "opsledger-ledger.js");
-
-/** "ed25519", "P-256", "P-384": a key as the assertions name it. */
-function keyName(key: KeyObject): string {
-  if (key.asymmetricKeyType === "ed25519") return "ed25519";
-  const curve = key.asymmetricKeyDetails?.namedCurve;
-  return curve === "prime256v1" ? "P-256" : curve === "secp384r1" ? "P-384" : String(curve);
-}
-const certKey = (pem: string | Uint8Array): string => keyName(new X509Certificate(Buffer.from(pem)).publicKey);
-const identityKey = (serialized: Uint8Array): string => {
-  const id = msp.SerializedIdentity.deserializeBinary(serialized);
-  return `${id.getMspid()} ${certKey(id.getIdBytes_asU8())}`;
-};
-
-/** The creator and the endorsers of a ProcessedTransaction with their keys, decoded with fabric-protos. */
-function signersOf(processed: Uint8Array): { creator: string; endorsers: string[] } {
-  const envelope = peer.ProcessedTransaction.deserializeBinary(processed).getTransactionenvelope();
-  const none = new Uint8Array(0);
-  const payload = common.Payload.deserializeBinary(envelope?.getPayload_asU8() ?? none);
-  const signature = common.SignatureHeader.deserializeBinary(payload.getHeader()?.getSignatureHeader_asU8() ?? none);
-  const action = peer.Transaction.deserializeBinary(payload.getData_asU8()).getActionsList()[0];
-  const endorsed = peer.ChaincodeActionPayload.deserializeBinary(action?.getPayload_asU8() ?? none).getAction();
-  return {
-    creator: identityKey(signature.getCreator_asU8()),
-    endorsers: (endorsed?.getEndorsementsList() ?? []).map((e) => identityKey(e.getEndorser_asU8())).sort(),
-  };
-}
-
-/**
- * A copy of a ProcessedTransaction whose endorsement by `mspId` has one signature bit flipped, the envelope signed
- * again by the creator's Ed25519 key (else the creator's signature, checked first, would fail).
- */
-function tamperedCopy(processed: Uint8Array, mspId: string, creatorKeyPem: string): Uint8Array {
-  const tx = peer.ProcessedTransaction.deserializeBinary(processed);
-  const envelope = tx.getTransactionenvelope();
-  assert.ok(envelope !== undefined);
-  const payload = common.Payload.deserializeBinary(envelope.getPayload_asU8());
-  const transaction = peer.Transaction.deserializeBinary(payload.getData_asU8());
-  const action = transaction.getActionsList()[0];
-  assert.ok(action !== undefined);
-  const actionPayload = peer.ChaincodeActionPayload.deserializeBinary(action.getPayload_asU8());
-  const endorsed = actionPayload.getAction();
-  const endorsement = endorsed
-    ?.getEndorsementsList()
-    .find((e) => msp.SerializedIdentity.deserializeBinary(e.getEndorser_asU8()).getMspid() === mspId);
-  assert.ok(endorsed !== undefined && endorsement !== undefined);
-  const signature = Buffer.from(endorsement.getSignature_asU8());
-  signature[10] = (signature[10] ?? 0) ^ 0x01;
-  endorsement.setSignature(signature);
-  actionPayload.setAction(endorsed);
-  action.setPayload(actionPayload.serializeBinary());
-  payload.setData(transaction.serializeBinary());
-  const payloadBytes = payload.serializeBinary();
-  envelope.setPayload(payloadBytes);
-  envelope.setSignature(sign(null, payloadBytes, createPrivateKey(creatorKeyPem)));
-  tx.setTransactionenvelope(envelope);
-  return tx.serializeBinary();
-}
-
-interface CliRun {
-  readonly code: number;
-  readonly json: Record<string, unknown>;
-}
-
-/** bin/opsledger-ledger as a user runs it. */
-function cli(args: readonly string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      try {
-        resolve({ code, json: JSON.parse(stdout) as Record<string, unknown> });
-      } catch {
-        reject(new Error(`opsledger-ledger ${args.join(" ")} exited ${String(code)}: ${stderr}`));
-      }
-    });
-  });
-}
 
 const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
+const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
 
 describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P-384 organization", function () {
   this.timeout(TARGET_TEST_TIMEOUT_MS);
@@ -174,20 +98,20 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
 
       // opsledger-ledger verify: the committed transaction and its block pass; a copy with either endorsement's
       // signature changed fails as a committer would judge it.
-      const passed = await cli(["verify", save("tx.bin", processed), ...trusted]);
+      const passed = await opsledgerLedger(["verify", save("tx.bin", processed), ...trusted]);
       assert.deepEqual(
         [passed.code, passed.json.ok, passed.json.transactionId, passed.json.chainsVerified],
         [0, true, txId, true],
         JSON.stringify(passed.json),
       );
-      const block = await cli([
+      const block = await opsledgerLedger([
         "verify",
         save("block.bin", await t.ledger.readBlock(BigInt(String(o["ledgerBlockNumber"])))),
         ...trusted,
       ]);
       assert.deepEqual([block.code, block.json.ok], [0, true], JSON.stringify(block.json));
       for (const mspId of ["Org1MSP", "Org2MSP"]) {
-        const refused = await cli([
+        const refused = await opsledgerLedger([
           "verify",
           save(`tampered-${mspId}.bin`, tamperedCopy(processed, mspId, t.identity.privateKeyPem)),
           ...trusted,
@@ -299,6 +223,65 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
       assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
     } finally {
       await stack.dispose();
+    }
+  });
+});
+
+describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
+  this.timeout(TARGET_TEST_TIMEOUT_MS);
+  let t: ComponentTarget;
+  let identity: TargetIdentity;
+
+  before(async function () {
+    this.timeout(300_000);
+    assert.ok(fabric2516 !== undefined);
+    t = await startComponentTarget(fabric2516);
+    identity = await newClientOf(t, "ed25519");
+  });
+  after(() => t.close());
+
+  it("is refused by preview before anything is sent; Fabric 2.5 itself answers only 'creator is malformed'", async () => {
+    const key = uniqueKey("ed25519-on-2.5");
+    const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"], identity });
+    try {
+      const mark = t.proxy.calls.length;
+      const failed = await stack.preview({ allowFailure: true });
+      assert.notEqual(failed.code, 0);
+      assert.match(
+        failed.output,
+        /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
+      );
+      assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
+    } finally {
+      await stack.dispose();
+    }
+    // What the check spares the user: the same identity sent anyway (our client has no capability notion) gets an
+    // answer that names no cause (the peer's log alone says "Certificate's public key type not recognized. Supported
+    // keys: [ECDSA, RSA]"); a P-256 client certified the same way commits, so the key type is the difference.
+    const ours = t.ledger.connectOurs({ identity });
+    const control = t.ledger.connectOurs({ identity: await newClientOf(t, "ecdsa-p256") });
+    try {
+      const err = await failure(ours.submitTransaction(call(t.ledger, "CreateAsset", [key, "blue"])));
+      assert.ok(err instanceof EndorseError, String(err));
+      assert.deepEqual(
+        [err.code, err.details],
+        [
+          10,
+          [
+            {
+              address: t.ledger.endorserAddress("Org1MSP"),
+              mspId: "Org1MSP",
+              message:
+                "error validating proposal: access denied: channel [opsledger] creator org unknown, creator is malformed",
+            },
+          ],
+        ],
+      );
+      const committed = await control.submitTransaction(call(t.ledger, "CreateAsset", [key, "blue"]));
+      assert.equal(committed.status.codeName, "VALID");
+    } finally {
+      ours.close();
+      control.close();
     }
   });
 });
