@@ -21,16 +21,19 @@ import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledg
 import type { ComponentTarget } from "../helpers/ledger-component";
 import { certKey, newClientOf, opsledgerLedger, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
-import { call, failure, TARGET_TEST_TIMEOUT_MS } from "../integration/ledger-targets/helpers";
+import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
 
 const KEY_TYPES = { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" } as const;
+
+/** Per test, as test/e2e/ledger-component.test.ts allows its pulumi runs. */
+const E2E_TEST_TIMEOUT_MS = 600_000;
 
 const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
 const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
 
 describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P-384 organization", function () {
-  this.timeout(TARGET_TEST_TIMEOUT_MS);
+  this.timeout(E2E_TEST_TIMEOUT_MS);
   let t: ComponentTarget;
   let gateway: Gateway;
   let dir: string;
@@ -228,7 +231,7 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
 });
 
 describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
-  this.timeout(TARGET_TEST_TIMEOUT_MS);
+  this.timeout(E2E_TEST_TIMEOUT_MS);
   let t: ComponentTarget;
   let identity: TargetIdentity;
 
