@@ -25,6 +25,7 @@
  *   pulumi config set --secret ledgerTransientData '{"note":"private"}'   # optional
  *   pulumi config set ledgerPreviewEndorse true                 # optional: simulate during preview
  *   pulumi config set ledgerAllowInvalid true                   # optional: record an invalid transaction, do not fail
+ *   pulumi config set ledgerChannelCapability V3_0              # optional: a Fabric 3 V3_0 channel (Ed25519 identities)
  *   pulumi config set ledgerOnDestroy '{"function":"DeleteAsset","args":["asset-1"]}'   # optional compensation
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -96,6 +97,7 @@ export function ledgerResources(
   const tlsRootCertPem = config.get("ledgerTlsRootCertPem") ?? sandbox?.tlsRootCertPem;
   const serverNameOverride = config.get("ledgerTlsServerNameOverride");
   const allowInvalid = config.getBoolean("ledgerAllowInvalid");
+  const channelCapability = config.get("ledgerChannelCapability");
   const tx = new opsledger.ledger.LedgerTransaction("asset-transaction", {
     gateway: {
       address: config.get("ledgerGateway") ?? sandbox?.address ?? config.require("ledgerGateway"),
@@ -103,6 +105,7 @@ export function ledgerResources(
       ...(serverNameOverride === undefined ? {} : { serverNameOverride }),
     },
     channel: config.get("ledgerChannel") ?? sandbox?.channel ?? "opsledger",
+    ...(channelCapability === undefined ? {} : { channelCapability: channelCapability as "V2_0" | "V3_0" }),
     chaincode: config.get("ledgerChaincode") ?? sandbox?.chaincode ?? "assets",
     function: config.get("ledgerFunction") ?? "CreateAsset",
     args: (jsonConfig(config, "ledgerArgs") as string[] | undefined) ?? ["asset-1", "blue"],

@@ -17,7 +17,7 @@ export function networkBanner(network: FabricNetwork): string {
   ];
   for (const org of network.organizations) {
     lines.push(
-      `${org.mspId} gateway ${org.gatewayAddress} (TLS; server name ${org.tlsServerName})`,
+      `${org.mspId} gateway ${org.gatewayAddress} (TLS; server name ${org.tlsServerName}); identities ${org.keyType}`,
       `  TLS root certificate:   ${org.tlsRootCertPath}`,
       `  client identity:        certificate ${org.client.certificatePath}`,
       `                          private key ${org.client.privateKeyPath}`,
@@ -43,6 +43,7 @@ export function networkBanner(network: FabricNetwork): string {
       `pulumi config set ledgerCertificatePem -- ${cat(org1.client.certificatePath)}`,
       "pulumi config set ledgerSigner keyFile",
       `pulumi config set ledgerKeyFile ${shellQuote(org1.client.privateKeyPath)}`,
+      ...(org1.keyType === "ed25519" ? ["pulumi config set ledgerChannelCapability V3_0"] : []),
       `pulumi config set ledgerTrustedRootCertificates "$(jq -n --arg a ${cat(a.caCertificatePath)} --arg b ${cat(b.caCertificatePath)} '{${a.mspId}: $a, ${b.mspId}: $b}')"`,
     );
   }

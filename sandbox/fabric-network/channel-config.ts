@@ -19,6 +19,7 @@ import {
   ordererName,
   type PeerOrgSpec,
 } from "./topology";
+import type { FabricKeyType } from "./types";
 
 /** Ports chosen for the nodes that the channel configuration names. */
 export interface ChannelPorts {
@@ -38,7 +39,12 @@ export interface ChannelSettings {
 
 const LOCAL_SANS = ["127.0.0.1", "localhost"];
 
-export function cryptoConfigYaml(): string {
+/**
+ * cryptogen's input. `keyTypes` (MSP id to key type, default ECDSA P-256): an Ed25519 organization gets cryptogen's
+ * `PublicKeyAlgorithm: ed25519` for its CAs, nodes and users; a P-384 one is made P-256 here and reissued afterwards
+ * (org-keys.ts).
+ */
+export function cryptoConfigYaml(keyTypes: ReadonlyMap<string, FabricKeyType> = new Map()): string {
   return stringify({
     OrdererOrgs: [
       {
@@ -48,17 +54,22 @@ export function cryptoConfigYaml(): string {
         Specs: ORDERER_HOSTS.map((h) => ({ Hostname: h, SANS: LOCAL_SANS })),
       },
     ],
-    PeerOrgs: PEER_ORGS.map((org) => ({
-      Name: org.name,
-      Domain: org.domain,
-      EnableNodeOUs: true,
-      // peer0 and the chaincode server (only its TLS certificate is used).
-      Specs: [
-        { Hostname: "peer0", SANS: LOCAL_SANS },
-        { Hostname: CHAINCODE_HOST, SANS: LOCAL_SANS },
-      ],
-      Users: { Count: 1 },
-    })),
+    PeerOrgs: PEER_ORGS.map((org) => {
+      const type = keyTypes.get(org.mspId) ?? "ecdsa-p256";
+      const algorithm = type === "ed25519" ? { PublicKeyAlgorithm: "ed25519" } : {};
+      return {
+        Name: org.name,
+        Domain: org.domain,
+        EnableNodeOUs: true,
+        ...(type === "ed25519" ? { CA: algorithm } : {}),
+        // peer0 and the chaincode server (only its TLS certificate is used).
+        Specs: [
+          { Hostname: "peer0", SANS: LOCAL_SANS, ...algorithm },
+          { Hostname: CHAINCODE_HOST, SANS: LOCAL_SANS, ...algorithm },
+        ],
+        Users: { Count: 1, ...algorithm },
+      };
+    }),
   });
 }
 

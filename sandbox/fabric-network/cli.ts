@@ -2,12 +2,12 @@
  * `npm run fabric:up` and `npm run fabric:down`: the binary face of the real Fabric network.
  *
  *   fabric:up   [--fabric <2.5.16|3.1.5>] [--dir <folder>]   starts a network that keeps running after the command
- *                                                              returns, and prints its connection settings
+ *               [--key-types org1=ed25519,org2=ecdsa-p384]     returns, and prints its connection settings
  *   fabric:down [--dir <folder>]                              stops exactly the processes network.json records
  *                                                              (each one's command line checked first) and removes
  *                                                              the folder
  *
- * Flags default from OPSLEDGER_FABRIC_VERSION and OPSLEDGER_FABRIC_DIR; the folder defaults to
+ * Flags default from OPSLEDGER_FABRIC_VERSION, OPSLEDGER_FABRIC_KEY_TYPES and OPSLEDGER_FABRIC_DIR; the folder defaults to
  * `<OS temp dir>/opsledger-fabric`, so a plain `fabric:down` finds what a plain `fabric:up` started.
  */
 import { tmpdir } from "node:os";
@@ -15,14 +15,24 @@ import { join } from "node:path";
 import { networkBanner } from "./banner";
 import { isFabricVersion } from "./fabric-home";
 import { stopNetwork } from "./network-file";
+import { PEER_ORGS } from "./topology";
 import { startFabricNetwork } from "./start";
-import { DEFAULT_FABRIC_VERSION, FABRIC_VERSIONS, type FabricVersion } from "./types";
+import {
+  DEFAULT_FABRIC_VERSION,
+  FABRIC_KEY_TYPES,
+  FABRIC_VERSIONS,
+  type FabricKeyType,
+  type FabricVersion,
+} from "./types";
 
 export const DEFAULT_CLI_DIR = join(tmpdir(), "opsledger-fabric");
 
-export const FABRIC_USAGE = `Usage: npm run fabric:up -- [--fabric <version>] [--dir <folder>]
+export const FABRIC_USAGE = `Usage: npm run fabric:up -- [--fabric <version>] [--key-types <org>=<type>,...] [--dir <folder>]
        npm run fabric:down -- [--dir <folder>]
   --fabric <version>  ${FABRIC_VERSIONS.join(" or ")} (env OPSLEDGER_FABRIC_VERSION, default ${DEFAULT_FABRIC_VERSION})
+  --key-types <list>  the identities' key type per organization, e.g. org1=ed25519,org2=ecdsa-p384 (env
+                      OPSLEDGER_FABRIC_KEY_TYPES; types ${FABRIC_KEY_TYPES.join(", ")}; ed25519 needs 3.1.5;
+                      default ecdsa-p256 for every organization)
   --dir <folder>      state and logs (env OPSLEDGER_FABRIC_DIR, default ${DEFAULT_CLI_DIR})`;
 
 export class FabricCliUsageError extends Error {
@@ -36,6 +46,30 @@ export interface FabricCliOptions {
   readonly command: "up" | "down";
   readonly version: FabricVersion;
   readonly dir: string;
+  /** The key type by MSP id of the organizations --key-types names (up only). */
+  readonly keyTypes: Readonly<Record<string, FabricKeyType>>;
+}
+
+/**
+ * --key-types: "org1=ed25519,org2=ecdsa-p384". An organization is named by its cryptogen name or MSP id, in any case
+ * ("org1", "Org1", "Org1MSP").
+ */
+export function parseKeyTypes(list: string): Record<string, FabricKeyType> {
+  const result: Record<string, FabricKeyType> = {};
+  for (const entry of list.split(",").filter((e) => e.trim() !== "")) {
+    const [name = "", type = ""] = entry.split("=", 2).map((p) => p.trim());
+    const org = PEER_ORGS.find((o) => [o.name, o.mspId].some((n) => n.toLowerCase() === name.toLowerCase()));
+    if (org === undefined)
+      throw new FabricCliUsageError(
+        `--key-types: '${name}' is not an organization; use ${PEER_ORGS.map((o) => o.name.toLowerCase()).join(" or ")}`,
+      );
+    if (!(FABRIC_KEY_TYPES as readonly string[]).includes(type))
+      throw new FabricCliUsageError(
+        `--key-types: '${type}' is not a key type (for ${name}); use ${FABRIC_KEY_TYPES.join(", ")}, as in org1=ed25519`,
+      );
+    result[org.mspId] = type as FabricKeyType;
+  }
+  return result;
 }
 
 /** Flags win over the environment; both win over the defaults. Returns undefined for --help. */
@@ -46,21 +80,27 @@ export function parseFabricCliArgs(argv: readonly string[], env: NodeJS.ProcessE
     throw new FabricCliUsageError(`the command must be up or down, got '${String(command)}'`);
   let version = env["OPSLEDGER_FABRIC_VERSION"] ?? "";
   let dir = env["OPSLEDGER_FABRIC_DIR"] ?? "";
+  let keyTypes = env["OPSLEDGER_FABRIC_KEY_TYPES"] ?? "";
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
     if (arg === "--help" || arg === "-h") return undefined;
     const [flag, inline] = arg.includes("=") ? (arg.split("=", 2) as [string, string]) : [arg, undefined];
-    if (flag !== "--fabric" && flag !== "--dir") throw new FabricCliUsageError(`unknown argument '${arg}'`);
-    if (flag === "--fabric" && command === "down") throw new FabricCliUsageError("--fabric applies to fabric:up only");
+    if (flag !== "--fabric" && flag !== "--dir" && flag !== "--key-types")
+      throw new FabricCliUsageError(`unknown argument '${arg}'`);
+    if (flag !== "--dir" && command === "down") throw new FabricCliUsageError(`${flag} applies to fabric:up only`);
     const value = inline ?? rest[++i];
     if (value === undefined || value === "") throw new FabricCliUsageError(`${flag} needs a value`);
     if (flag === "--fabric") version = value;
+    else if (flag === "--key-types") keyTypes = value;
     else dir = value;
   }
   if (version === "") version = DEFAULT_FABRIC_VERSION;
   if (!isFabricVersion(version))
     throw new FabricCliUsageError(`--fabric must be ${FABRIC_VERSIONS.join(" or ")}, got '${version}'`);
-  return { command, version, dir: dir === "" ? DEFAULT_CLI_DIR : dir };
+  const types = command === "up" ? parseKeyTypes(keyTypes) : {};
+  if (version.startsWith("2.") && Object.values(types).includes("ed25519"))
+    throw new FabricCliUsageError(`--key-types: ed25519 needs --fabric 3.1.5 (Fabric ${version} has no V3_0 channels)`);
+  return { command, version, dir: dir === "" ? DEFAULT_CLI_DIR : dir, keyTypes: types };
 }
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -94,6 +134,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const network = await startFabricNetwork({
     version: options.version,
     dir: options.dir,
+    keyTypes: options.keyTypes,
     persistent: true,
     log: (line) => process.stderr.write(`[opsledger:fabric] ${line}\n`),
   });

@@ -3,7 +3,7 @@
  * Docker), in the order an operator brings one up (fabric-samples' test-network-nano-bash is the reference topology):
  *
  *  1. crypto material (cryptogen): an orderer organization and Org1MSP/Org2MSP, NodeOUs on; TLS certificates for
- *     127.0.0.1;
+ *     127.0.0.1; a peer organization of another key type than P-256 as org-keys.ts says;
  *  2. the channel's genesis block (configtxgen; no system channel);
  *  3. three etcdraft orderers and one peer per organization, each with its generated configuration, waited on until
  *     their operations endpoints answer /healthz;
@@ -26,6 +26,7 @@ import { deployChaincode } from "./deploy-chaincode";
 import { ensureFabric, isFabricVersion } from "./fabric-home";
 import { endorseThroughGateway } from "./gateway-probe";
 import { openFabricNetwork, readOrganization } from "./handle";
+import { resolveKeyTypes, reissueMsp } from "./org-keys";
 import { readNetworkFile, stopNetwork, updateProcess, writeNetworkFile } from "./network-file";
 import { coreYaml, ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
@@ -35,9 +36,10 @@ import { NetworkLayout, ORDERER_HOSTS, ORDERER_MSP_ID, PEER_ORGS, ordererName, p
 import * as T from "./types";
 import { startWatchdog } from "./watchdog";
 
-type Resolved = Required<Omit<T.FabricNetworkOptions, "dir" | "fabricHome">> & {
+type Resolved = Required<Omit<T.FabricNetworkOptions, "dir" | "fabricHome" | "keyTypes">> & {
   readonly dir: string | undefined;
   readonly fabricHome: string | undefined;
+  readonly keyTypes: ReadonlyMap<string, T.FabricKeyType>;
 };
 
 function resolveOptions(options: T.FabricNetworkOptions): Resolved {
@@ -48,6 +50,7 @@ function resolveOptions(options: T.FabricNetworkOptions): Resolved {
     version,
     dir: options.dir,
     fabricHome: options.fabricHome,
+    keyTypes: resolveKeyTypes(version, options.keyTypes),
     startTimeoutMs: options.startTimeoutMs ?? T.DEFAULT_FABRIC_START_TIMEOUT_MS,
     batchTimeoutMs: options.batchTimeoutMs ?? T.DEFAULT_BATCH_TIMEOUT_MS,
     maxMessageCount: options.maxMessageCount ?? T.DEFAULT_MAX_MESSAGE_COUNT,
@@ -115,8 +118,9 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
     mkdirSync(layout.logs, { recursive: true });
     step = "generating crypto material (cryptogen)";
     o.log(step);
-    writeFileSync(layout.cryptoConfig, cryptoConfigYaml());
+    writeFileSync(layout.cryptoConfig, cryptoConfigYaml(o.keyTypes));
     await tools.cryptogen(layout.cryptoConfig, layout.crypto);
+    for (const org of PEER_ORGS) if (o.keyTypes.get(org.mspId) === "ecdsa-p384") reissueMsp(layout, org, "ecdsa-p384");
 
     // listen, admin, operations per orderer; listen, chaincode, operations per peer; one per chaincode server.
     const ports = await freePorts(ORDERER_HOSTS.length * 3 + PEER_ORGS.length * 4);
@@ -208,6 +212,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         mspId: org.mspId,
         domain: org.domain,
         peerName: name,
+        keyType: o.keyTypes.get(org.mspId) ?? "ecdsa-p256",
         gatewayAddress: `127.0.0.1:${p.listen}`,
         tlsServerName: name,
         tlsRootCertPath: layout.orgTlsCa(org),

@@ -27,6 +27,15 @@ export const DEFAULT_MAX_MESSAGE_COUNT = 10;
  */
 export const DEFAULT_RAFT_TICK_INTERVAL_MS = 200;
 export const DEFAULT_RAFT_ELECTION_TICK = 10;
+/**
+ * The key types an organization's identities (its CA, peer, admin and client) may have: ECDSA P-256 (cryptogen's
+ * default, every organization unless told otherwise), ECDSA P-384 (Fabric's MSP has always accepted it; cryptogen
+ * cannot make it, so the network issues that organization's MSP certificates itself) and Ed25519 (Fabric 3 on a
+ * channel with capability V3_0 only; cryptogen's `PublicKeyAlgorithm: ed25519`).
+ */
+export const FABRIC_KEY_TYPES = ["ecdsa-p256", "ecdsa-p384", "ed25519"] as const;
+export type FabricKeyType = (typeof FABRIC_KEY_TYPES)[number];
+
 /** The environment variable through which other processes (mocha workers) find a running network's network.json. */
 export const FABRIC_NETWORK_ENV = "OPSLEDGER_FABRIC_NETWORK";
 
@@ -50,6 +59,12 @@ export interface FabricNetworkOptions {
   readonly raftTickIntervalMs?: number;
   /** @default DEFAULT_RAFT_ELECTION_TICK */
   readonly raftElectionTick?: number;
+  /**
+   * The key type of each peer organization's identities, by MSP id ("Org1MSP", "Org2MSP"); an organization not named
+   * keeps ECDSA P-256, and the orderer organization always has it. "ed25519" needs a 3.x release (V3_0 channels).
+   * @default every organization ECDSA P-256
+   */
+  readonly keyTypes?: Readonly<Record<string, FabricKeyType>>;
   /** FABRIC_LOGGING_SPEC of peers and orderers. @default "info" */
   readonly logSpec?: string;
   /**
@@ -91,6 +106,8 @@ export interface FabricOrganizationRecord {
   readonly tlsServerName: string;
   /** The organization's TLS CA, which issued the peer's TLS certificate (trust it to connect). */
   readonly tlsRootCertPath: string;
+  /** The key type of the organization's CA, peer and users (TLS keeps cryptogen's own; see FABRIC_KEY_TYPES). */
+  readonly keyType: FabricKeyType;
   /** The organization's root CA (identities, endorsements): its entry of trustedRootCertificates. */
   readonly caCertificatePath: string;
   /** The peer's MSP folder (signcerts/, keystore/priv_sk): what its endorsements are signed with, for crafted ones. */

@@ -19,7 +19,7 @@ import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
-import type { LedgerTarget, LedgerTargetFactory, TargetIdentity } from "./ledger-targets";
+import type { LedgerTarget, LedgerTargetFactory, TargetIdentity, TargetStartOptions } from "./ledger-targets";
 import { exampleDir, initProjectStack } from "./project-stack";
 import type { CommandResult, ConfigValues, ProjectStack } from "./project-stack";
 
@@ -74,7 +74,7 @@ function proxyIdentity(ledger: LedgerTarget): {
  */
 export async function startComponentTarget(
   factory: LedgerTargetFactory,
-  options: { readonly own?: boolean } = {},
+  options: TargetStartOptions = {},
 ): Promise<ComponentTarget> {
   const ledger = await factory.start(options);
   try {
@@ -119,6 +119,10 @@ export interface TransactionSettings {
   readonly previewEndorse?: boolean;
   readonly allowInvalid?: boolean;
   readonly onDestroy?: { readonly function: string; readonly args: readonly string[] };
+  /** The component's channelCapability (ledgerChannelCapability). */
+  readonly channelCapability?: "V2_0" | "V3_0";
+  /** The identity to submit with (default the target's: the first organization's client). */
+  readonly identity?: TargetIdentity;
 }
 
 /** examples/ledger's settings for `t` through the proxy, as `pulumi config set` takes them. */
@@ -131,9 +135,9 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
     ledgerChaincode: { value: t.ledger.chaincode },
     ledgerFunction: { value: s.fn },
     ledgerArgs: { value: JSON.stringify(s.args) },
-    ledgerMspId: { value: t.identity.mspId },
-    ledgerCertificatePem: { value: t.identity.certificatePem },
-    ledgerPrivateKeyPem: { value: t.identity.privateKeyPem, secret: true },
+    ledgerMspId: { value: (s.identity ?? t.identity).mspId },
+    ledgerCertificatePem: { value: (s.identity ?? t.identity).certificatePem },
+    ledgerPrivateKeyPem: { value: (s.identity ?? t.identity).privateKeyPem, secret: true },
     ledgerTrustedRootCertificates: { value: JSON.stringify(t.ledger.caCertificates) },
     ...(s.transientNote === undefined
       ? {}
@@ -141,6 +145,7 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
     ...(s.previewEndorse === undefined ? {} : { ledgerPreviewEndorse: { value: String(s.previewEndorse) } }),
     ...(s.allowInvalid === undefined ? {} : { ledgerAllowInvalid: { value: String(s.allowInvalid) } }),
     ...(s.onDestroy === undefined ? {} : { ledgerOnDestroy: { value: JSON.stringify(s.onDestroy) } }),
+    ...(s.channelCapability === undefined ? {} : { ledgerChannelCapability: { value: s.channelCapability } }),
   };
 }
 

@@ -28,7 +28,7 @@ import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { connect as connectOfficialClient, signers } from "@hyperledger/fabric-gateway";
+import { connect as connectOfficialClient, hash, signers } from "@hyperledger/fabric-gateway";
 import { common } from "@hyperledger/fabric-protos";
 import { connect, newIdentity, newPrivateKeySigner } from "../../provider/ledger";
 import type { ConnectOptions, Gateway, TrustedMsp } from "../../provider/ledger";
@@ -38,6 +38,7 @@ import {
   FABRIC_NETWORK_ENV,
   openFabricNetwork,
   startFabricNetwork,
+  type FabricKeyType,
   type FabricNetwork,
   type FabricVersion,
 } from "../../sandbox/fabric-network";
@@ -121,8 +122,15 @@ export interface LedgerTargetFactory {
   /**
    * `own`: a network of this test's own even when the run shares one (required to stop or kill its nodes).
    * `batchTimeoutMs`: the orderers' BatchTimeout of an own network (a shared one keeps the default).
+   * `keyTypes`: the organizations' key types of an own network (FabricNetworkOptions.keyTypes; implies `own`).
    */
-  start(options?: { readonly own?: boolean; readonly batchTimeoutMs?: number }): Promise<LedgerTarget>;
+  start(options?: TargetStartOptions): Promise<LedgerTarget>;
+}
+
+export interface TargetStartOptions {
+  readonly own?: boolean;
+  readonly batchTimeoutMs?: number;
+  readonly keyTypes?: Readonly<Record<string, FabricKeyType>>;
 }
 
 const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
@@ -160,10 +168,13 @@ function grpcClientFor(gateway: TargetGateway): grpc.Client {
 
 function connectOfficialWith(gateway: TargetGateway, identity: TargetIdentity): OfficialConnection {
   const client = grpcClientFor(gateway);
+  const key = createPrivateKey(identity.privateKeyPem);
   const official = connectOfficialClient({
     client,
     identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certificatePem) },
-    signer: signers.newPrivateKeySigner(createPrivateKey(identity.privateKeyPem)),
+    signer: signers.newPrivateKeySigner(key),
+    // Ed25519 signs the message itself (fabric-gateway#757); ECDSA its SHA-256 digest, the default.
+    ...(key.asymmetricKeyType === "ed25519" ? { hash: hash.none } : {}),
   });
   return {
     gateway: official,
@@ -266,14 +277,16 @@ function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
   return network.version === version ? network : undefined;
 }
 
-async function startNetworkTarget(
-  version: FabricVersion,
-  own: boolean,
-  batchTimeoutMs?: number,
-): Promise<LedgerTarget> {
-  const shared = own ? undefined : sharedNetwork(version);
+async function startNetworkTarget(version: FabricVersion, options: TargetStartOptions): Promise<LedgerTarget> {
+  const { batchTimeoutMs, keyTypes } = options;
+  const shared = (options.own ?? false) || keyTypes !== undefined ? undefined : sharedNetwork(version);
   const network =
-    shared ?? (await startFabricNetwork({ version, ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }) }));
+    shared ??
+    (await startFabricNetwork({
+      version,
+      ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }),
+      ...(keyTypes === undefined ? {} : { keyTypes }),
+    }));
   const organization = (mspId: string = ORGANIZATIONS[0]) => network.organization(mspId);
   const gateway = (mspId?: string): TargetGateway => {
     const o = organization(mspId);
@@ -322,7 +335,7 @@ export function ledgerTargets(versions: readonly FabricVersion[] = ["2.5.16"]): 
     ...versions.map((version): LedgerTargetFactory => ({
       label: `Fabric ${version}`,
       kind: "fabric",
-      start: (options) => startNetworkTarget(version, options?.own ?? false, options?.batchTimeoutMs),
+      start: (options) => startNetworkTarget(version, options ?? {}),
     })),
   ];
 }

@@ -39,11 +39,20 @@ function resign(prp: Uint8Array, endorsements: peer.Endorsement[], resigners: Re
   );
 }
 
+/** Which endorsement the `endorsementSignature` mode changes: that of the MSP id `endorser` (default the first). */
+export interface TamperOptions {
+  readonly endorser?: string;
+}
+
+const endorserMspId = (e: peer.Endorsement): string =>
+  msp.SerializedIdentity.deserializeBinary(e.getEndorser_asU8()).getMspid();
+
 /** The EndorseResponse `bytes` with its prepared transaction changed as `mode` says. */
 export async function tamperEndorseResponse(
   bytes: Uint8Array,
   mode: GatewayTamper,
   resigners: Resigners,
+  options: TamperOptions = {},
 ): Promise<Uint8Array> {
   const response = gateway.EndorseResponse.deserializeBinary(bytes);
   const envelope = response.getPreparedTransaction();
@@ -59,7 +68,8 @@ export async function tamperEndorseResponse(
 
   switch (mode) {
     case "endorsementSignature": {
-      const first = endorsed.getEndorsementsList()[0];
+      const list = endorsed.getEndorsementsList();
+      const first = options.endorser === undefined ? list[0] : list.find((e) => endorserMspId(e) === options.endorser);
       const signature = Buffer.from(first?.getSignature_asU8() ?? []);
       signature[signature.length - 1] = (signature[signature.length - 1] ?? 0) ^ 0x01;
       first?.setSignature(signature);
@@ -115,13 +125,14 @@ interface Serializable {
 }
 
 /**
- * A grpc-js client to `target` whose EndorseResponses are changed by `mode` (when `mode()` returns one). `tampered`
- * counts the responses changed.
+ * A grpc-js client to `target` whose EndorseResponses are changed by `mode` (when `mode()` returns one), of the
+ * endorsement `which` names. `tampered` counts the responses changed.
  */
 export function tamperingClient(
   target: TargetGateway,
   mode: () => GatewayTamper | undefined,
   resigners: Resigners,
+  which: TamperOptions = {},
 ): { client: grpc.Client; tampered: () => number } {
   let count = 0;
   const interceptor: grpc.Interceptor = (options, nextCall) =>
@@ -135,7 +146,7 @@ export function tamperingClient(
               return;
             }
             const raw = message instanceof Uint8Array ? message : message.serializeBinary();
-            void tamperEndorseResponse(raw, how, resigners).then((changed) => {
+            void tamperEndorseResponse(raw, how, resigners, which).then((changed) => {
               count++;
               forward(message instanceof Uint8Array ? changed : gateway.EndorseResponse.deserializeBinary(changed));
             });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { channelCapability, configtxYaml, cryptoConfigYaml } from "../../../sandbox/fabric-network/channel-config";
 import { coreYaml, hasPath, ordererYaml, setPath } from "../../../sandbox/fabric-network/node-config";
+import { resolveKeyTypes } from "../../../sandbox/fabric-network/org-keys";
 import { NetworkLayout } from "../../../sandbox/fabric-network/topology";
 
 /** The value at a dot path ("a.b.0.c") of parsed YAML. */
@@ -86,6 +87,49 @@ describe("Fabric network configuration", () => {
         ],
       );
     }
+  });
+
+  it("gives an Ed25519 organization cryptogen's PublicKeyAlgorithm everywhere, and leaves P-256 and P-384 ones ECDSA", () => {
+    const config: unknown = parse(
+      cryptoConfigYaml(resolveKeyTypes("3.1.5", { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" })),
+    );
+    const [org1, org2] = list(config, "PeerOrgs");
+    assert.deepEqual(
+      [get(org1, "CA"), ...list(org1, "Specs").map((s) => get(s, "PublicKeyAlgorithm")), get(org1, "Users")],
+      [{ PublicKeyAlgorithm: "ed25519" }, "ed25519", "ed25519", { Count: 1, PublicKeyAlgorithm: "ed25519" }],
+    );
+    // P-384: cryptogen makes P-256 material, which the network reissues (org-keys.ts).
+    assert.deepEqual(
+      [get(org2, "CA"), ...list(org2, "Specs").map((s) => get(s, "PublicKeyAlgorithm")), get(org2, "Users")],
+      [undefined, undefined, undefined, { Count: 1 }],
+    );
+    assert.equal(get(config, "OrdererOrgs.0.CA"), undefined);
+    assert.equal(cryptoConfigYaml(resolveKeyTypes("2.5.16")), cryptoConfigYaml());
+  });
+
+  it("refuses Ed25519 on 2.5, an unknown organization and an unknown key type, naming the fix", () => {
+    assert.deepEqual(
+      [...resolveKeyTypes("3.1.5", { Org2MSP: "ecdsa-p384" })],
+      [
+        ["Org1MSP", "ecdsa-p256"],
+        ["Org2MSP", "ecdsa-p384"],
+      ],
+    );
+    assert.throws(
+      () => resolveKeyTypes("2.5.16", { Org1MSP: "ed25519" }),
+      new Error(
+        "keyTypes.Org1MSP: Ed25519 identities need Fabric 3.x (channel capability V3_0, which Fabric 2.5.16 does not " +
+          "have); use version 3.1.5, or ecdsa-p256 or ecdsa-p384 for this organization",
+      ),
+    );
+    assert.throws(
+      () => resolveKeyTypes("3.1.5", { Org3MSP: "ed25519" }),
+      new Error("keyTypes: 'Org3MSP' is not an organization of the network; use Org1MSP or Org2MSP"),
+    );
+    assert.throws(
+      () => resolveKeyTypes("3.1.5", { Org1MSP: "rsa" }),
+      new Error("keyTypes.Org1MSP: 'rsa' is not a key type; use ecdsa-p256, ecdsa-p384, ed25519"),
+    );
   });
 
   describe("node configuration files over the release's sample", () => {

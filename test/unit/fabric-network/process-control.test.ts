@@ -143,16 +143,23 @@ describe("Fabric network process control", () => {
   });
 
   it("parses fabric:up / fabric:down flags over the environment over the defaults", () => {
-    assert.deepEqual(parseFabricCliArgs(["up"], {}), { command: "up", version: "2.5.16", dir: DEFAULT_CLI_DIR });
+    assert.deepEqual(parseFabricCliArgs(["up"], {}), {
+      command: "up",
+      version: "2.5.16",
+      dir: DEFAULT_CLI_DIR,
+      keyTypes: {},
+    });
     assert.deepEqual(parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_VERSION: "3.1.5", OPSLEDGER_FABRIC_DIR: "/x" }), {
       command: "up",
       version: "3.1.5",
       dir: "/x",
+      keyTypes: {},
     });
     assert.deepEqual(parseFabricCliArgs(["up", "--fabric=3.1.5", "--dir", "/y"], { OPSLEDGER_FABRIC_DIR: "/x" }), {
       command: "up",
       version: "3.1.5",
       dir: "/y",
+      keyTypes: {},
     });
     assert.equal(parseFabricCliArgs(["down", "--help"], {}), undefined);
     assert.throws(
@@ -168,5 +175,38 @@ describe("Fabric network process control", () => {
       new FabricCliUsageError("the command must be up or down, got 'start'"),
     );
     assert.throws(() => parseFabricCliArgs(["up", "--dir"], {}), new FabricCliUsageError("--dir needs a value"));
+  });
+
+  it("parses --key-types by organization name or MSP id, and refuses what the network cannot make", () => {
+    const env = { OPSLEDGER_FABRIC_KEY_TYPES: "org2=ecdsa-p384" };
+    assert.deepEqual(
+      parseFabricCliArgs(["up", "--fabric", "3.1.5", "--key-types", "org1=ed25519,Org2MSP=ecdsa-p384"], {}),
+      {
+        command: "up",
+        version: "3.1.5",
+        dir: DEFAULT_CLI_DIR,
+        keyTypes: { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" },
+      },
+    );
+    assert.deepEqual(parseFabricCliArgs(["up"], env)?.keyTypes, { Org2MSP: "ecdsa-p384" });
+    assert.deepEqual(parseFabricCliArgs(["down"], env)?.keyTypes, {});
+    assert.throws(
+      () => parseFabricCliArgs(["up", "--key-types", "org1=ed25519"], {}),
+      new FabricCliUsageError("--key-types: ed25519 needs --fabric 3.1.5 (Fabric 2.5.16 has no V3_0 channels)"),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["up", "--key-types", "org3=ed25519"], {}),
+      new FabricCliUsageError("--key-types: 'org3' is not an organization; use org1 or org2"),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["up", "--key-types", "org1=p384"], {}),
+      new FabricCliUsageError(
+        "--key-types: 'p384' is not a key type (for org1); use ecdsa-p256, ecdsa-p384, ed25519, as in org1=ed25519",
+      ),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["down", "--key-types", "org1=ed25519"], {}),
+      new FabricCliUsageError("--key-types applies to fabric:up only"),
+    );
   });
 });

@@ -1,0 +1,290 @@
+/**
+ * Issue 17 point 1 on a real Fabric 3.1.5 network (one network for the file): Org1's identities are Ed25519 (cryptogen's
+ * `PublicKeyAlgorithm: ed25519`, channel capability V3_0), Org2's ECDSA P-384 (certificates issued by the network
+ * builder), and the endorsement policy needs both. The LedgerTransaction component, through the plain `pulumi` CLI as
+ * the Ed25519 client, commits VALID with an Ed25519 and a P-384 endorsement (read back from the committed
+ * transaction); our client commits as the P-384 client too. A tampered endorsement of each key type is refused by our
+ * verify-before-sign with the committer's code, and the same change signed by the official client (which checks
+ * nothing) is refused by Fabric's committer with that code. `opsledger-ledger verify` passes the committed
+ * transaction and its block and fails a tampered copy. Without `channelCapability: V3_0`, preview refuses the Ed25519
+ * identity before anything reaches the gateway; so it does on the run's shared Fabric 2.5.16 network, with an Ed25519
+ * client certified by Org1's real CA, whose endorsement Fabric 2.5 itself refuses only as "creator is malformed".
+ */
+import { strict as assert } from "node:assert";
+import { createPrivateKey } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as official from "@hyperledger/fabric-gateway";
+import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
+import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
+import type { ComponentTarget } from "../helpers/ledger-component";
+import { certKey, newClientOf, opsledgerLedger, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
+import { call, failure } from "../integration/ledger-targets/helpers";
+import { tamperingClient } from "../integration/ledger-targets/tamper";
+
+const KEY_TYPES = { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" } as const;
+
+/** Per test, as test/e2e/ledger-component.test.ts allows its pulumi runs. */
+const E2E_TEST_TIMEOUT_MS = 600_000;
+
+const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
+const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
+
+describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P-384 organization", function () {
+  this.timeout(E2E_TEST_TIMEOUT_MS);
+  let t: ComponentTarget;
+  let gateway: Gateway;
+  let dir: string;
+  let trusted: string[];
+
+  before(async function () {
+    this.timeout(300_000);
+    assert.ok(fabric315 !== undefined);
+    t = await startComponentTarget(fabric315, { keyTypes: KEY_TYPES });
+    gateway = t.ledger.connectOurs();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-key-types-"));
+    trusted = Object.entries(t.ledger.caCertificates).flatMap(([mspId, pem]) => {
+      const file = path.join(dir, `${mspId}.pem`);
+      fs.writeFileSync(file, pem);
+      return ["--trusted-ca", `${mspId}=${file}`];
+    });
+  });
+  after(async () => {
+    gateway.close();
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const save = (name: string, bytes: Uint8Array): string => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, bytes);
+    return file;
+  };
+
+  // cryptogen's Users.PublicKeyAlgorithm covers the users it counts, not the organization's Admin, whose key stays
+  // P-256 (certified by the Ed25519 CA); the admin only deploys the chaincode here.
+  it("has the key types asked for: Org1 Ed25519 (TLS too; cryptogen's admin P-256), Org2 P-384 (TLS P-256)", () => {
+    const network = t.ledger.network;
+    assert.ok(network !== undefined);
+    const keys = network.organizations.map((o) => [
+      o.mspId,
+      o.keyType,
+      certKey(o.caCertificatePem),
+      certKey(o.client.certificatePem),
+      certKey(o.admin.certificatePem),
+      certKey(t.ledger.peer(o.mspId).certificatePem),
+      certKey(o.tlsRootCertPem),
+    ]);
+    assert.deepEqual(keys, [
+      ["Org1MSP", "ed25519", "ed25519", "ed25519", "P-256", "ed25519", "ed25519"],
+      ["Org2MSP", "ecdsa-p384", "P-384", "P-384", "P-384", "P-384", "P-256"],
+    ]);
+  });
+
+  it("commits the component VALID as the Ed25519 client, endorsed by the Ed25519 and the P-384 peer", async () => {
+    const key = uniqueKey("ed25519");
+    const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"], channelCapability: "V3_0" });
+    try {
+      const up = await stack.up();
+      const o = up.outputs;
+      assert.deepEqual([o["ledgerValidationCode"], o["ledgerResult"]], ["VALID", "blue"]);
+      assert.deepEqual([...(o["ledgerEndorsers"] as string[])].sort(), ["Org1MSP", "Org2MSP"]);
+      const txId = String(o["ledgerTxId"]);
+      const processed = await t.ledger.qscc("GetTransactionByID", [txId]);
+      assert.deepEqual(Buffer.from(String(o["ledgerProcessedTransaction"]), "base64"), Buffer.from(processed));
+      assert.deepEqual(signersOf(processed), {
+        creator: "Org1MSP ed25519",
+        endorsers: ["Org1MSP ed25519", "Org2MSP P-384"],
+      });
+
+      // opsledger-ledger verify: the committed transaction and its block pass; a copy with either endorsement's
+      // signature changed fails as a committer would judge it.
+      const passed = await opsledgerLedger(["verify", save("tx.bin", processed), ...trusted]);
+      assert.deepEqual(
+        [passed.code, passed.json.ok, passed.json.transactionId, passed.json.chainsVerified],
+        [0, true, txId, true],
+        JSON.stringify(passed.json),
+      );
+      const block = await opsledgerLedger([
+        "verify",
+        save("block.bin", await t.ledger.readBlock(BigInt(String(o["ledgerBlockNumber"])))),
+        ...trusted,
+      ]);
+      assert.deepEqual([block.code, block.json.ok], [0, true], JSON.stringify(block.json));
+      for (const mspId of ["Org1MSP", "Org2MSP"]) {
+        const refused = await opsledgerLedger([
+          "verify",
+          save(`tampered-${mspId}.bin`, tamperedCopy(processed, mspId, t.identity.privateKeyPem)),
+          ...trusted,
+        ]);
+        const why = refused.json.failure as { mismatch: string; validationCodeName: string; message: string };
+        assert.deepEqual(
+          [refused.code, refused.json.ok, why.mismatch, why.validationCodeName],
+          [1, false, "endorsementSignature", "ENDORSEMENT_POLICY_FAILURE"],
+          JSON.stringify(refused.json),
+        );
+        assert.match(why.message, new RegExp(`endorsement \\d \\(${mspId}\\)`));
+      }
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("commits VALID as the P-384 client through our client", async () => {
+    const ours = t.ledger.connectOurs({ mspId: "Org2MSP" });
+    try {
+      const result = await ours.submitTransaction(call(t.ledger, "PutAsset", [uniqueKey("p384"), "green"]));
+      assert.equal(result.status.codeName, "VALID");
+      assert.deepEqual(signersOf(await t.ledger.qscc("GetTransactionByID", [result.transactionId])), {
+        creator: "Org2MSP P-384",
+        endorsers: ["Org1MSP ed25519", "Org2MSP P-384"],
+      });
+    } finally {
+      ours.close();
+    }
+  });
+
+  for (const [mspId, type] of Object.entries(KEY_TYPES)) {
+    it(`refuses a tampered ${type} endorsement before signing; Fabric's committer refuses it with code 10`, async () => {
+      let active = true;
+      const lying = tamperingClient(
+        t.ledger.gateway(),
+        () => (active ? "endorsementSignature" : undefined),
+        (id) => t.ledger.peer(id),
+        { endorser: mspId },
+      );
+      const key = uniqueKey(`tampered-${type}`);
+      let signatures = 0;
+      const signer = newPrivateKeySigner(t.identity.privateKeyPem);
+      const ours = t.ledger.connectOurs({
+        overrides: {
+          client: lying.client,
+          signer: (message) => {
+            signatures++;
+            return signer(message);
+          },
+        },
+      });
+      try {
+        const proposal = ours.newProposal(call(t.ledger, "PutAsset", [key, "blue"]));
+        const err = await failure(proposal.endorse());
+        assert.ok(err instanceof VerificationError, String(err));
+        assert.deepEqual(
+          [err.mismatch, err.validationCode, err.validationCodeName],
+          ["endorsementSignature", 10, "ENDORSEMENT_POLICY_FAILURE"],
+        );
+        assert.match(
+          err.message,
+          new RegExp(
+            `endorsement \\d \\(${mspId}\\) does not sign this proposal_response_payload: the signature is invalid`,
+          ),
+        );
+        assert.equal(signatures, 1, "only the proposal was signed");
+
+        // The official client signs whatever comes back: Fabric's committer judges the same change.
+        const client = t.identity;
+        const theirs = official.connect({
+          client: lying.client,
+          identity: { mspId: client.mspId, credentials: Buffer.from(client.certificatePem) },
+          signer: official.signers.newPrivateKeySigner(createPrivateKey(client.privateKeyPem)),
+          hash: official.hash.none,
+        });
+        try {
+          const submitted = await theirs
+            .getNetwork(t.ledger.channel)
+            .getContract(t.ledger.chaincode)
+            .submitAsync("PutAsset", { arguments: [key, "blue"] });
+          active = false;
+          const status = await submitted.getStatus();
+          assert.equal(lying.tampered(), 2);
+          assert.deepEqual([status.code, status.successful], [10, false]);
+          const recorded = await gateway.getTransactionById(t.ledger.channel, submitted.getTransactionId());
+          assert.equal(recorded.validationCode, 10, "ENDORSEMENT_POLICY_FAILURE in the committed block");
+        } finally {
+          theirs.close();
+        }
+      } finally {
+        ours.close();
+        lying.client.close();
+      }
+    });
+  }
+
+  it("refuses the Ed25519 identity in preview when the channel's V3_0 is not declared, sending nothing", async () => {
+    const stack = await componentStack(t, { fn: "CreateAsset", args: [uniqueKey("v2"), "blue"] });
+    try {
+      const mark = t.proxy.calls.length;
+      const failed = await stack.preview({ allowFailure: true });
+      assert.notEqual(failed.code, 0);
+      assert.match(
+        failed.output,
+        /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
+      );
+      assert.match(failed.output, /set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity/);
+      assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
+    } finally {
+      await stack.dispose();
+    }
+  });
+});
+
+describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
+  this.timeout(E2E_TEST_TIMEOUT_MS);
+  let t: ComponentTarget;
+  let identity: TargetIdentity;
+
+  before(async function () {
+    this.timeout(300_000);
+    assert.ok(fabric2516 !== undefined);
+    t = await startComponentTarget(fabric2516);
+    identity = await newClientOf(t, "ed25519");
+  });
+  after(() => t.close());
+
+  it("is refused by preview before anything is sent; Fabric 2.5 itself answers only 'creator is malformed'", async () => {
+    const key = uniqueKey("ed25519-on-2.5");
+    const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"], identity });
+    try {
+      const mark = t.proxy.calls.length;
+      const failed = await stack.preview({ allowFailure: true });
+      assert.notEqual(failed.code, 0);
+      assert.match(
+        failed.output,
+        /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
+      );
+      assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
+    } finally {
+      await stack.dispose();
+    }
+    // What the check spares the user: the same identity sent anyway (our client has no capability notion) gets an
+    // answer that names no cause (the peer's log alone says "Certificate's public key type not recognized. Supported
+    // keys: [ECDSA, RSA]"); a P-256 client certified the same way commits, so the key type is the difference.
+    const ours = t.ledger.connectOurs({ identity });
+    const control = t.ledger.connectOurs({ identity: await newClientOf(t, "ecdsa-p256") });
+    try {
+      const err = await failure(ours.submitTransaction(call(t.ledger, "CreateAsset", [key, "blue"])));
+      assert.ok(err instanceof EndorseError, String(err));
+      assert.deepEqual(
+        [err.code, err.details],
+        [
+          10,
+          [
+            {
+              address: t.ledger.endorserAddress("Org1MSP"),
+              mspId: "Org1MSP",
+              message:
+                "error validating proposal: access denied: channel [opsledger] creator org unknown, creator is malformed",
+            },
+          ],
+        ],
+      );
+      const committed = await control.submitTransaction(call(t.ledger, "CreateAsset", [key, "blue"]));
+      assert.equal(committed.status.codeName, "VALID");
+    } finally {
+      ours.close();
+      control.close();
+    }
+  });
+});
