@@ -19,7 +19,9 @@ import * as official from "@hyperledger/fabric-gateway";
 import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import { certKey, newClientOf, opsledgerLedger, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import type { ProjectStack } from "../helpers/project-stack";
+import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
@@ -32,6 +34,21 @@ const E2E_TEST_TIMEOUT_MS = 600_000;
 const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
 const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
 
+/**
+ * Runs `pulumi preview` of a stack whose identity is Ed25519 on a channel not declared V3_0, and asserts that it fails
+ * with the V3_0 message before any call reaches the gateway; gives the preview's output.
+ */
+async function previewRefusesEd25519(t: ComponentTarget, stack: ProjectStack): Promise<string> {
+  const mark = t.proxy.calls.length;
+  const failed = await stack.preview({ allowFailure: true });
+  assert.notEqual(failed.code, 0);
+  assert.match(
+    failed.output,
+    /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
+  );
+  assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
+  return failed.output;
+}
 describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P-384 organization", function () {
   this.timeout(E2E_TEST_TIMEOUT_MS);
   let t: ComponentTarget;
@@ -215,15 +232,8 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
   it("refuses the Ed25519 identity in preview when the channel's V3_0 is not declared, sending nothing", async () => {
     const stack = await componentStack(t, { fn: "CreateAsset", args: [uniqueKey("v2"), "blue"] });
     try {
-      const mark = t.proxy.calls.length;
-      const failed = await stack.preview({ allowFailure: true });
-      assert.notEqual(failed.code, 0);
-      assert.match(
-        failed.output,
-        /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
-      );
-      assert.match(failed.output, /set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity/);
-      assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
+      const output = await previewRefusesEd25519(t, stack);
+      assert.match(output, /set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity/);
     } finally {
       await stack.dispose();
     }
@@ -247,14 +257,7 @@ describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)",
     const key = uniqueKey("ed25519-on-2.5");
     const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"], identity });
     try {
-      const mark = t.proxy.calls.length;
-      const failed = await stack.preview({ allowFailure: true });
-      assert.notEqual(failed.code, 0);
-      assert.match(
-        failed.output,
-        /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
-      );
-      assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
+      await previewRefusesEd25519(t, stack);
     } finally {
       await stack.dispose();
     }

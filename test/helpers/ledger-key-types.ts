@@ -4,7 +4,6 @@
  * endorsement changed, `opsledger-ledger` run as a user runs it, and a client certified by a real network's CA.
  */
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
 import { createPrivateKey, generateKeyPairSync, sign, webcrypto, X509Certificate, type KeyObject } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,8 +11,6 @@ import { common, msp, peer } from "@hyperledger/fabric-protos";
 import { x509 } from "../../provider/ledger/x509-lib";
 import type { ComponentTarget } from "./ledger-component";
 import type { TargetIdentity } from "./ledger-targets";
-
-const BIN = path.resolve(__dirname, "..", "..", "..", "bin", "opsledger-ledger.js");
 
 /** "ed25519", "P-256", "P-384": a key as the assertions name it. */
 function keyName(key: KeyObject): string {
@@ -70,25 +67,6 @@ export function tamperedCopy(processed: Uint8Array, mspId: string, creatorKeyPem
   envelope.setSignature(sign(null, payloadBytes, createPrivateKey(creatorKeyPem)));
   tx.setTransactionenvelope(envelope);
   return tx.serializeBinary();
-}
-
-export interface CliRun {
-  readonly code: number;
-  readonly json: Record<string, unknown>;
-}
-
-/** bin/opsledger-ledger as a user runs it. */
-export function opsledgerLedger(args: readonly string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      try {
-        resolve({ code, json: JSON.parse(stdout) as Record<string, unknown> });
-      } catch {
-        reject(new Error(`opsledger-ledger ${args.join(" ")} exited ${String(code)}: ${stderr}`));
-      }
-    });
-  });
 }
 
 /**

@@ -5,7 +5,6 @@
  * ENDORSEMENT_POLICY_FAILURE by the peer and refused with that code by `verify`.
  */
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
 import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,28 +13,9 @@ import * as official from "@hyperledger/fabric-gateway";
 import { codecs, type Gateway } from "../../../provider/ledger";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
+import { opsledgerLedger } from "../../helpers/opsledger-ledger-cli";
 import { call, TARGET_TEST_TIMEOUT_MS, uniqueKey } from "./helpers";
 import { tamperingClient } from "./tamper";
-
-const BIN = path.resolve(__dirname, "..", "..", "..", "..", "bin", "opsledger-ledger.js");
-
-interface Run {
-  readonly code: number;
-  readonly json: Record<string, unknown>;
-}
-
-function cli(args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      try {
-        resolve({ code, json: JSON.parse(stdout) as Record<string, unknown> });
-      } catch {
-        reject(new Error(`opsledger-ledger ${args.join(" ")} exited ${String(code)}: ${stderr}`));
-      }
-    });
-  });
-}
 
 interface RenderedEntry {
   readonly payload: {
@@ -94,13 +74,13 @@ for (const target of ledgerTargets()) {
     };
 
     it("decodes GetChainInfo: the height, and the hashes the last block's header links to", async () => {
-      const info = await cli(["decode", save("chaininfo.bin", await ledger.qscc("GetChainInfo"))]);
+      const info = await opsledgerLedger(["decode", save("chaininfo.bin", await ledger.qscc("GetChainInfo"))]);
       assert.equal(info.code, 0);
       assert.equal(info.json.type, "BlockchainInfo");
       const message = info.json.message as { height: string; previousBlockHash: string };
       const height = BigInt(message.height);
       assert.ok(height >= 1n);
-      const last = await cli(["decode", save("last.bin", await ledger.readBlock(height - 1n))]);
+      const last = await opsledgerLedger(["decode", save("last.bin", await ledger.readBlock(height - 1n))]);
       const block = last.json.message as RenderedBlock;
       assert.deepEqual(
         [block.header.number, block.header.previousHash],
@@ -110,7 +90,10 @@ for (const target of ledgerTargets()) {
 
     it("decodes a block read through GetBlockByNumber: our transaction and its recorded code by name", async () => {
       const submitted = await gateway.submitTransaction(call(ledger, "PutAsset", [uniqueKey("cli"), "v"]));
-      const run = await cli(["decode", save("block.bin", await ledger.readBlock(submitted.status.blockNumber))]);
+      const run = await opsledgerLedger([
+        "decode",
+        save("block.bin", await ledger.readBlock(submitted.status.blockNumber)),
+      ]);
       assert.deepEqual([run.code, run.json.type], [0, "Block"]);
       const block = run.json.message as RenderedBlock;
       assert.equal(block.header.number, submitted.status.blockNumber.toString());
@@ -119,7 +102,7 @@ for (const target of ledgerTargets()) {
       assert.equal(block.transactionsFilter[index], "VALID");
       assert.equal(block.transactionsFilter.length, block.data.data.length);
       // Block 0: the channel's genesis configuration on a real network (the sandbox's is empty).
-      const genesis = (await cli(["decode", save("block0.bin", await ledger.readBlock(0n))])).json
+      const genesis = (await opsledgerLedger(["decode", save("block0.bin", await ledger.readBlock(0n))])).json
         .message as RenderedBlock;
       assert.equal(genesis.header.number, "0");
       for (const entry of genesis.data.data) {
@@ -133,7 +116,7 @@ for (const target of ledgerTargets()) {
     it("verifies a transaction read through GetTransactionByID against the organizations' CAs, not another's", async () => {
       const submitted = await gateway.submitTransaction(call(ledger, "PutAsset", [uniqueKey("verify"), "v"]));
       const file = save("tx.bin", await ledger.qscc("GetTransactionByID", [submitted.transactionId]));
-      const run = await cli(["verify", file, ...trusted]);
+      const run = await opsledgerLedger(["verify", file, ...trusted]);
       assert.equal(run.code, 0, JSON.stringify(run.json));
       assert.deepEqual(
         [run.json.ok, run.json.transactionId, run.json.recordedValidationCodeName, run.json.chainsVerified],
@@ -147,7 +130,7 @@ for (const target of ledgerTargets()) {
         ],
       );
       const otherCa = save("other.pem", new TextEncoder().encode(foreign.caCertificates["Org1MSP"] ?? ""));
-      const refused = await cli(["verify", file, "--trusted-ca", `Org1MSP=${otherCa}`]);
+      const refused = await opsledgerLedger(["verify", file, "--trusted-ca", `Org1MSP=${otherCa}`]);
       assert.equal(refused.code, 1);
       assert.deepEqual(
         [refused.json.ok, (refused.json.failure as { mismatch: string; validationCodeName: string }).mismatch],
@@ -184,7 +167,11 @@ for (const target of ledgerTargets()) {
       }
       const processed = codecs.ProcessedTransaction.decode(await ledger.qscc("GetTransactionByID", [txId]));
       assert.equal(processed.validationCode, 10);
-      const run = await cli(["verify", save("tampered-block.bin", await ledger.readBlock(blockNumber)), ...trusted]);
+      const run = await opsledgerLedger([
+        "verify",
+        save("tampered-block.bin", await ledger.readBlock(blockNumber)),
+        ...trusted,
+      ]);
       const transactions = run.json.transactions as VerifiedEntry[];
       const ours = transactions.find((t) => t.transactionId === txId);
       assert.deepEqual(
