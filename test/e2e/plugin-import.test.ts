@@ -12,7 +12,7 @@ import { fixture, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { REPO_ROOT, changeSummary, initProjectStack, stripAnsi } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
-import { deployerConfig, parentOf } from "../helpers/sandbox-config";
+import { deployerConfig, parentOf, seedWithOperationStillRunning } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
 
 const MOVE = "opsledger:compute:FirewallPolicyMove";
@@ -70,7 +70,7 @@ describe("import through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)",
   let generated = "";
 
   before(async () => {
-    sandbox = await startGoogleSandbox({ moveDurationMs: 1500 });
+    sandbox = await startGoogleSandbox({ moveDurationMs: 1500, seed: seedWithOperationStillRunning() });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-import-"));
     writeProject(dir);
     stack = await initProjectStack({ projectDir: dir, config: deployerConfig(sandbox) });

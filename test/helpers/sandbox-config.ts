@@ -1,6 +1,7 @@
 /** Stack configuration and tokens that point a program at an in-process Google sandbox. */
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import type { GoogleSandbox } from "../../sandbox/google";
+import { fixture } from "../../sandbox/google";
+import type { GoogleSandbox, SandboxSeed } from "../../sandbox/google";
 
 export const DEPLOYER = "deployer@sandbox-project.iam.gserviceaccount.com";
 export const READER = "reader@sandbox-project.iam.gserviceaccount.com";
@@ -75,4 +76,20 @@ export function plainStrings(value: unknown, out: string[] = []): string[] {
     for (const v of Object.values(record)) plainStrings(v, out);
   }
   return out;
+}
+
+/**
+ * The built-in fixture with its running IAM operation (`op-binding-pending`) still running a day after the seed loads.
+ * The fixture's own finishes 30 s after the seed loads, on the real clock: a test that needs it running must not depend
+ * on reaching that check within 30 s of the sandbox's start (on a loaded machine, three `pulumi import` commands before
+ * it took longer, and the operation was done).
+ */
+export function seedWithOperationStillRunning(): SandboxSeed {
+  const base = fixture.DEFAULT_SEED;
+  return {
+    ...base,
+    iamOperations: base.iamOperations.map((op) =>
+      op.name === fixture.FIXTURE_IAM_OPERATIONS.running ? { ...op, durationMs: 24 * 3_600_000 } : op,
+    ),
+  };
 }

@@ -13,6 +13,7 @@ import axios from "axios";
 import { ValidationError } from "../../../provider/errors";
 import { getEndpoint, type EndpointId } from "../../../provider/google";
 import { fixture, startGoogleSandbox, type GoogleSandbox } from "../../../sandbox/google";
+import { seedWithOperationStillRunning } from "../../helpers/sandbox-config";
 import { DEPLOYER, sandboxClient } from "../google/helpers";
 
 interface SchemaNode {
@@ -154,7 +155,7 @@ describe("the endpoints without a googleapis client, against Google's published 
   let token: string;
 
   before(async () => {
-    sandbox = await startGoogleSandbox();
+    sandbox = await startGoogleSandbox({ seed: seedWithOperationStillRunning() });
   });
   beforeEach(() => {
     sandbox.reset();
