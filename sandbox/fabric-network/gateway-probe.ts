@@ -6,7 +6,7 @@
  */
 import { createPrivateKey } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
+import { connect, hash, signers, type ConnectOptions, type Gateway } from "@hyperledger/fabric-gateway";
 import { common, gateway as gatewayProtos, msp, peer } from "@hyperledger/fabric-protos";
 import type { FabricIdentity, FabricOrganization } from "./types";
 
@@ -17,19 +17,26 @@ export interface GatewayConnection {
 }
 
 /**
- * The official client connected to `org`'s gateway peer over TLS as `identity` (the org's client by default). An
- * Ed25519 key signs the message itself (`hash.none`), as Fabric verifies it; ECDSA keys sign its SHA-256 digest.
+ * The official client's `signer` and `hash` for a private key: an Ed25519 key signs the message itself (`hash.none`,
+ * as Fabric verifies it; fabric-gateway#757), ECDSA keys its SHA-256 digest (the client's default).
  */
+export function officialSigning(privateKeyPem: string): Pick<ConnectOptions, "signer" | "hash"> {
+  const key = createPrivateKey(privateKeyPem);
+  return {
+    signer: signers.newPrivateKeySigner(key),
+    ...(key.asymmetricKeyType === "ed25519" ? { hash: hash.none } : {}),
+  };
+}
+
+/** The official client connected to `org`'s gateway peer over TLS as `identity` (the org's client by default). */
 export function connectGateway(org: FabricOrganization, identity: FabricIdentity = org.client): GatewayConnection {
-  const key = createPrivateKey(identity.privateKeyPem);
   const client = new grpc.Client(org.gatewayAddress, grpc.credentials.createSsl(Buffer.from(org.tlsRootCertPem)), {
     "grpc.ssl_target_name_override": org.tlsServerName,
   });
   const gateway = connect({
     client,
     identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certificatePem) },
-    signer: signers.newPrivateKeySigner(key),
-    ...(key.asymmetricKeyType === "ed25519" ? { hash: hash.none } : {}),
+    ...officialSigning(identity.privateKeyPem),
     evaluateOptions: () => ({ deadline: Date.now() + 10_000 }),
     endorseOptions: () => ({ deadline: Date.now() + 15_000 }),
     submitOptions: () => ({ deadline: Date.now() + 10_000 }),

@@ -6,6 +6,6 @@
 export { startFabricNetwork } from "./start";
 export { openFabricNetwork, readOrganization } from "./handle";
 export { readNetworkFile, stopNetwork, networkFilePath } from "./network-file";
-export { connectGateway, endorserMspIds, type GatewayConnection } from "./gateway-probe";
+export { connectGateway, endorserMspIds, officialSigning, type GatewayConnection } from "./gateway-probe";
 export { networkBanner } from "./banner";
 export * from "./types";

@@ -24,11 +24,10 @@
  * `waitForBlock(n)` (every organization's peer has committed block n: on a network a commit status is the word of
  * the gateway's own peer only).
  */
-import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { connect as connectOfficialClient, hash, signers } from "@hyperledger/fabric-gateway";
+import { connect as connectOfficialClient } from "@hyperledger/fabric-gateway";
 import { common } from "@hyperledger/fabric-protos";
 import { connect, newIdentity, newPrivateKeySigner } from "../../provider/ledger";
 import type { ConnectOptions, Gateway, TrustedMsp } from "../../provider/ledger";
@@ -36,6 +35,7 @@ import { startFabricSandbox } from "../../sandbox/fabric";
 import type { FabricSandbox } from "../../sandbox/fabric";
 import {
   FABRIC_NETWORK_ENV,
+  officialSigning,
   openFabricNetwork,
   startFabricNetwork,
   type FabricKeyType,
@@ -168,13 +168,10 @@ function grpcClientFor(gateway: TargetGateway): grpc.Client {
 
 function connectOfficialWith(gateway: TargetGateway, identity: TargetIdentity): OfficialConnection {
   const client = grpcClientFor(gateway);
-  const key = createPrivateKey(identity.privateKeyPem);
   const official = connectOfficialClient({
     client,
     identity: { mspId: identity.mspId, credentials: Buffer.from(identity.certificatePem) },
-    signer: signers.newPrivateKeySigner(key),
-    // Ed25519 signs the message itself (fabric-gateway#757); ECDSA its SHA-256 digest, the default.
-    ...(key.asymmetricKeyType === "ed25519" ? { hash: hash.none } : {}),
+    ...officialSigning(identity.privateKeyPem),
   });
   return {
     gateway: official,
