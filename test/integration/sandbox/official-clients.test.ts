@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { google } from "googleapis";
+import { OAuth2Client } from "google-auth-library";
+// One module per API version rather than the googleapis index, which pulls in the types of every Google API (951
+// declaration files, 189 MB): the TypeScript build and the typed lint parse the program on every run, even an
+// incremental one with nothing to do.
+import { compute_v1 } from "googleapis/build/src/apis/compute/v1";
+import { deploymentmanager_v2beta } from "googleapis/build/src/apis/deploymentmanager/v2beta";
+import { displayvideo_v1 } from "googleapis/build/src/apis/displayvideo/v1";
+import { displayvideo_v3 } from "googleapis/build/src/apis/displayvideo/v3";
+import { iam_v1 } from "googleapis/build/src/apis/iam/v1";
 import {
   createManualClock,
   DEFAULT_MANUAL_CLOCK_START_MS,
@@ -20,7 +28,7 @@ const DURATION_MS = 2000;
 describe("Google sandbox with the official googleapis clients", () => {
   let sandbox: GoogleSandbox;
   let clock: ManualClock;
-  let auth: InstanceType<typeof google.auth.OAuth2>;
+  let auth: OAuth2Client;
 
   before(async () => {
     clock = createManualClock();
@@ -32,14 +40,14 @@ describe("Google sandbox with the official googleapis clients", () => {
   beforeEach(() => {
     clock.set(DEFAULT_MANUAL_CLOCK_START_MS);
     sandbox.reset();
-    auth = new google.auth.OAuth2();
+    auth = new OAuth2Client();
     auth.setCredentials({
       access_token: sandbox.mintToken({ principal: DEPLOYER, scopes: ["cloud-platform", "display-video"] }),
     });
   });
 
   it("reads a workforce pool policy with iam v1", async () => {
-    const iam = google.iam({ version: "v1", rootUrl: sandbox.endpoints.iam + "/", auth });
+    const iam = new iam_v1.Iam({ rootUrl: sandbox.endpoints.iam + "/", auth });
     const res = await iam.locations.workforcePools.getIamPolicy({
       resource: "locations/global/workforcePools/sandbox-partners",
       requestBody: { options: { requestedPolicyVersion: 3 } },
@@ -63,7 +71,7 @@ describe("Google sandbox with the official googleapis clients", () => {
   });
 
   it("moves a firewall policy and polls the organization operation with compute v1", async () => {
-    const compute = google.compute({ version: "v1", rootUrl: sandbox.endpoints.compute + "/", auth });
+    const compute = new compute_v1.Compute({ rootUrl: sandbox.endpoints.compute + "/", auth });
     const requestId = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
     const moved = await compute.firewallPolicies.move({
       firewallPolicy: "700000000003",
@@ -102,8 +110,7 @@ describe("Google sandbox with the official googleapis clients", () => {
   });
 
   it("reads a deployment with deploymentmanager v2beta", async () => {
-    const dm = google.deploymentmanager({
-      version: "v2beta",
+    const dm = new deploymentmanager_v2beta.Deploymentmanager({
       rootUrl: sandbox.endpoints.deploymentManager + "/",
       auth,
     });
@@ -119,7 +126,7 @@ describe("Google sandbox with the official googleapis clients", () => {
   });
 
   it("reads and deletes inventory source groups with displayvideo v1", async () => {
-    const dv = google.displayvideo({ version: "v1", rootUrl: sandbox.endpoints.displayVideo + "/", auth });
+    const dv = new displayvideo_v1.Displayvideo({ rootUrl: sandbox.endpoints.displayVideo + "/", auth });
     const group = await dv.inventorySourceGroups.get({ inventorySourceGroupId: "5001", partnerId: "1001" });
     assert.deepEqual(group.data, {
       name: "inventorySourceGroups/5001",
@@ -147,14 +154,14 @@ describe("Google sandbox with the official googleapis clients", () => {
   });
 
   it("reads a creative with displayvideo v3", async () => {
-    const dv = google.displayvideo({ version: "v3", rootUrl: sandbox.endpoints.displayVideo + "/", auth });
+    const dv = new displayvideo_v3.Displayvideo({ rootUrl: sandbox.endpoints.displayVideo + "/", auth });
     const res = await dv.advertisers.creatives.get({ advertiserId: "2001", creativeId: "7001" });
     assert.deepEqual(res.data, DEFAULT_SEED.creatives[0]);
   });
 
   it("surfaces the sandbox's scope error through the generated client", async () => {
     auth.setCredentials({ access_token: sandbox.mintToken({ principal: DEPLOYER, scopes: ["display-video"] }) });
-    const compute = google.compute({ version: "v1", rootUrl: sandbox.endpoints.compute + "/", auth });
+    const compute = new compute_v1.Compute({ rootUrl: sandbox.endpoints.compute + "/", auth });
     await assert.rejects(compute.firewallPolicies.get({ firewallPolicy: "700000000001" }), (e: unknown) => {
       const err = e as { status?: number; message?: string };
       assert.deepEqual([err.status, err.message], [403, "Request had insufficient authentication scopes."]);
