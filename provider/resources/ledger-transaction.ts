@@ -15,13 +15,15 @@
  * version) or, for compatibility, carries it (`privateKeyPem`). Each step opens the signer in the provider process and
  * checks its public key against the certificate before anything is signed (check does it too, so preview fails on a
  * mismatch). Outputs keep the reference; only a `privateKeyPem` and a PIN given as a value are kept, in the
- * `credentials` output the SDK marks secret, because `read` and `delete` receive nothing but the outputs.
+ * `credentials` output the SDK marks secret, because `read` and `delete` receive nothing but the outputs. The gateway's
+ * client TLS key for mutual TLS is referenced the same way (`clientKeyFile`, `clientKeyEnv`; ledger-client-tls.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { LedgerError } from "../ledger";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { log } from "./context";
+import { clientTlsKeyFailures } from "./ledger-client-tls";
 import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type {
   LedgerIdentityInputs,
@@ -183,6 +185,9 @@ async function check(
   const olds = fromLegacyLedgerState(rawOlds);
   const failures = ledgerTransactionInputFailures(news);
   if (failures.length > 0) return { failures };
+  // The client TLS key is read and checked against its certificate as soon as both are known, preview included.
+  const tlsFailures = hasUnknown(news.gateway) ? [] : clientTlsKeyFailures(news.gateway);
+  if (tlsFailures.length > 0) return { failures: tlsFailures };
   // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
   const signerKnown = !hasUnknown(news.identity);
   let opened: Awaited<ReturnType<typeof openLedgerSigner>> | undefined;
