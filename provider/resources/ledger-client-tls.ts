@@ -175,3 +175,29 @@ export function clientTlsKeyFailures(gateway: ClientTlsInputs): FieldFailure[] {
     return [{ property: error.setting, reason: error.message.slice(error.setting.length + 2) }];
   }
 }
+
+/** An OpenSSL TLS alert in a gRPC error's text, e.g. "tlsv13 alert certificate required". */
+const TLS_ALERT = /(?:tlsv1[0-3]?|sslv3) alert ([a-z ]+?)(?::|\s*$)/m;
+
+/**
+ * What to tell the user when the gateway peer refused the TLS handshake over the client certificate (an OpenSSL alert
+ * in the error: `certificate required` when none was presented to a peer with clientAuthRequired, `bad certificate` or
+ * `unknown ca` when the peer does not trust it), naming the setting and the fix; undefined for any other failure.
+ */
+export function clientTlsRefusal(error: unknown, gateway: ClientTlsInputs & { address: string }): string | undefined {
+  const text = error instanceof Error ? error.message : String(error);
+  const alert = TLS_ALERT.exec(text)?.[1];
+  if (alert === undefined) return undefined;
+  const what = `the gateway peer ${gateway.address} refused the TLS handshake (alert: ${alert})`;
+  if (gateway.clientCertPem === undefined) {
+    if (alert !== "certificate required" && alert !== "handshake failure") return undefined;
+    return (
+      `${what}: it requires a client TLS certificate (the peer's peer.tls.clientAuthRequired is true): set ` +
+      "gateway.clientCertPem to your client TLS certificate and gateway.clientKeyFile or gateway.clientKeyEnv to its key"
+    );
+  }
+  return (
+    `${what}: it did not accept gateway.clientCertPem; use a client TLS certificate issued by a CA the peer trusts ` +
+    "for clients (its peer.tls.clientRootCAs, usually your organization's TLS CA)"
+  );
+}

@@ -9,7 +9,7 @@
  */
 import { ValidationError } from "../errors";
 import type { FieldFailure } from "../errors";
-import { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
+import { evaluateChaincode, LedgerError, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
 import type { ChainInfo, EvaluationResult, Gateway, TransactionRecord } from "../ledger";
 import {
   argsFailures,
@@ -27,7 +27,7 @@ import type {
   LedgerGatewayInputs,
   LedgerIdentityInputs,
 } from "./ledger-transaction-inputs";
-import { clientTlsKeyFailures } from "./ledger-client-tls";
+import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { openLedgerSigner } from "./ledger-transaction-signer";
 import { openGateway, toBytes } from "./ledger-transaction-submit";
 
@@ -129,6 +129,10 @@ async function withGateway<T>(
     );
     try {
       return await read(gateway);
+    } catch (error) {
+      const refusal = clientTlsRefusal(error, inputs.gateway);
+      if (refusal === undefined) throw error;
+      throw new LedgerError({ message: `ledger.${kind}: ${refusal}`, cause: error });
     } finally {
       gateway.close();
     }

@@ -25,7 +25,10 @@ export interface LedgerGatewayArgs {
    * directory). The state records the path, never the key.
    */
   clientKeyFile?: pulumi.Input<string>;
-  /** The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. Never the key stored. */
+  /**
+   * The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+   * name, never the key.
+   */
   clientKeyEnv?: pulumi.Input<string>;
   /**
    * The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and

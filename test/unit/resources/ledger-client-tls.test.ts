@@ -8,6 +8,7 @@ import { clientTlsFailures, readClientTlsKey } from "../../../provider/resources
 import { readLedgerChainInfo } from "../../../provider/resources/ledger-reads";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { findSecrets, privateKeyForms } from "../../helpers/secrets-scan";
 import { newMember, newOrg, newTlsServerCertificate } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";
 
@@ -39,8 +40,8 @@ after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The base64 body lines of a PEM key: none may appear in a message. */
-const keyLines = (pem: string): string[] => pem.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
+/** The forms of a key found in a text (its PEM lines that encode secret bytes, DER, JWK members, scalars). */
+const keyFound = (text: string, pem: string): string[] => findSecrets(text, privateKeyForms("key", pem));
 
 const gateway = (extra: Record<string, unknown>): Record<string, unknown> => ({
   address: "127.0.0.1:7051",
@@ -134,7 +135,7 @@ describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
           "is not the key of gateway.clientCertPem ('CN=gateway.local'): use the private key of that TLS certificate",
       },
     ]);
-    for (const line of keyLines(otherTls.keyPem)) assert.ok(!JSON.stringify(mismatched).includes(line));
+    assert.deepEqual(keyFound(JSON.stringify(mismatched), otherTls.keyPem), []);
   });
 
   it("reads the key by reference and checks it against the certificate, naming the field and the fix", () => {
@@ -221,7 +222,8 @@ describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
     const byFile = (await ledgerTransactionProvider.update("id", olds, checked)).outs as LedgerTransactionOutputs;
     assert.deepEqual(byFile.gateway, gateway({ clientCertPem: tls.certPem, clientKeyFile: keyFile }));
     assert.deepEqual(byFile.credentials, { privateKeyPem: member.privateKeyPem });
-    for (const line of keyLines(tls.keyPem)) assert.ok(!JSON.stringify(byFile).includes(line));
+    assert.deepEqual(keyFound(JSON.stringify(byFile), tls.keyPem), []);
+    assert.notDeepEqual(keyFound(JSON.stringify({ tls }), tls.keyPem), [], "the scan finds the key where it is");
     const byValue = (
       await ledgerTransactionProvider.update(
         "id",
