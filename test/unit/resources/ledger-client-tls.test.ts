@@ -4,7 +4,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ConfigError, ValidationError } from "../../../provider/errors";
-import { clientTlsFailures, readClientTlsKey } from "../../../provider/resources/ledger-client-tls";
+import { clientTlsFailures, clientTlsRefusal, readClientTlsKey } from "../../../provider/resources/ledger-client-tls";
 import { readLedgerChainInfo } from "../../../provider/resources/ledger-reads";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
@@ -233,6 +233,30 @@ describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
     ).outs as LedgerTransactionOutputs;
     assert.deepEqual(byValue.gateway, gateway({ clientCertPem: tls.certPem }));
     assert.equal(byValue.credentials.clientKeyPem, tls.keyPem);
+  });
+
+  it("explains a handshake the peer refused over the client certificate, and nothing else", () => {
+    // What grpc-js reports (seen on Fabric 2.5.16 with clientAuthRequired and no client certificate).
+    const openssl = (alert: string): Error =>
+      new Error(
+        `/gateway.Gateway/Evaluate failed (gRPC 14): No connection established. Last error: 800C28079F7F0000:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert ${alert}:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1601:SSL alert number 116\n (2026-11-26T02:04:55.175Z). Resolution note: `,
+      );
+    assert.equal(
+      clientTlsRefusal(openssl("certificate required"), { address: "127.0.0.1:7051" }),
+      "the gateway peer 127.0.0.1:7051 refused the TLS handshake (alert: certificate required): it requires a client TLS certificate (the peer's peer.tls.clientAuthRequired is true): set gateway.clientCertPem to your client TLS certificate and gateway.clientKeyFile or gateway.clientKeyEnv to its key",
+    );
+    assert.equal(
+      clientTlsRefusal(openssl("unknown ca"), { address: "127.0.0.1:7051", clientCertPem: tls.certPem }),
+      "the gateway peer 127.0.0.1:7051 refused the TLS handshake (alert: unknown ca): it did not accept gateway.clientCertPem; use a client TLS certificate issued by a CA the peer trusts for clients (its peer.tls.clientRootCAs, usually your organization's TLS CA)",
+    );
+    assert.equal(clientTlsRefusal(openssl("unknown ca"), { address: "127.0.0.1:7051" }), undefined);
+    assert.equal(
+      clientTlsRefusal(new Error("14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED"), {
+        address: "127.0.0.1:7051",
+        clientCertPem: tls.certPem,
+      }),
+      undefined,
+    );
   });
 
   it("refuses a ledger read whose client TLS key is missing before connecting", async () => {
