@@ -5,6 +5,9 @@
  *   pulumi config set ledgerGateway 127.0.0.1:7051              # "host:port" of the gateway peer
  *   pulumi config set ledgerTlsRootCertPem -- "$(cat tls-ca.pem)"  # optional: TLS (required off loopback)
  *   pulumi config set ledgerTlsServerNameOverride peer0.org1.example.com   # optional: the name in the peer's TLS certificate
+ *   pulumi config set ledgerClientCertPem -- "$(cat client.crt)"   # optional: mutual TLS (a peer with clientAuthRequired),
+ *   pulumi config set ledgerClientKeyFile ./client.key         #   its key's file (never stored in state), or
+ *   pulumi config set ledgerClientKeyEnv FABRIC_TLS_KEY_PEM    #   an environment variable holding the key's PEM
  *   pulumi config set ledgerChannel opsledger                   # default "opsledger"
  *   pulumi config set ledgerChaincode assets                    # default "assets"
  *   pulumi config set ledgerFunction CreateAsset                # default "CreateAsset"
@@ -98,11 +101,17 @@ export function ledgerResources(
   const serverNameOverride = config.get("ledgerTlsServerNameOverride");
   const allowInvalid = config.getBoolean("ledgerAllowInvalid");
   const channelCapability = config.get("ledgerChannelCapability");
+  const clientCertPem = config.get("ledgerClientCertPem");
+  const clientKeyFile = config.get("ledgerClientKeyFile");
+  const clientKeyEnv = config.get("ledgerClientKeyEnv");
   const tx = new opsledger.ledger.LedgerTransaction("asset-transaction", {
     gateway: {
       address: config.get("ledgerGateway") ?? sandbox?.address ?? config.require("ledgerGateway"),
       ...(tlsRootCertPem === undefined ? {} : { tlsRootCertPem }),
       ...(serverNameOverride === undefined ? {} : { serverNameOverride }),
+      ...(clientCertPem === undefined ? {} : { clientCertPem }),
+      ...(clientKeyFile === undefined ? {} : { clientKeyFile }),
+      ...(clientKeyEnv === undefined ? {} : { clientKeyEnv }),
     },
     channel: config.get("ledgerChannel") ?? sandbox?.channel ?? "opsledger",
     ...(channelCapability === undefined ? {} : { channelCapability: channelCapability as "V2_0" | "V3_0" }),

@@ -2,13 +2,14 @@
  * The ledger data sources' logic, shared by both faces like data-sources.ts: the TypeScript SDK's functions
  * (sdk/ledger/get-transaction.ts, evaluate.ts, get-chain-info.ts, run in the program process) and the plugin's invokes
  * (`opsledger:ledger:getTransaction`, `:evaluate`, `:getChainInfo`). Each checks its inputs (every bad one named with
- * its fix, before the signer is opened or anything is sent), opens the identity's signer through any reference the
+ * its fix, before the signer is opened or anything is sent; a client TLS key for mutual TLS is read and matched against
+ * its certificate then too), opens the identity's signer through any reference the
  * LedgerTransaction accepts (ledger-transaction-signer.ts), connects as the component does (openGateway), reads
  * through provider/ledger's ledger-reads.ts, and closes both.
  */
 import { ValidationError } from "../errors";
 import type { FieldFailure } from "../errors";
-import { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
+import { evaluateChaincode, LedgerError, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
 import type { ChainInfo, EvaluationResult, Gateway, TransactionRecord } from "../ledger";
 import {
   argsFailures,
@@ -26,6 +27,7 @@ import type {
   LedgerGatewayInputs,
   LedgerIdentityInputs,
 } from "./ledger-transaction-inputs";
+import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { openLedgerSigner } from "./ledger-transaction-signer";
 import { openGateway, toBytes } from "./ledger-transaction-submit";
 
@@ -112,6 +114,7 @@ async function withGateway<T>(
   read: (gateway: Gateway) => Promise<T>,
 ): Promise<T> {
   const failures = ledgerReadFailures(kind, inputs);
+  if (failures.length === 0) failures.push(...clientTlsKeyFailures(inputs.gateway));
   if (failures.length > 0) throw new ValidationError({ subject: `ledger.${kind}`, failures });
   const opened = await openLedgerSigner(inputs.identity);
   try {
@@ -126,6 +129,10 @@ async function withGateway<T>(
     );
     try {
       return await read(gateway);
+    } catch (error) {
+      const refusal = clientTlsRefusal(error, inputs.gateway);
+      if (refusal === undefined) throw error;
+      throw new LedgerError({ message: `ledger.${kind}: ${refusal}`, cause: error });
     } finally {
       gateway.close();
     }

@@ -7,8 +7,9 @@ import type { FieldFailure } from "../errors";
 import { keyTypeOf, needsV3, KEY_TYPE_NAMES, VISIBILITY_MODES } from "../ledger";
 import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
+import { clientTlsFailures } from "./ledger-client-tls";
 import type { Timeouts } from "./common";
-import { certificateOf, identityFailures, privateKeyOf } from "./ledger-transaction-identity";
+import { certificateOf, identityFailures } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
 export * from "./ledger-transaction-identity";
@@ -22,8 +23,14 @@ export type LedgerBytes = string | { base64: string };
 export interface LedgerGatewayInputs {
   address: string;
   tlsRootCertPem?: string;
+  /** PEM client TLS certificate for mutual TLS, with exactly one of the three client key fields below. */
   clientCertPem?: string;
+  /** The client TLS key itself (a Pulumi secret; kept in the secret `credentials` output only). */
   clientKeyPem?: string;
+  /** The path of the client TLS key's PEM file, read where pulumi runs (a reference: stored, the key never). */
+  clientKeyFile?: string;
+  /** The name of an environment variable holding the client TLS key's PEM (a reference: stored, the key never). */
+  clientKeyEnv?: string;
   serverNameOverride?: string;
   supportsVisibility?: Visibility[];
 }
@@ -169,7 +176,7 @@ function booleanFailures(news: Record<string, unknown>, keys: readonly string[])
     .map((k) => ({ property: k, reason: "must be true or false" }));
 }
 
-/** Failures of the `gateway` input: its address, TLS roots, mutual TLS pair and visibility modes. */
+/** Failures of the `gateway` input: its address, TLS roots, mutual TLS certificate and key, and visibility modes. */
 export function gatewayFailures(gateway: unknown): FieldFailure[] {
   if (!isRecord(gateway)) {
     return [{ property: "gateway", reason: "is required: { address: 'host:port', tlsRootCertPem?: PEM, ... }" }];
@@ -197,20 +204,7 @@ export function gatewayFailures(gateway: unknown): FieldFailure[] {
       reason: "is not a PEM X.509 certificate; pass the CA certificate's PEM text",
     });
   }
-  const cert = gateway["clientCertPem"];
-  const key = gateway["clientKeyPem"];
-  if ((cert === undefined) !== (key === undefined)) {
-    failures.push({
-      property: "gateway.clientKeyPem",
-      reason: "must be set together with gateway.clientCertPem (mutual TLS)",
-    });
-  }
-  if (cert !== undefined && !hasUnknown(cert) && !parsesAsCertificate(cert)) {
-    failures.push({ property: "gateway.clientCertPem", reason: "is not a PEM X.509 certificate" });
-  }
-  if (key !== undefined && !hasUnknown(key) && privateKeyOf(key) === undefined) {
-    failures.push({ property: "gateway.clientKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" });
-  }
+  failures.push(...clientTlsFailures(gateway, hasUnknown));
   const modes = gateway["supportsVisibility"];
   if (modes !== undefined && !hasUnknown(modes)) {
     if (!Array.isArray(modes) || modes.some((m) => !VISIBILITY_MODES.includes(m as Visibility))) {

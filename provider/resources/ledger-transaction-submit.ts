@@ -8,6 +8,7 @@ import { LedgerError, newIdentity, unwrap } from "../ledger";
 import { buildProposal, validationCodeMeaning, validationCodeName } from "../ledger";
 import type { Gateway, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";
+import { readClientTlsKey } from "./ledger-client-tls";
 import type { Timeouts } from "./common";
 import { log, status as rowStatus } from "./context";
 import { deliver, withRetries } from "./ledger-transaction-delivery";
@@ -35,9 +36,14 @@ export interface Connection {
   timeouts?: Timeouts | undefined;
 }
 
+/**
+ * Connects to the gateway peer, with the client TLS certificate and key when the gateway names them (the key read
+ * through its reference now; ConfigError naming the field when it cannot be read or does not match).
+ */
 export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
   const g = c.gateway;
   const deadlineMs = timeoutMs(c.timeouts, step);
+  const clientKey = readClientTlsKey(g);
   return connect({
     address: g.address,
     ...(g.tlsRootCertPem === undefined
@@ -45,8 +51,9 @@ export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
       : {
           tls: {
             rootCertificates: g.tlsRootCertPem,
-            ...(g.clientCertPem === undefined ? {} : { clientCertificate: g.clientCertPem }),
-            ...(g.clientKeyPem === undefined ? {} : { clientPrivateKey: g.clientKeyPem }),
+            ...(g.clientCertPem === undefined || clientKey === undefined
+              ? {}
+              : { clientCertificate: g.clientCertPem, clientPrivateKey: clientKey }),
             ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
           },
         }),

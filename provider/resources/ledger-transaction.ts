@@ -15,13 +15,15 @@
  * version) or, for compatibility, carries it (`privateKeyPem`). Each step opens the signer in the provider process and
  * checks its public key against the certificate before anything is signed (check does it too, so preview fails on a
  * mismatch). Outputs keep the reference; only a `privateKeyPem` and a PIN given as a value are kept, in the
- * `credentials` output the SDK marks secret, because `read` and `delete` receive nothing but the outputs.
+ * `credentials` output the SDK marks secret, because `read` and `delete` receive nothing but the outputs. The gateway's
+ * client TLS key for mutual TLS is referenced the same way (`clientKeyFile`, `clientKeyEnv`; ledger-client-tls.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { LedgerError } from "../ledger";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { log } from "./context";
+import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type {
   LedgerIdentityInputs,
@@ -99,10 +101,15 @@ function connectionOfOutputs(o: LedgerTransactionOutputs, signer: Signer): Conne
   };
 }
 
-/** Runs `step` with the identity's signer, opened and checked against the certificate, and closes it after. */
+/**
+ * Runs `step` with the identity's signer, opened and checked against the certificate, and closes it after. A TLS
+ * handshake the gateway peer refused over the client certificate fails with what to set (nothing was sent: the
+ * handshake precedes every call).
+ */
 async function withSigner<T>(
   urn: string,
   identity: LedgerIdentityInputs,
+  gateway: LedgerTransactionInputs["gateway"],
   step: (signer: Signer) => Promise<T>,
 ): Promise<T> {
   let opened;
@@ -115,6 +122,13 @@ async function withSigner<T>(
   }
   try {
     return await step(opened.signer);
+  } catch (error) {
+    const refusal = clientTlsRefusal(error, gateway);
+    if (refusal === undefined) throw error;
+    throw new LedgerError({
+      message: `LedgerTransaction ${nameFromUrn(urn)}: ${refusal}; nothing was sent`,
+      cause: error,
+    });
   } finally {
     opened.close();
   }
@@ -183,6 +197,9 @@ async function check(
   const olds = fromLegacyLedgerState(rawOlds);
   const failures = ledgerTransactionInputFailures(news);
   if (failures.length > 0) return { failures };
+  // The client TLS key is read and checked against its certificate as soon as both are known, preview included.
+  const tlsFailures = hasUnknown(news.gateway) ? [] : clientTlsKeyFailures(news.gateway);
+  if (tlsFailures.length > 0) return { failures: tlsFailures };
   // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
   const signerKnown = !hasUnknown(news.identity);
   let opened: Awaited<ReturnType<typeof openLedgerSigner>> | undefined;
@@ -209,6 +226,8 @@ async function check(
         try {
           inputs.previewResult = await previewEndorse(inputs, txId, opened.signer);
         } catch (e) {
+          const refusal = clientTlsRefusal(e, news.gateway);
+          if (refusal !== undefined) return { failures: [{ property: "gateway.clientCertPem", reason: refusal }] };
           return {
             failures: [
               {
@@ -273,7 +292,7 @@ export const ledgerTransactionProvider = {
   check,
   diff,
   async create(inputs: LedgerTransactionInputs): Promise<dynamic.CreateResult> {
-    return withSigner(inputs.__urn, inputs.identity, async (signer) => {
+    return withSigner(inputs.__urn, inputs.identity, inputs.gateway, async (signer) => {
       const connection = connectionOf(inputs, signer);
       const gateway = openGateway(connection, "create");
       try {
@@ -304,7 +323,7 @@ export const ledgerTransactionProvider = {
   },
   async read(id: string, rawProps: LedgerTransactionOutputs): Promise<dynamic.ReadResult> {
     const props = fromLegacyLedgerState(rawProps);
-    return withSigner(props.__urn, identityOfOutputs(props), async (signer) => {
+    return withSigner(props.__urn, identityOfOutputs(props), props.gateway, async (signer) => {
       const gateway = openGateway(connectionOfOutputs(props, signer), "create");
       try {
         const committed = await lookup(gateway, props.channel, props.txId);
@@ -329,7 +348,7 @@ export const ledgerTransactionProvider = {
       return;
     }
     const identity = identityOfOutputs(props);
-    await withSigner(props.__urn, identity, async (signer) => {
+    await withSigner(props.__urn, identity, props.gateway, async (signer) => {
       const connection = connectionOfOutputs(props, signer);
       const gateway = openGateway(connection, "delete");
       try {

@@ -82,6 +82,9 @@ export class AdminTools {
         CORE_PEER_ADDRESS: as.peerAddress,
         CORE_PEER_TLS_ENABLED: "true",
         CORE_PEER_TLS_ROOTCERT_FILE: as.peerTlsCa,
+        // Read only when the peer's core.yaml requires client certificates (mutual TLS): the admin's TLS pair.
+        CORE_PEER_TLS_CLIENTCERT_FILE: as.tls.cert,
+        CORE_PEER_TLS_CLIENTKEY_FILE: as.tls.key,
       },
     }).then((r) => r.stdout + r.stderr);
   }
@@ -95,4 +98,6 @@ export interface PeerAdmin {
   readonly peerTlsCa: string;
   /** The folder of the peer's core.yaml. */
   readonly configDir: string;
+  /** The admin's TLS client certificate and key (presented when the peer requires client certificates). */
+  readonly tls: { readonly cert: string; readonly key: string };
 }

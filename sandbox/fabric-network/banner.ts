@@ -17,8 +17,14 @@ export function networkBanner(network: FabricNetwork): string {
   ];
   for (const org of network.organizations) {
     lines.push(
-      `${org.mspId} gateway ${org.gatewayAddress} (TLS; server name ${org.tlsServerName}); identities ${org.keyType}`,
+      `${org.mspId} gateway ${org.gatewayAddress} (${org.clientAuthRequired ? "mutual TLS" : "TLS"}; server name ${org.tlsServerName}); identities ${org.keyType}`,
       `  TLS root certificate:   ${org.tlsRootCertPath}`,
+      ...(org.clientAuthRequired
+        ? [
+            `  client TLS certificate: ${org.client.tlsCertificatePath}`,
+            `                          key ${org.client.tlsPrivateKeyPath}`,
+          ]
+        : []),
       `  client identity:        certificate ${org.client.certificatePath}`,
       `                          private key ${org.client.privateKeyPath}`,
       `  root CA (trustedRootCertificates.${org.mspId}): ${org.caCertificatePath}`,
@@ -44,6 +50,12 @@ export function networkBanner(network: FabricNetwork): string {
       "pulumi config set ledgerSigner keyFile",
       `pulumi config set ledgerKeyFile ${shellQuote(org1.client.privateKeyPath)}`,
       ...(org1.keyType === "ed25519" ? ["pulumi config set ledgerChannelCapability V3_0"] : []),
+      ...(org1.clientAuthRequired
+        ? [
+            `pulumi config set ledgerClientCertPem -- ${cat(org1.client.tlsCertificatePath)}`,
+            `pulumi config set ledgerClientKeyFile ${shellQuote(org1.client.tlsPrivateKeyPath)}`,
+          ]
+        : []),
       `pulumi config set ledgerTrustedRootCertificates "$(jq -n --arg a ${cat(a.caCertificatePath)} --arg b ${cat(b.caCertificatePath)} '{${a.mspId}: $a, ${b.mspId}: $b}')"`,
     );
   }

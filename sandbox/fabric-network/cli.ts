@@ -3,11 +3,13 @@
  *
  *   fabric:up   [--fabric <2.5.16|3.1.5>] [--dir <folder>]   starts a network that keeps running after the command
  *               [--key-types org1=ed25519,org2=ecdsa-p384]     returns, and prints its connection settings
+ *               [--client-auth]                                (peers that require client TLS certificates)
  *   fabric:down [--dir <folder>]                              stops exactly the processes network.json records
  *                                                              (each one's command line checked first) and removes
  *                                                              the folder
  *
- * Flags default from OPSLEDGER_FABRIC_VERSION, OPSLEDGER_FABRIC_KEY_TYPES and OPSLEDGER_FABRIC_DIR; the folder defaults to
+ * Flags default from OPSLEDGER_FABRIC_VERSION, OPSLEDGER_FABRIC_KEY_TYPES, OPSLEDGER_FABRIC_CLIENT_AUTH (1 or true) and
+ * OPSLEDGER_FABRIC_DIR; the folder defaults to
  * `<OS temp dir>/opsledger-fabric`, so a plain `fabric:down` finds what a plain `fabric:up` started.
  */
 import { tmpdir } from "node:os";
@@ -27,12 +29,13 @@ import {
 
 export const DEFAULT_CLI_DIR = join(tmpdir(), "opsledger-fabric");
 
-export const FABRIC_USAGE = `Usage: npm run fabric:up -- [--fabric <version>] [--key-types <org>=<type>,...] [--dir <folder>]
+export const FABRIC_USAGE = `Usage: npm run fabric:up -- [--fabric <version>] [--key-types <org>=<type>,...] [--client-auth] [--dir <folder>]
        npm run fabric:down -- [--dir <folder>]
   --fabric <version>  ${FABRIC_VERSIONS.join(" or ")} (env OPSLEDGER_FABRIC_VERSION, default ${DEFAULT_FABRIC_VERSION})
   --key-types <list>  the identities' key type per organization, e.g. org1=ed25519,org2=ecdsa-p384 (env
                       OPSLEDGER_FABRIC_KEY_TYPES; types ${FABRIC_KEY_TYPES.join(", ")}; ed25519 needs 3.1.5;
                       default ecdsa-p256 for every organization)
+  --client-auth       peers require client TLS certificates (mutual TLS; env OPSLEDGER_FABRIC_CLIENT_AUTH=1)
   --dir <folder>      state and logs (env OPSLEDGER_FABRIC_DIR, default ${DEFAULT_CLI_DIR})`;
 
 export class FabricCliUsageError extends Error {
@@ -48,6 +51,8 @@ export interface FabricCliOptions {
   readonly dir: string;
   /** The key type by MSP id of the organizations --key-types names (up only). */
   readonly keyTypes: Readonly<Record<string, FabricKeyType>>;
+  /** --client-auth: the peers require client TLS certificates (up only). */
+  readonly clientAuth: boolean;
 }
 
 /**
@@ -81,9 +86,15 @@ export function parseFabricCliArgs(argv: readonly string[], env: NodeJS.ProcessE
   let version = env["OPSLEDGER_FABRIC_VERSION"] ?? "";
   let dir = env["OPSLEDGER_FABRIC_DIR"] ?? "";
   let keyTypes = env["OPSLEDGER_FABRIC_KEY_TYPES"] ?? "";
+  let clientAuth = ["1", "true"].includes((env["OPSLEDGER_FABRIC_CLIENT_AUTH"] ?? "").toLowerCase());
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
     if (arg === "--help" || arg === "-h") return undefined;
+    if (arg === "--client-auth") {
+      if (command === "down") throw new FabricCliUsageError(`${arg} applies to fabric:up only`);
+      clientAuth = true;
+      continue;
+    }
     const [flag, inline] = arg.includes("=") ? (arg.split("=", 2) as [string, string]) : [arg, undefined];
     if (flag !== "--fabric" && flag !== "--dir" && flag !== "--key-types")
       throw new FabricCliUsageError(`unknown argument '${arg}'`);
@@ -100,7 +111,13 @@ export function parseFabricCliArgs(argv: readonly string[], env: NodeJS.ProcessE
   const types = command === "up" ? parseKeyTypes(keyTypes) : {};
   if (version.startsWith("2.") && Object.values(types).includes("ed25519"))
     throw new FabricCliUsageError(`--key-types: ed25519 needs --fabric 3.1.5 (Fabric ${version} has no V3_0 channels)`);
-  return { command, version, dir: dir === "" ? DEFAULT_CLI_DIR : dir, keyTypes: types };
+  return {
+    command,
+    version,
+    dir: dir === "" ? DEFAULT_CLI_DIR : dir,
+    keyTypes: types,
+    clientAuth: command === "up" && clientAuth,
+  };
 }
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -135,6 +152,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     version: options.version,
     dir: options.dir,
     keyTypes: options.keyTypes,
+    clientAuth: options.clientAuth,
     persistent: true,
     log: (line) => process.stderr.write(`[opsledger:fabric] ${line}\n`),
   });

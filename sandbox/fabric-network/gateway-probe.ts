@@ -28,9 +28,19 @@ export function officialSigning(privateKeyPem: string): Pick<ConnectOptions, "si
   };
 }
 
-/** The official client connected to `org`'s gateway peer over TLS as `identity` (the org's client by default). */
+/**
+ * The official client connected to `org`'s gateway peer over TLS as `identity` (the org's client by default),
+ * presenting the identity's TLS client certificate when the peer requires one.
+ */
 export function connectGateway(org: FabricOrganization, identity: FabricIdentity = org.client): GatewayConnection {
-  const client = new grpc.Client(org.gatewayAddress, grpc.credentials.createSsl(Buffer.from(org.tlsRootCertPem)), {
+  const credentials = org.clientAuthRequired
+    ? grpc.credentials.createSsl(
+        Buffer.from(org.tlsRootCertPem),
+        Buffer.from(identity.tlsPrivateKeyPem),
+        Buffer.from(identity.tlsCertificatePem),
+      )
+    : grpc.credentials.createSsl(Buffer.from(org.tlsRootCertPem));
+  const client = new grpc.Client(org.gatewayAddress, credentials, {
     "grpc.ssl_target_name_override": org.tlsServerName,
   });
   const gateway = connect({

@@ -25,6 +25,8 @@ export function readOrganization(r: T.FabricOrganizationRecord): T.FabricOrganiz
     ...f,
     certificatePem: read(f.certificatePath),
     privateKeyPem: read(f.privateKeyPath),
+    tlsCertificatePem: read(f.tlsCertificatePath),
+    tlsPrivateKeyPem: read(f.tlsPrivateKeyPath),
   });
   return {
     ...r,

@@ -12,6 +12,8 @@
  *   organization learns this peer (through the anchor peers) and each gateway can plan endorsements that need both;
  *   the Gateway service on; gossip reconnects after 2 s instead of 25 s (see below); no Docker (vm.endpoint empty) and the release's ccaas external builder as the only
  *   builder (chaincode.externalBuilders).
+ *   With clientAuth, peer.tls.clientAuthRequired and every peer organization's TLS CA as clientRootCAs (the peer's
+ *   own outgoing connections present its server TLS pair: peer.tls.clientCert.file is left empty).
  * - both: the operations endpoint (/healthz, /metrics with the Prometheus provider) on 127.0.0.1 with TLS; /healthz
  *   is open, /metrics needs a client certificate from the node organization's TLS CA (e.g. its admin's).
  */
@@ -118,6 +120,12 @@ export interface PeerConfigInput {
   readonly mspDir: string;
   readonly mspId: string;
   readonly tls: NodeTls;
+  /**
+   * Require a client TLS certificate from every client (mutual TLS), issued by one of `clientRootCAs`: every peer
+   * organization's TLS CA, since each gateway (and the admin CLI's lifecycle commit) reaches the other organization's
+   * peer with its own organization's TLS certificate. @default false: the node's own TLS CA only, not required
+   */
+  readonly clientAuth?: { readonly clientRootCAs: readonly string[] };
   readonly ports: { readonly listen: number; readonly chaincode: number; readonly operations: number };
 }
 
@@ -142,11 +150,11 @@ export function coreYaml(input: PeerConfigInput): string {
     // this interval (gossip/discovery Connect); also how soon a restarted peer is reconnected.
     "peer.gossip.reconnectInterval": "2s",
     "peer.tls.enabled": true,
-    "peer.tls.clientAuthRequired": false,
+    "peer.tls.clientAuthRequired": input.clientAuth !== undefined,
     "peer.tls.cert.file": input.tls.cert,
     "peer.tls.key.file": input.tls.key,
     "peer.tls.rootcert.file": input.tls.ca,
-    "peer.tls.clientRootCAs.files": [input.tls.ca],
+    "peer.tls.clientRootCAs.files": input.clientAuth?.clientRootCAs ?? [input.tls.ca],
     "peer.fileSystemPath": data,
     "peer.mspConfigPath": input.mspDir,
     "peer.localMspId": input.mspId,

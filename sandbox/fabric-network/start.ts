@@ -14,6 +14,9 @@
  *     with `peer lifecycle chaincode querycommitted`;
  *  7. an endorsement through each organization's gateway that both organizations sign (discovery works both ways).
  *
+ * With `clientAuth`, the peers require client TLS certificates (mutual TLS; node-config.ts): the admin CLI and the
+ * readiness probe present their user's cryptogen TLS pair.
+ *
  * Every wait is on a real signal. If any step fails, everything started is stopped, the folder is removed (kept when
  * OPSLEDGER_FABRIC_KEEP_FAILED=1) and the error names the step, with the log tail of a process that died.
  */
@@ -56,6 +59,7 @@ function resolveOptions(options: T.FabricNetworkOptions): Resolved {
     maxMessageCount: options.maxMessageCount ?? T.DEFAULT_MAX_MESSAGE_COUNT,
     raftTickIntervalMs: options.raftTickIntervalMs ?? T.DEFAULT_RAFT_TICK_INTERVAL_MS,
     raftElectionTick: options.raftElectionTick ?? T.DEFAULT_RAFT_ELECTION_TICK,
+    clientAuth: options.clientAuth ?? false,
     logSpec: options.logSpec ?? "info",
     persistent: options.persistent ?? false,
     log: options.log ?? (() => undefined),
@@ -193,6 +197,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         mspDir: layout.peerMsp(org),
         mspId: org.mspId,
         tls: layout.peerTls(org),
+        ...(o.clientAuth ? { clientAuth: { clientRootCAs: PEER_ORGS.map((other) => layout.orgTlsCa(other)) } } : {}),
         ports: p,
       };
       writeFileSync(join(nodeDir, "core.yaml"), coreYaml(peerConfig));
@@ -216,6 +221,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         gatewayAddress: `127.0.0.1:${p.listen}`,
         tlsServerName: name,
         tlsRootCertPath: layout.orgTlsCa(org),
+        clientAuthRequired: o.clientAuth,
         caCertificatePath: layout.orgCa(org),
         peerMspDir: layout.peerMsp(org),
         client: { mspId: org.mspId, ...layout.user(org, "User1") },
@@ -315,6 +321,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
       peerAddress: `127.0.0.1:${peerPorts[i]?.listen ?? 0}`,
       peerTlsCa: layout.orgTlsCa(org),
       configDir: layout.node(peerName(org)),
+      tls: { cert: layout.user(org, "Admin").tlsCertificatePath, key: layout.user(org, "Admin").tlsPrivateKeyPath },
     }));
     // One after the other: a peer's first gossip handshake with the other organization's anchor peer fails while that
     // peer has not joined the channel ("Could not acquire policy manager"), and gossip retries only after

@@ -119,14 +119,26 @@ export class NetworkLayout {
     const tls = join(this.peerOrg(org), "peers", chaincodeServerName(org), "tls");
     return { cert: join(tls, "server.crt"), key: join(tls, "server.key"), ca: join(tls, "ca.crt") };
   }
-  /** A user's MSP folder, certificate and key ("Admin" or "User1"). */
-  user(org: PeerOrgSpec, user: "Admin" | "User1"): { mspDir: string; certificatePath: string; privateKeyPath: string } {
+  /** A user's MSP folder, certificate and key, and TLS client certificate and key ("Admin" or "User1"). */
+  user(
+    org: PeerOrgSpec,
+    user: "Admin" | "User1",
+  ): {
+    mspDir: string;
+    certificatePath: string;
+    privateKeyPath: string;
+    tlsCertificatePath: string;
+    tlsPrivateKeyPath: string;
+  } {
     const id = `${user}@${org.domain}`;
     const mspDir = join(this.peerOrg(org), "users", id, "msp");
+    const tls = join(this.peerOrg(org), "users", id, "tls");
     return {
       mspDir,
       certificatePath: join(mspDir, "signcerts", `${id}-cert.pem`),
       privateKeyPath: join(mspDir, "keystore", "priv_sk"),
+      tlsCertificatePath: join(tls, "client.crt"),
+      tlsPrivateKeyPath: join(tls, "client.key"),
     };
   }
 }

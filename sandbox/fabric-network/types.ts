@@ -65,6 +65,14 @@ export interface FabricNetworkOptions {
    * @default every organization ECDSA P-256
    */
   readonly keyTypes?: Readonly<Record<string, FabricKeyType>>;
+  /**
+   * Whether the peers require a client TLS certificate from every client (`peer.tls.clientAuthRequired`, trusting
+   * both organizations' TLS CAs, so each gateway reaches the other organization's peer too): mutual TLS to the
+   * gateway. Clients present their user's cryptogen TLS certificate (FabricIdentity.tlsCertificatePem). The orderers
+   * keep server-only TLS: clients of this network never reach them (the gateway peer submits with its own TLS pair).
+   * @default false
+   */
+  readonly clientAuth?: boolean;
   /** FABRIC_LOGGING_SPEC of peers and orderers. @default "info" */
   readonly logSpec?: string;
   /**
@@ -86,12 +94,18 @@ export interface FabricIdentityFiles {
   readonly privateKeyPath: string;
   /** The identity's MSP folder (what the peer CLI takes as CORE_PEER_MSPCONFIGPATH). */
   readonly mspDir: string;
+  /** The user's TLS client certificate (cryptogen's users/<user>/tls/client.crt, from the organization's TLS CA). */
+  readonly tlsCertificatePath: string;
+  /** Its key (PEM, in the network's folder only): mutual TLS to a peer with clientAuthRequired. */
+  readonly tlsPrivateKeyPath: string;
 }
 
 /** An identity with its certificate and key read from the folder. */
 export interface FabricIdentity extends FabricIdentityFiles {
   readonly certificatePem: string;
   readonly privateKeyPem: string;
+  readonly tlsCertificatePem: string;
+  readonly tlsPrivateKeyPem: string;
 }
 
 /** One organization's way in as network.json records it: its peer's Gateway service, TLS settings, identities. */
@@ -106,6 +120,8 @@ export interface FabricOrganizationRecord {
   readonly tlsServerName: string;
   /** The organization's TLS CA, which issued the peer's TLS certificate (trust it to connect). */
   readonly tlsRootCertPath: string;
+  /** Whether the peer requires a client TLS certificate (FabricNetworkOptions.clientAuth): present the user's. */
+  readonly clientAuthRequired: boolean;
   /** The key type of the organization's CA, peer and users (TLS keeps cryptogen's own; see FABRIC_KEY_TYPES). */
   readonly keyType: FabricKeyType;
   /** The organization's root CA (identities, endorsements): its entry of trustedRootCertificates. */

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EvaluationResult } from "../../provider/ledger";
 import { evaluateLedger } from "../../provider/resources/ledger-reads";
-import { identityOf } from "./ledger-read-args";
+import { gatewayOf, identityOf } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
 
 export interface EvaluateArgs extends LedgerReadArgs {
@@ -25,7 +25,7 @@ export type EvaluateResult = EvaluationResult;
  * the input and the fix.
  */
 export function evaluate(args: EvaluateArgs, _opts?: pulumi.InvokeOptions): Promise<EvaluateResult> {
-  return evaluateLedger({ ...args, identity: identityOf(args.identity) });
+  return evaluateLedger({ ...args, gateway: gatewayOf(args.gateway), identity: identityOf(args.identity) });
 }
 
 /** evaluate with inputs that may be Outputs. */

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ChainInfo } from "../../provider/ledger";
 import { readLedgerChainInfo } from "../../provider/resources/ledger-reads";
-import { identityOf } from "./ledger-read-args";
+import { gatewayOf, identityOf } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
 
 export type GetChainInfoArgs = LedgerReadArgs;
@@ -11,7 +11,7 @@ export type GetChainInfoResult = ChainInfo;
 
 /** Reads the channel's height and current block hash (qscc GetChainInfo); the channel's Readers may ask. */
 export function getChainInfo(args: GetChainInfoArgs, _opts?: pulumi.InvokeOptions): Promise<GetChainInfoResult> {
-  return readLedgerChainInfo({ ...args, identity: identityOf(args.identity) });
+  return readLedgerChainInfo({ ...args, gateway: gatewayOf(args.gateway), identity: identityOf(args.identity) });
 }
 
 /** getChainInfo with inputs that may be Outputs. */

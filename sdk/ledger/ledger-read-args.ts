@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import type { LedgerIdentityInputs } from "../../provider/resources/ledger-transaction-inputs";
+import type { LedgerGatewayInputs, LedgerIdentityInputs } from "../../provider/resources/ledger-transaction-inputs";
 
 /** Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values). */
 export interface LedgerReadGateway {
@@ -8,9 +8,16 @@ export interface LedgerReadGateway {
   address: string;
   /** PEM of the CA that signed the gateway's TLS certificate; enables TLS. */
   tlsRootCertPem?: string;
-  /** PEM client certificate for mutual TLS (with clientKeyPem). */
+  /**
+   * PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+   * clientKeyFile, clientKeyEnv or clientKeyPem.
+   */
   clientCertPem?: string;
-  /** PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form. */
+  /** The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory). */
+  clientKeyFile?: string;
+  /** The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. */
+  clientKeyEnv?: string;
+  /** The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference. */
   clientKeyPem?: string;
   /** The TLS server name to expect instead of the address's host. */
   serverNameOverride?: string;
@@ -73,6 +80,13 @@ export interface LedgerReadArgs {
 export type DeepInput<T> = pulumi.Input<
   T extends readonly (infer E)[] ? DeepInput<E>[] : T extends object ? { [K in keyof T]: DeepInput<T[K]> } : T
 >;
+
+/** The gateway as the provider layer takes it: a client TLS key file's path made absolute (the program's directory). */
+export function gatewayOf(gateway: LedgerReadGateway): LedgerGatewayInputs {
+  return gateway.clientKeyFile === undefined
+    ? gateway
+    : { ...gateway, clientKeyFile: path.resolve(gateway.clientKeyFile) };
+}
 
 /** The identity as the provider layer takes it: a key file's path made absolute (the program's directory). */
 export function identityOf(identity: LedgerReadIdentity): LedgerIdentityInputs {

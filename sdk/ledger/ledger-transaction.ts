@@ -15,9 +15,25 @@ export interface LedgerGatewayArgs {
   address: pulumi.Input<string>;
   /** PEM of the CA that signed the gateway's TLS certificate; enables TLS. */
   tlsRootCertPem?: pulumi.Input<string>;
-  /** PEM client certificate for mutual TLS (with clientKeyPem). */
+  /**
+   * PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+   * clientKeyFile, clientKeyEnv or clientKeyPem.
+   */
   clientCertPem?: pulumi.Input<string>;
-  /** PEM private key of clientCertPem. Stored only as a Pulumi secret (wrapped here if given in plain). */
+  /**
+   * The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+   * directory). The state records the path, never the key.
+   */
+  clientKeyFile?: pulumi.Input<string>;
+  /**
+   * The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+   * name, never the key.
+   */
+  clientKeyEnv?: pulumi.Input<string>;
+  /**
+   * The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
+   * the outputs; prefer clientKeyFile or clientKeyEnv.
+   */
   clientKeyPem?: pulumi.Input<string>;
   /** The TLS server name to expect instead of the address's host. */
   serverNameOverride?: pulumi.Input<string>;
@@ -175,11 +191,17 @@ export class LedgerTransaction extends pulumi.ComponentResource {
 
   constructor(name: string, args: LedgerTransactionArgs, opts?: pulumi.ComponentResourceOptions) {
     super(LEDGER_TRANSACTION_TYPE, name, {}, opts);
-    const { clientKeyPem, ...gateway } = args.gateway;
+    const { clientKeyPem, clientKeyFile, ...gateway } = args.gateway;
     this.submission = new LedgerTransactionSubmission(
       name,
       {
-        gateway: { ...gateway, ...(clientKeyPem === undefined ? {} : { clientKeyPem: secret(clientKeyPem) }) },
+        gateway: {
+          ...gateway,
+          ...(clientKeyPem === undefined ? {} : { clientKeyPem: secret(clientKeyPem) }),
+          ...(clientKeyFile === undefined
+            ? {}
+            : { clientKeyFile: pulumi.output(clientKeyFile).apply((f) => path.resolve(f)) }),
+        },
         channel: args.channel,
         ...(args.channelCapability === undefined ? {} : { channelCapability: args.channelCapability }),
         chaincode: args.chaincode,

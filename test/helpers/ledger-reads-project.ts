@@ -19,6 +19,9 @@ const read = {
     address: config.require("gateway"),
     tlsRootCertPem: config.require("tlsRootCertPem"),
     serverNameOverride: config.require("serverNameOverride"),
+    ...(config.get("clientCertPem") === undefined
+      ? {}
+      : { clientCertPem: config.require("clientCertPem"), clientKeyFile: "client-tls-key.pem" }),
   },
   channel: config.require("channel"),
   identity: { mspId: config.require("mspId"), certificatePem: config.require("certificatePem"), keyFile: "reader-key.pem" },
@@ -55,6 +58,8 @@ export interface LedgerReadsSettings {
   readonly trustedRootCertificates: Readonly<Record<string, string>>;
   readonly txId: string;
   readonly query: { readonly chaincode: string; readonly function: string; readonly args: readonly string[] };
+  /** Mutual TLS: the client TLS certificate (config) and its key, written as client-tls-key.pem (a relative keyFile). */
+  readonly clientTls?: { readonly certificatePem: string; readonly privateKeyPem: string };
 }
 
 /** Writes the project (and the identity's key as reader-key.pem beside it) into a new temp dir. */
@@ -68,6 +73,9 @@ export function writeLedgerReadsProject(s: LedgerReadsSettings): { dir: string; 
   fs.copyFileSync(path.join(REPO_ROOT, "examples", "ledger", "tsconfig.json"), path.join(dir, "tsconfig.json"));
   fs.writeFileSync(path.join(dir, "index.ts"), INDEX_TS);
   fs.writeFileSync(path.join(dir, "reader-key.pem"), s.identity.privateKeyPem, { mode: 0o600 });
+  if (s.clientTls !== undefined) {
+    fs.writeFileSync(path.join(dir, "client-tls-key.pem"), s.clientTls.privateKeyPem, { mode: 0o600 });
+  }
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
   const config: ConfigValues = {
     gateway: { value: s.gateway.address },
@@ -81,6 +89,7 @@ export function writeLedgerReadsProject(s: LedgerReadsSettings): { dir: string; 
     queryChaincode: { value: s.query.chaincode },
     queryFunction: { value: s.query.function },
     queryArgs: { value: JSON.stringify(s.query.args) },
+    ...(s.clientTls === undefined ? {} : { clientCertPem: { value: s.clientTls.certificatePem } }),
   };
   return {
     dir,

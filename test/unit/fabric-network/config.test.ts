@@ -209,7 +209,21 @@ describe("Fabric network configuration", () => {
       assert.equal(get(c, "peer.gossip.externalEndpoint"), "127.0.0.1:4");
       assert.equal(get(c, "peer.gossip.bootstrap"), "127.0.0.1:4");
       assert.equal(get(c, "peer.tls.enabled"), true);
+      assert.equal(get(c, "peer.tls.clientAuthRequired"), false);
+      assert.deepEqual(get(c, "peer.tls.clientRootCAs.files"), [tls.ca]);
       assert.equal(get(c, "operations.listenAddress"), "127.0.0.1:6");
+      // Mutual TLS: client certificates required, from either organization's TLS CA; the peer's own outgoing
+      // connections keep presenting its server pair (no clientCert.file of its own).
+      const mutual: unknown = parse(
+        coreYaml({
+          ...input,
+          clientAuth: { clientRootCAs: ["/tlsca1.pem", "/tlsca2.pem"] },
+          ports: { listen: 4, chaincode: 5, operations: 6 },
+        }),
+      );
+      assert.equal(get(mutual, "peer.tls.clientAuthRequired"), true);
+      assert.deepEqual(get(mutual, "peer.tls.clientRootCAs.files"), ["/tlsca1.pem", "/tlsca2.pem"]);
+      assert.equal(get(mutual, "peer.tls.clientCert.file"), undefined);
     });
 
     it("sets nested keys, creating the objects on the way", () => {

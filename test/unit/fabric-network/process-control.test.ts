@@ -148,18 +148,21 @@ describe("Fabric network process control", () => {
       version: "2.5.16",
       dir: DEFAULT_CLI_DIR,
       keyTypes: {},
+      clientAuth: false,
     });
     assert.deepEqual(parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_VERSION: "3.1.5", OPSLEDGER_FABRIC_DIR: "/x" }), {
       command: "up",
       version: "3.1.5",
       dir: "/x",
       keyTypes: {},
+      clientAuth: false,
     });
     assert.deepEqual(parseFabricCliArgs(["up", "--fabric=3.1.5", "--dir", "/y"], { OPSLEDGER_FABRIC_DIR: "/x" }), {
       command: "up",
       version: "3.1.5",
       dir: "/y",
       keyTypes: {},
+      clientAuth: false,
     });
     assert.equal(parseFabricCliArgs(["down", "--help"], {}), undefined);
     assert.throws(
@@ -177,6 +180,17 @@ describe("Fabric network process control", () => {
     assert.throws(() => parseFabricCliArgs(["up", "--dir"], {}), new FabricCliUsageError("--dir needs a value"));
   });
 
+  it("parses --client-auth (and OPSLEDGER_FABRIC_CLIENT_AUTH) for fabric:up only", () => {
+    assert.equal(parseFabricCliArgs(["up", "--client-auth"], {})?.clientAuth, true);
+    assert.equal(parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_CLIENT_AUTH: "1" })?.clientAuth, true);
+    assert.equal(parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_CLIENT_AUTH: "0" })?.clientAuth, false);
+    assert.equal(parseFabricCliArgs(["down"], { OPSLEDGER_FABRIC_CLIENT_AUTH: "true" })?.clientAuth, false);
+    assert.throws(
+      () => parseFabricCliArgs(["down", "--client-auth"], {}),
+      new FabricCliUsageError("--client-auth applies to fabric:up only"),
+    );
+  });
+
   it("parses --key-types by organization name or MSP id, and refuses what the network cannot make", () => {
     const env = { OPSLEDGER_FABRIC_KEY_TYPES: "org2=ecdsa-p384" };
     assert.deepEqual(
@@ -186,6 +200,7 @@ describe("Fabric network process control", () => {
         version: "3.1.5",
         dir: DEFAULT_CLI_DIR,
         keyTypes: { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" },
+        clientAuth: false,
       },
     );
     assert.deepEqual(parseFabricCliArgs(["up"], env)?.keyTypes, { Org2MSP: "ecdsa-p384" });

@@ -163,7 +163,15 @@ describe("LedgerTransaction check", () => {
         reason:
           "is required for the non-loopback address 'peer0.org1.example.com:7051': the PEM of the CA that signed the gateway's TLS certificate",
       },
-      { property: "gateway.clientKeyPem", reason: "must be set together with gateway.clientCertPem (mutual TLS)" },
+      {
+        property: "gateway.clientCertPem",
+        reason: "needs TLS: set gateway.tlsRootCertPem (the CA of the gateway's TLS certificate) for mutual TLS",
+      },
+      {
+        property: "gateway.clientCertPem",
+        reason:
+          "needs the client TLS key (mutual TLS): set one of gateway.clientKeyFile (a PEM file's path), gateway.clientKeyEnv (an environment variable holding the PEM) or gateway.clientKeyPem (the key itself, as a Pulumi secret)",
+      },
     ]);
   });
 

@@ -329,9 +329,17 @@ func (o LedgerBytesViewArrayOutput) Index(i pulumi.IntInput) LedgerBytesViewOutp
 type LedgerGateway struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
 	Address string `pulumi:"address"`
-	// PEM client certificate for mutual TLS (with clientKeyPem).
+	// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+	// clientKeyFile, clientKeyEnv or clientKeyPem.
 	ClientCertPem *string `pulumi:"clientCertPem"`
-	// PEM private key of clientCertPem. Stored only as a Pulumi secret (wrapped here if given in plain).
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+	// name, never the key.
+	ClientKeyEnv *string `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+	// directory). The state records the path, never the key.
+	ClientKeyFile *string `pulumi:"clientKeyFile"`
+	// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
+	// the outputs; prefer clientKeyFile or clientKeyEnv.
 	ClientKeyPem *string `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride *string `pulumi:"serverNameOverride"`
@@ -358,9 +366,17 @@ type LedgerGatewayInput interface {
 type LedgerGatewayArgs struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
 	Address pulumi.StringInput `pulumi:"address"`
-	// PEM client certificate for mutual TLS (with clientKeyPem).
+	// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+	// clientKeyFile, clientKeyEnv or clientKeyPem.
 	ClientCertPem pulumi.StringPtrInput `pulumi:"clientCertPem"`
-	// PEM private key of clientCertPem. Stored only as a Pulumi secret (wrapped here if given in plain).
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+	// name, never the key.
+	ClientKeyEnv pulumi.StringPtrInput `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+	// directory). The state records the path, never the key.
+	ClientKeyFile pulumi.StringPtrInput `pulumi:"clientKeyFile"`
+	// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
+	// the outputs; prefer clientKeyFile or clientKeyEnv.
 	ClientKeyPem pulumi.StringPtrInput `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride pulumi.StringPtrInput `pulumi:"serverNameOverride"`
@@ -404,12 +420,26 @@ func (o LedgerGatewayOutput) Address() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerGateway) string { return v.Address }).(pulumi.StringOutput)
 }
 
-// PEM client certificate for mutual TLS (with clientKeyPem).
+// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+// clientKeyFile, clientKeyEnv or clientKeyPem.
 func (o LedgerGatewayOutput) ClientCertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerGateway) *string { return v.ClientCertPem }).(pulumi.StringPtrOutput)
 }
 
-// PEM private key of clientCertPem. Stored only as a Pulumi secret (wrapped here if given in plain).
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+// name, never the key.
+func (o LedgerGatewayOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerGateway) *string { return v.ClientKeyEnv }).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+// directory). The state records the path, never the key.
+func (o LedgerGatewayOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerGateway) *string { return v.ClientKeyFile }).(pulumi.StringPtrOutput)
+}
+
+// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
+// the outputs; prefer clientKeyFile or clientKeyEnv.
 func (o LedgerGatewayOutput) ClientKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerGateway) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
 }
@@ -465,7 +495,8 @@ func (o LedgerGatewayPtrOutput) Address() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// PEM client certificate for mutual TLS (with clientKeyPem).
+// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+// clientKeyFile, clientKeyEnv or clientKeyPem.
 func (o LedgerGatewayPtrOutput) ClientCertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerGateway) *string {
 		if v == nil {
@@ -475,7 +506,30 @@ func (o LedgerGatewayPtrOutput) ClientCertPem() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// PEM private key of clientCertPem. Stored only as a Pulumi secret (wrapped here if given in plain).
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+// name, never the key.
+func (o LedgerGatewayPtrOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyEnv
+	}).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+// directory). The state records the path, never the key.
+func (o LedgerGatewayPtrOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyFile
+	}).(pulumi.StringPtrOutput)
+}
+
+// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
+// the outputs; prefer clientKeyFile or clientKeyEnv.
 func (o LedgerGatewayPtrOutput) ClientKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerGateway) *string {
 		if v == nil {
@@ -1661,9 +1715,14 @@ func (o LedgerPkcs11PtrOutput) TokenLabel() pulumi.StringPtrOutput {
 type LedgerReadGateway struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
 	Address string `pulumi:"address"`
-	// PEM client certificate for mutual TLS (with clientKeyPem).
+	// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+	// clientKeyFile, clientKeyEnv or clientKeyPem.
 	ClientCertPem *string `pulumi:"clientCertPem"`
-	// PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form.
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	ClientKeyEnv *string `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	ClientKeyFile *string `pulumi:"clientKeyFile"`
+	// The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
 	ClientKeyPem *string `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride *string `pulumi:"serverNameOverride"`
@@ -1686,9 +1745,14 @@ type LedgerReadGatewayInput interface {
 type LedgerReadGatewayArgs struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
 	Address pulumi.StringInput `pulumi:"address"`
-	// PEM client certificate for mutual TLS (with clientKeyPem).
+	// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+	// clientKeyFile, clientKeyEnv or clientKeyPem.
 	ClientCertPem pulumi.StringPtrInput `pulumi:"clientCertPem"`
-	// PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form.
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	ClientKeyEnv pulumi.StringPtrInput `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	ClientKeyFile pulumi.StringPtrInput `pulumi:"clientKeyFile"`
+	// The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
 	ClientKeyPem pulumi.StringPtrInput `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride pulumi.StringPtrInput `pulumi:"serverNameOverride"`
@@ -1728,12 +1792,23 @@ func (o LedgerReadGatewayOutput) Address() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerReadGateway) string { return v.Address }).(pulumi.StringOutput)
 }
 
-// PEM client certificate for mutual TLS (with clientKeyPem).
+// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+// clientKeyFile, clientKeyEnv or clientKeyPem.
 func (o LedgerReadGatewayOutput) ClientCertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientCertPem }).(pulumi.StringPtrOutput)
 }
 
-// PEM private key of clientCertPem: pass it as a Pulumi secret to the *Output form.
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+func (o LedgerReadGatewayOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyEnv }).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+func (o LedgerReadGatewayOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyFile }).(pulumi.StringPtrOutput)
+}
+
+// The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
 func (o LedgerReadGatewayOutput) ClientKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
 }
