@@ -2,11 +2,12 @@
  * The package as a user gets it, used as README.md's "Using it" says, in a user's shell (HOME and the system PATH
  * only, then the `export` lines of `npm run sandbox` pasted: test/helpers/sandbox-cli.ts): the section's first block of
  * commands (a local backend, `pulumi new typescript`, `npm install pulumi-opsledger`), its usage snippet as index.ts,
- * and its second block (`pulumi preview`, `pulumi up --yes`), each run with bash as written. Two commands need what
- * this offline machine lacks and are pointed elsewhere, nothing else changed: `pulumi new typescript` takes the
- * template from GitHub (here `pulumi new <dir>` with the same files: package.json, Pulumi.yaml, tsconfig.json,
- * index.ts), and `npm install pulumi-opsledger` installs the `npm pack` tarball of this tree (what the registry would
- * serve). Then the test's own checks: refresh, the short stub in state, destroy.
+ * and its second block (`pulumi preview`, `pulumi up --yes --skip-preview`), each run with bash as written. Two
+ * commands need what this offline machine lacks and are pointed elsewhere, nothing else changed: `pulumi new
+ * typescript` takes the template from GitHub (here `pulumi new <dir>` with the same files: package.json, Pulumi.yaml,
+ * tsconfig.json, index.ts), and `npm install pulumi-opsledger` installs the `npm pack` tarball of this tree (what the
+ * registry would serve). Then the test's own checks, with `--skip-preview` as the README writes it: refresh, the short
+ * stub in state, destroy.
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
@@ -15,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, dynamicResources } from "../helpers/project-stack";
 import type { StackDeployment } from "../helpers/project-stack";
-import { runShell, userShellEnv } from "../helpers/readme-commands";
+import { previewLines, previewPasses, runShell, userShellEnv } from "../helpers/readme-commands";
 import { startSandboxCli } from "../helpers/sandbox-cli";
 import type { SandboxCli } from "../helpers/sandbox-cli";
 
@@ -129,6 +130,9 @@ describe("the README's usage snippet in a fresh project that installed the npm t
     );
     const project = path.join(tmp, "my-infra");
     assert.equal(fs.readFileSync(path.join(project, "index.ts"), "utf8"), readmeSnippet(readme));
+    // Printed by the block's `pulumi preview` line alone: `up --yes --skip-preview` runs no preview pass of its own.
+    assert.equal(previewLines(run), 1, run);
+    assert.equal(previewPasses(output), 1, output);
     assert.match(output, /^\s+\+ 2 to create$/m);
     assert.match(output, /^\s+parent\s*: "folders\/200000000003"$/m);
     assert.match(output, /^\s+bindings\s*: \[/m);
@@ -147,7 +151,7 @@ describe("the README's usage snippet in a fresh project that installed the npm t
     const exportLine = setUp.split("\n")[0] ?? "";
     assert.match(exportLine, /^export PULUMI_CONFIG_PASSPHRASE=/);
     const then = (commands: string): string => `${exportLine}\n${commands}`;
-    await runShell(then("pulumi refresh --yes"), project, env, "pulumi refresh");
+    await runShell(then("pulumi refresh --yes --skip-preview"), project, env, "pulumi refresh");
     const exported = JSON.parse(await runShell(then("pulumi stack export"), project, env, "pulumi stack export")) as {
       deployment: StackDeployment;
     };
@@ -160,7 +164,7 @@ describe("the README's usage snippet in a fresh project that installed the npm t
       assert.ok(!fs.existsSync(path.join(dir, "node_modules", "pulumi-opsledger")), `${dir} holds another copy`);
     }
     const destroyed = await runShell(
-      then("pulumi destroy --yes && pulumi stack rm dev --yes"),
+      then("pulumi destroy --yes --skip-preview && pulumi stack rm dev --yes"),
       project,
       env,
       "destroy",

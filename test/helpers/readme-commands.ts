@@ -71,9 +71,23 @@ export async function runShell(commands: string, cwd: string, env: NodeJS.Proces
   return output;
 }
 
+/** How many `pulumi preview` commands `commands` runs. */
+export function previewLines(commands: string): number {
+  return commands.match(/\bpulumi preview\b/g)?.length ?? 0;
+}
+
+/**
+ * How many preview passes the CLI's `output` shows (the engine's "Previewing update|refresh|destroy (<stack>)"
+ * header). A block's `--yes --skip-preview` lines print none, so this equals {@link previewLines} of the block.
+ */
+export function previewPasses(output: string): number {
+  return output.match(/^\s*Previewing (?:update|refresh|destroy) \(/gm)?.length ?? 0;
+}
+
 /**
  * Runs examples/<name>/README.md's marked block with `bash -e -o pipefail` under `env` and a fresh HOME inside `tmp`;
- * fails the test (with the commands and their output) unless it exits 0, and resolves with the output.
+ * fails the test (with the commands and their output) unless it exits 0 with one preview pass per `pulumi preview`
+ * line (the block's `up`, `refresh` and `destroy` lines skip theirs), and resolves with the output.
  */
 export async function runReadmeCommands(
   name: string,
@@ -86,6 +100,11 @@ export async function runReadmeCommands(
   const commands = options.edit?.(marked) ?? marked;
   const home = fs.mkdtempSync(path.join(tmp, `${name}-home-`));
   const output = await runShell(commands, exampleDir(name), { ...env, HOME: home }, `examples/${name} README`);
+  assert.equal(
+    previewPasses(output),
+    previewLines(commands),
+    `examples/${name}: one preview pass per preview line:\n${output}`,
+  );
   const stackFile = `Pulumi.${options.stack ?? "dev"}.yaml`;
   assert.ok(!fs.existsSync(path.join(exampleDir(name), stackFile)), "`pulumi stack rm` removed its file");
   return output;
