@@ -121,9 +121,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\nMutating calls during the preview: ${sandbox.google.audit().length}\n`);
 
     heading("pulumi up with the sandbox's Workload Identity Federation credentials file");
-    const up = await stack.run(["up", "--yes"], {
+    const up = await stack.run(["up", "--yes", "--skip-preview"], {
       env: { GOOGLE_APPLICATION_CREDENTIALS: credentialsFile },
-      shown: `GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsFile)} pulumi up --yes`,
+      shown: `GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsFile)} pulumi up --yes --skip-preview`,
     });
     process.stdout.write(up.stdout);
 
@@ -138,9 +138,9 @@ async function main(): Promise<void> {
     }
 
     heading("pulumi destroy");
-    const destroyed = await stack.run(["destroy", "--yes"], {
+    const destroyed = await stack.run(["destroy", "--yes", "--skip-preview"], {
       env: { GOOGLE_APPLICATION_CREDENTIALS: credentialsFile },
-      shown: `GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsFile)} pulumi destroy --yes`,
+      shown: `GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsFile)} pulumi destroy --yes --skip-preview`,
     });
     process.stdout.write(destroyed.stdout);
     await stack.run(["stack", "rm", "--yes"], { shown: `pulumi stack rm --yes ${STACK}` });
