@@ -118,6 +118,8 @@ export interface ProjectStack {
   readonly backendDir: string;
   /** PULUMI_HOME of this stack (the CLI writes its automatic logs under `logs/`). */
   readonly home: string;
+  /** The arguments of every `pulumi` command this stack ran, in order (tests count the CLI's invocations). */
+  readonly commands: readonly (readonly string[])[];
   /** `pulumi <args> --stack <name> --non-interactive` in the project directory. */
   run(args: readonly string[], options?: RunOptions): Promise<CommandResult>;
   /** `pulumi config set-all`; `echo` shows secret values as `<secret>` unless `shown` says otherwise. */
@@ -185,8 +187,13 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     ...options.env,
   };
   let events = 0;
+  const commands: string[][] = [];
+  const commandLog = process.env["OPSLEDGER_PULUMI_COMMAND_LOG"];
 
   const run = (args: readonly string[], runOptions: RunOptions = {}): Promise<CommandResult> => {
+    commands.push([...args]);
+    // One line per invocation, appended by every test worker: `npm test` runs count the CLI's cost per file.
+    if (commandLog) fs.appendFileSync(commandLog, `${JSON.stringify({ pid: process.pid, args })}\n`);
     // `stack init` names the stack itself; `logs decrypt` finds it from the log file's name.
     const noStack = (args[0] === "stack" && args[1] === "init") || (args[0] === "logs" && args[1] === "decrypt");
     const full = [...args, ...(noStack ? [] : ["--stack", name]), "--non-interactive"];
@@ -240,6 +247,7 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     env,
     backendDir: path.join(tmp, "backend"),
     home: env["PULUMI_HOME"] ?? path.join(tmp, "pulumi-home"),
+    commands,
     run,
     async setConfig(config, o = {}) {
       const args = ["config", "set-all"];
