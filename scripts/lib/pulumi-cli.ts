@@ -7,13 +7,18 @@
  * downloaded (no update check, no plugin acquisition). The stack's settings file (Pulumi.<stack>.yaml, written by the
  * CLI into the project directory) is removed by `dispose()`. Used by the e2e tests, `npm run demo` and the benchmarks.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { readCheckpointExport, readCheckpointOutputs } from "./stack-checkpoint";
+import type { CheckpointOutputs } from "./stack-checkpoint";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..", ".."); // dist/scripts/lib -> repo
+
+/** The command that prints a stack's outputs with its secrets' values. */
+const OUTPUT_ARGS = ["stack", "output", "--json", "--show-secrets"] as const;
 
 /** Commands that accept `--event-log` (a debug flag: PULUMI_DEBUG_COMMANDS must be set). */
 const EVENT_LOG_COMMANDS = new Set(["preview", "up", "update", "refresh", "destroy"]);
@@ -125,12 +130,23 @@ export interface ProjectStack {
   /** `pulumi config set-all`; `echo` shows secret values as `<secret>` unless `shown` says otherwise. */
   setConfig(config: ConfigValues, options?: RunOptions): Promise<void>;
   preview(options?: { diff?: boolean } & RunOptions): Promise<CommandResult & { steps: PreviewStep[] }>;
+  /**
+   * `pulumi up --yes --skip-preview`. When it succeeds, `outputs` holds the stack's outputs read from the checkpoint
+   * it wrote (no CLI call); an output that is a Pulumi secret is stored there encrypted, so reading one of those runs
+   * `pulumi stack output --json --show-secrets` (once, synchronously) for its value. `{}` when the up failed.
+   */
   up(options?: RunOptions): Promise<CommandResult & { outputs: Record<string, unknown> }>;
   refresh(options?: { clearPendingCreates?: boolean } & RunOptions): Promise<CommandResult>;
   destroy(options?: RunOptions): Promise<CommandResult>;
-  /** `pulumi stack output --json --show-secrets`. */
+  /**
+   * The stack's outputs: from the checkpoint when none is a Pulumi secret, else `pulumi stack output --json
+   * --show-secrets` (the checkpoint holds a secret's ciphertext only).
+   */
   outputs(): Promise<Record<string, unknown>>;
-  /** `pulumi stack export` (`--show-secrets` on request): the deployment. */
+  /**
+   * The latest deployment, as `pulumi stack export` prints it: read from the checkpoint file (a plain export prints
+   * that deployment, secrets as ciphertext); with `showSecrets`, `pulumi stack export --show-secrets`.
+   */
   exportState(options?: { showSecrets?: boolean }): Promise<StackDeployment>;
   /**
    * The CLI's automatic logs of this stack's commands (PULUMI_HOME/logs), each made readable with `pulumi logs
@@ -190,10 +206,14 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
   const commands: string[][] = [];
   const commandLog = process.env["OPSLEDGER_PULUMI_COMMAND_LOG"];
 
-  const run = (args: readonly string[], runOptions: RunOptions = {}): Promise<CommandResult> => {
+  const record = (args: readonly string[]): void => {
     commands.push([...args]);
     // One line per invocation, appended by every test worker: `npm test` runs count the CLI's cost per file.
     if (commandLog) fs.appendFileSync(commandLog, `${JSON.stringify({ pid: process.pid, args })}\n`);
+  };
+
+  const run = (args: readonly string[], runOptions: RunOptions = {}): Promise<CommandResult> => {
+    record(args);
     // `stack init` names the stack itself; `logs decrypt` finds it from the log file's name.
     const noStack = (args[0] === "stack" && args[1] === "init") || (args[0] === "logs" && args[1] === "decrypt");
     const full = [...args, ...(noStack ? [] : ["--stack", name]), "--non-interactive"];
@@ -238,6 +258,45 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     });
   };
 
+  /**
+   * The outputs an up left in the checkpoint: the plain ones as values, each secret one as a getter that asks the CLI
+   * (`stack output --show-secrets`, synchronously: `outputs` is a plain record) once for all of them, after checking
+   * the checkpoint still holds the same outputs, so a value is never one of a later command's.
+   */
+  const outputsOf = (stored: CheckpointOutputs): Record<string, unknown> => {
+    let shown: Record<string, unknown> | undefined;
+    const reveal = (): Record<string, unknown> => {
+      if (shown) return shown;
+      const now = readCheckpointOutputs(stack.stateFile).values;
+      if (JSON.stringify(now) !== JSON.stringify(stored.values)) {
+        throw new Error(
+          `stack ${name} has changed since this up: read its secret outputs before the next command, or with ` +
+            "`await stack.outputs()`",
+        );
+      }
+      record(OUTPUT_ARGS);
+      const r = spawnSync(path.join(binDir, "pulumi"), [...OUTPUT_ARGS, "--stack", name, "--non-interactive"], {
+        cwd: projectDir,
+        env,
+        encoding: "utf8",
+      });
+      if (r.status !== 0) {
+        throw new Error(`pulumi ${OUTPUT_ARGS.join(" ")} exited with ${String(r.status ?? r.signal)}:\n${r.stderr}`);
+      }
+      shown = JSON.parse(r.stdout) as Record<string, unknown>;
+      return shown;
+    };
+    const outputs: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(stored.values)) {
+      if (stored.secretNames.includes(key)) {
+        Object.defineProperty(outputs, key, { enumerable: true, get: () => reveal()[key] });
+      } else {
+        outputs[key] = value;
+      }
+    }
+    return outputs;
+  };
+
   const projectName =
     /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
   const stack: ProjectStack = {
@@ -268,7 +327,8 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     },
     async up(o = {}) {
       const result = await run(["up", "--yes", "--skip-preview"], o);
-      return { ...result, outputs: result.code === 0 ? await stack.outputs() : {} };
+      // Read now, not when a caller reads `outputs`: a later command rewrites the checkpoint.
+      return { ...result, outputs: result.code === 0 ? outputsOf(readCheckpointOutputs(stack.stateFile)) : {} };
     },
     refresh(o = {}) {
       return run(
@@ -280,10 +340,13 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
       return run(["destroy", "--yes", "--skip-preview"], o);
     },
     async outputs() {
-      return JSON.parse((await run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
+      const stored = readCheckpointOutputs(stack.stateFile);
+      if (stored.secretNames.length === 0) return stored.values;
+      return JSON.parse((await run(OUTPUT_ARGS)).stdout) as Record<string, unknown>;
     },
     async exportState(o = {}) {
-      const r = await run(["stack", "export", ...(o.showSecrets ? ["--show-secrets"] : [])]);
+      if (!o.showSecrets) return readCheckpointExport(stack.stateFile).deployment;
+      const r = await run(["stack", "export", "--show-secrets"]);
       return (JSON.parse(r.stdout) as { deployment: StackDeployment }).deployment;
     },
     async decryptedLogs() {
