@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { changeSummary, diagnostics, dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
-import type { ProjectStack } from "../helpers/project-stack";
+import type { CommandResult, ConfigValues, ProjectStack, StateResource } from "../helpers/project-stack";
 import {
   READER,
   READ_ONLY_SCOPES,
@@ -31,9 +31,14 @@ function mutatingRequests(sandbox: GoogleSandbox) {
 
 /** The move's state: its outputs, including the plumbing kept under `__` keys. */
 async function moveState(stack: ProjectStack): Promise<Record<string, unknown>> {
+  return (await moveResource(stack)).outputs ?? {};
+}
+
+/** The move's resource in state. */
+async function moveResource(stack: ProjectStack): Promise<StateResource> {
   const resource = dynamicResources(await stack.exportState())[0];
   assert.ok(resource, "the move is in state");
-  return resource.outputs ?? {};
+  return resource;
 }
 
 /** The lines of the printed diff that belong to the move's block (from its header to the next resource). */
@@ -49,13 +54,25 @@ describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
   this.timeout(600_000);
   let sandbox: GoogleSandbox;
   let stack: ProjectStack;
+  // Every access token the stack's config has held, and the output of every command it ran: what the scan for
+  // credentials in output reads.
+  const tokens: string[] = [];
+  const printed: string[] = [];
+  const configure = async (config: ConfigValues): Promise<void> => {
+    const token = config["opsledger:accessToken"]?.value;
+    if (token !== undefined) tokens.push(token);
+    await stack.setConfig(config);
+  };
+  const shown = <T extends CommandResult>(result: T): T => {
+    printed.push(result.output);
+    return result;
+  };
 
   before(async () => {
     sandbox = await startGoogleSandbox({ moveDurationMs: 1500 });
-    stack = await initProjectStack({
-      projectDir: PROJECT,
-      config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: A } },
-    });
+    const config: ConfigValues = { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: A } };
+    tokens.push(config["opsledger:accessToken"]?.value ?? "");
+    stack = await initProjectStack({ projectDir: PROJECT, config });
   });
   after(async () => {
     await stack.dispose();
@@ -63,7 +80,7 @@ describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
   });
 
   it("previews with a read-only token, listing only the inputs the program sets, and makes no mutating call", async () => {
-    const preview = await stack.preview({ diff: true });
+    const preview = shown(await stack.preview({ diff: true }));
     assert.deepEqual(changeSummary(preview.events), { create: 2 });
     assert.deepEqual(
       moveBlock(preview.stdout)
@@ -76,18 +93,17 @@ describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
   });
 
   it("moves on up and outputs the observed parent and the operation", async () => {
-    await stack.setConfig(deployerConfig(sandbox));
-    const { outputs, stdout, events } = await stack.up();
+    await configure(deployerConfig(sandbox));
+    const { outputs, stdout, events } = shown(await stack.up());
     assert.equal(outputs["parent"], A);
     assert.equal(outputs["previousParent"], ORIGINAL);
     const op = outputs["operation"] as { status: string; progress: number; name: string };
     assert.equal(op.status, "DONE");
     assert.equal(op.progress, 100);
     assert.match(stdout, new RegExp(`FirewallPolicyMove edge-policy: moving firewall policy ${POLICY} to ${A}`));
-    const state = await moveState(stack);
+    const { urn, outputs: state = {} } = await moveResource(stack);
     assert.equal(state["__generation"], 1);
     // Progress is shown on the move's own row: ephemeral status events attached to its URN, not loose lines.
-    const urn = dynamicResources(await stack.exportState())[0]?.urn ?? "";
     const statuses = diagnostics(events).filter((d) => d.ephemeral);
     assert.ok(statuses.length >= 2, `status events: ${JSON.stringify(statuses)}`);
     assert.deepEqual([...new Set(statuses.map((d) => d.urn))], [urn]);
@@ -112,16 +128,16 @@ describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
   it("changes nothing on a second up", async () => {
     const posts = (): number => sandbox.requests().filter((r) => r.method === "POST").length;
     const before = posts();
-    const { stdout } = await stack.up();
+    const { stdout } = shown(await stack.up());
     assert.match(stdout, /^\s+2 unchanged$/m);
     assert.equal(posts(), before);
     assert.equal(moves(sandbox).length, 1);
   });
 
   it("previews a parent change as one changed line, `parentId: A => B`, with a read-only token", async () => {
-    await stack.setConfig({ ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: B } });
+    await configure({ ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: B } });
     const posts = mutatingRequests(sandbox).length;
-    const preview = await stack.preview({ diff: true });
+    const preview = shown(await stack.preview({ diff: true }));
     assert.deepEqual(changeSummary(preview.events), { update: 1, same: 1 });
     const changed = moveBlock(preview.stdout).filter((l) => /^\s*[~+-] /.test(l));
     assert.deepEqual(
@@ -133,11 +149,11 @@ describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
   });
 
   it("moves in place on update, and A→B→A→B makes exactly three moves", async () => {
-    await stack.setConfig(deployerConfig(sandbox));
+    await configure(deployerConfig(sandbox));
     const start = moves(sandbox).length;
     for (const target of [B, A, B]) {
       await stack.setConfig({ parentId: { value: target } });
-      const { outputs } = await stack.up();
+      const { outputs } = shown(await stack.up());
       assert.equal(outputs["parent"], target);
       assert.equal(outputs["previousParent"], ORIGINAL);
     }
@@ -151,28 +167,33 @@ describe("examples/firewall-policy-move (pulumi CLI, sandbox)", function () {
 
   it("shows an out-of-band move as drift on refresh, and the next up moves it back", async () => {
     sandbox.setParent(POLICY, C);
-    const refreshed = await stack.run(["refresh", "--yes", "--skip-preview", "--diff"]);
+    const refreshed = shown(await stack.run(["refresh", "--yes", "--skip-preview", "--diff"]));
     assert.match(refreshed.stdout, new RegExp(`^\\s+~ parent\\s*: "${B}" => "${C}"$`, "m"));
     assert.equal((await moveState(stack))["parent"], C);
-    const { outputs } = await stack.up();
+    const { outputs } = shown(await stack.up());
     assert.equal(outputs["parent"], B);
     assert.equal(moves(sandbox).at(-1)?.details.to, B);
   });
 
   it("keeps credentials and tokens out of state and output", async () => {
-    const deployer = deployerConfig(sandbox);
-    await stack.setConfig(deployer);
-    const { output } = await stack.up();
-    const token = deployer["opsledger:accessToken"]?.value ?? "";
-    assert.ok(token.length > 10);
+    // The two read-only tokens and the two deployer tokens the tests above set, and the output of their 9 commands.
+    assert.equal(tokens.length, 4);
+    assert.ok(tokens.every((token) => token.length > 10));
+    assert.equal(printed.length, 9, "every command's output is scanned");
     const state = await stack.exportState();
     const plain = plainStrings(state).join("\n");
-    assert.ok(!plain.includes(token), "the access token is in state outside a Pulumi secret");
     assert.ok(
       JSON.stringify(state).includes("4dabf18193072939515e22adb298388d"),
       "the token is kept as a Pulumi secret",
     );
-    assert.ok(!output.includes(token), "the access token is in the CLI's output");
+    for (const [i, token] of tokens.entries()) {
+      assert.ok(!plain.includes(token), `access token ${i} is in state outside a Pulumi secret`);
+      assert.deepEqual(
+        printed.flatMap((output, command) => (output.includes(token) ? [command] : [])),
+        [],
+        `access token ${i} is in the output of these commands`,
+      );
+    }
     const provider = dynamicResources(state)[0]?.inputs?.["__provider"];
     assert.equal(typeof provider, "string");
     assert.ok(String(provider).length <= 2048, `__provider is ${String(provider).length} bytes`);

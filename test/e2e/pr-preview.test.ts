@@ -100,7 +100,7 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
     const deployerCredentials = await sandbox.writeCredentialsFile(path.join(tmp, "deployer"), {
       serviceAccount: DEPLOYER,
     });
-    // Type-checked by ts-node, as in a user's CI job.
+    // Type-checked by ts-node in the workflow's preview, as in a user's CI job (the stack's env is the job's).
     const stack = await initProjectStack({
       projectDir: WORKSPACE,
       config: { parentId: { value: A }, notifyToken: { value: notifyToken, secret: true } },
@@ -121,7 +121,10 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
         secrets: { PULUMI_ACCESS_TOKEN: pulumiAccessToken },
       });
 
-      const up = await stack.up({ env: { GOOGLE_APPLICATION_CREDENTIALS: deployerCredentials } });
+      // Only setting up what main left: transpiled, not type-checked (this command's env does not reach `jobEnv`).
+      const up = await stack.up({
+        env: { GOOGLE_APPLICATION_CREDENTIALS: deployerCredentials, PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+      });
       assert.equal(up.outputs["parent"], A);
       const outputs = (await stack.exportState({ showSecrets: true })).resources?.find((r) =>
         r.type.startsWith("pulumi:pulumi:Stack"),
