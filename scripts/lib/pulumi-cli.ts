@@ -12,8 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { readCheckpointExport, readCheckpointOutputs } from "./stack-checkpoint";
-import type { CheckpointOutputs } from "./stack-checkpoint";
+import { outputsRecord, readCheckpointExport, readCheckpointOutputs } from "./stack-checkpoint";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..", ".."); // dist/scripts/lib -> repo
 
@@ -258,43 +257,18 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     });
   };
 
-  /**
-   * The outputs an up left in the checkpoint: the plain ones as values, each secret one as a getter that asks the CLI
-   * (`stack output --show-secrets`, synchronously: `outputs` is a plain record) once for all of them, after checking
-   * the checkpoint still holds the same outputs, so a value is never one of a later command's.
-   */
-  const outputsOf = (stored: CheckpointOutputs): Record<string, unknown> => {
-    let shown: Record<string, unknown> | undefined;
-    const reveal = (): Record<string, unknown> => {
-      if (shown) return shown;
-      const now = readCheckpointOutputs(stack.stateFile).values;
-      if (JSON.stringify(now) !== JSON.stringify(stored.values)) {
-        throw new Error(
-          `stack ${name} has changed since this up: read its secret outputs before the next command, or with ` +
-            "`await stack.outputs()`",
-        );
-      }
-      record(OUTPUT_ARGS);
-      const r = spawnSync(path.join(binDir, "pulumi"), [...OUTPUT_ARGS, "--stack", name, "--non-interactive"], {
-        cwd: projectDir,
-        env,
-        encoding: "utf8",
-      });
-      if (r.status !== 0) {
-        throw new Error(`pulumi ${OUTPUT_ARGS.join(" ")} exited with ${String(r.status ?? r.signal)}:\n${r.stderr}`);
-      }
-      shown = JSON.parse(r.stdout) as Record<string, unknown>;
-      return shown;
-    };
-    const outputs: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(stored.values)) {
-      if (stored.secretNames.includes(key)) {
-        Object.defineProperty(outputs, key, { enumerable: true, get: () => reveal()[key] });
-      } else {
-        outputs[key] = value;
-      }
+  /** `stack output --show-secrets`, synchronously: an up's `outputs` is a plain record, a secret in it a getter. */
+  const showOutputs = (): Record<string, unknown> => {
+    record(OUTPUT_ARGS);
+    const r = spawnSync(path.join(binDir, "pulumi"), [...OUTPUT_ARGS, "--stack", name, "--non-interactive"], {
+      cwd: projectDir,
+      env,
+      encoding: "utf8",
+    });
+    if (r.status !== 0) {
+      throw new Error(`pulumi ${OUTPUT_ARGS.join(" ")} exited with ${String(r.status ?? r.signal)}:\n${r.stderr}`);
     }
-    return outputs;
+    return JSON.parse(r.stdout) as Record<string, unknown>;
   };
 
   const projectName =
@@ -328,7 +302,8 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     async up(o = {}) {
       const result = await run(["up", "--yes", "--skip-preview"], o);
       // Read now, not when a caller reads `outputs`: a later command rewrites the checkpoint.
-      return { ...result, outputs: result.code === 0 ? outputsOf(readCheckpointOutputs(stack.stateFile)) : {} };
+      const outputs = result.code === 0 ? outputsRecord(stack.stateFile, name, showOutputs) : {};
+      return { ...result, outputs };
     },
     refresh(o = {}) {
       return run(

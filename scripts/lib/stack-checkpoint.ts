@@ -78,3 +78,36 @@ export function readCheckpointOutputs(stateFile: string): CheckpointOutputs {
   const values = (root?.outputs ?? {}) as Record<string, unknown>;
   return { values, secretNames: Object.keys(values).filter((name) => holdsSecret(values[name])) };
 }
+
+/**
+ * The stack's outputs now in the checkpoint, as a record: each plain one as its value, each secret one as a getter over
+ * `reveal()` (the CLI's outputs, secrets decrypted), called once, on the first such read, and only while the checkpoint
+ * still holds these outputs: after another command has changed them it throws rather than give that command's values.
+ */
+export function outputsRecord(
+  stateFile: string,
+  stackName: string,
+  reveal: () => Record<string, unknown>,
+): Record<string, unknown> {
+  const stored = readCheckpointOutputs(stateFile);
+  let shown: Record<string, unknown> | undefined;
+  const secret = (key: string): unknown => {
+    if (shown === undefined) {
+      if (JSON.stringify(readCheckpointOutputs(stateFile).values) !== JSON.stringify(stored.values)) {
+        throw new Error(
+          `stack ${stackName} has changed since this up: read its secret outputs before the next command, or with ` +
+            "`await stack.outputs()`",
+        );
+      }
+      shown = reveal();
+    }
+    return shown[key];
+  };
+  const outputs: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(stored.values)) {
+    if (stored.secretNames.includes(key))
+      Object.defineProperty(outputs, key, { enumerable: true, get: () => secret(key) });
+    else outputs[key] = value;
+  }
+  return outputs;
+}
