@@ -219,13 +219,9 @@ describe("examples/firewall-policy-move after kill -9 during pulumi up (pulumi C
     }
   }
 
-  it("finishes with one move after the whole process tree dies while the operation runs (create)", async () => {
-    await scenario("create", whileTheOperationRuns, "tree", (k) => {
-      assert.equal(k.postsAtKill, 1);
-      return Promise.resolve();
-    });
-  });
-
+  // The tree killed while the create's operation runs, on this sandbox's real clock, is the manual-clock test below:
+  // there the operation is certainly still running at the re-run (here the recovery usually outlasted the 4 s move,
+  // so the re-run took the "after DONE" path of the next test), and the re-POST's answer is asserted too.
   it("adopts the finished move when the tree dies after DONE but before the state is written", async () => {
     await scenario("create", afterDoneBeforeStateWrite, "tree", () => {
       assert.equal(moves(sandbox).length, 1, "the move had taken effect when the tree died");
@@ -356,8 +352,9 @@ describe("examples/firewall-policy-move after kill -9 before the move's operatio
         [[A, first.requestId, first.name]],
         "exactly one effective move, by the original operation",
       );
-      const [resource] = dynamicResources(await stack.exportState());
-      assert.equal(resource?.outputs?.["__requestId"], first.requestId);
+      const resources = dynamicResources(await stack.exportState());
+      assert.equal(resources.length, 1);
+      assert.equal(resources[0]?.outputs?.["__requestId"], first.requestId);
     } finally {
       stop();
       await stack.dispose();

@@ -76,9 +76,8 @@ async function waitsForEveryEndorsingPeer(t: ComponentTarget): Promise<void> {
 
     const up = await running.command;
     assert.equal(up.code, 0, up.output);
-    const outputs = await stack.outputs();
-    assert.equal(outputs["ledgerTxId"], txId);
-    assert.equal(outputs["ledgerValidationCode"], "VALID");
+    assert.equal(up.outputs["ledgerTxId"], txId);
+    assert.equal(up.outputs["ledgerValidationCode"], "VALID");
     // Right away, with no wait of the test's own: the other organization's gateway reads the write from its peer.
     const official = t.ledger.connectOfficial(other);
     try {

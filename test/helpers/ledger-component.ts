@@ -185,11 +185,11 @@ export function submits(proxy: GatewayProxy, from = 0): ProxiedCall[] {
  * Runs `command` and waits until `held` is reached; fails with the command's output if it ends first. Resolves with
  * the held call and the command's promise (still running: its provider waits for the held answer).
  */
-export async function runUntilHeld(
-  command: Promise<CommandResult>,
+export async function runUntilHeld<R extends CommandResult>(
+  command: Promise<R>,
   held: HeldCall,
   what: string,
-): Promise<{ call: ProxiedCall; command: Promise<CommandResult> }> {
+): Promise<{ call: ProxiedCall; command: Promise<R> }> {
   const ended = command.then((result) => {
     held.release(); // a hold left behind would catch a later test's call
     throw new Error(`the command ended (${String(result.code ?? result.signal)}) before ${what}:\n${result.output}`);
@@ -200,9 +200,9 @@ export async function runUntilHeld(
 }
 
 /** What runWithConcurrentWriter saw: the writer's two transactions and the component's submissions. */
-export interface ConcurrentWrite {
-  /** The command's result (it ran to its end). */
-  readonly result: CommandResult;
+export interface ConcurrentWrite<R extends CommandResult = CommandResult> {
+  /** The command's result (it ran to its end): an up's carries its outputs. */
+  readonly result: R;
   /** The writer's CreateAsset(key, "white"), before the command. */
   readonly created: string;
   /** The writer's UpdateAsset(key, "yellow"), committed while the component's endorsement waited at the proxy. */
@@ -217,11 +217,11 @@ export interface ConcurrentWrite {
  * answer until the writer's UpdateAsset(key, "yellow") is committed; then the component goes on to sign and submit a
  * transaction whose read is out of date. No sleep: each step waits for the event before it.
  */
-export async function runWithConcurrentWriter(
+export async function runWithConcurrentWriter<R extends CommandResult>(
   t: ComponentTarget,
   key: string,
-  command: () => Promise<CommandResult>,
-): Promise<ConcurrentWrite> {
+  command: () => Promise<R>,
+): Promise<ConcurrentWrite<R>> {
   const writer = t.ledger.connectOurs({ mspId: t.ledger.organizations[1] ?? "" });
   const write = (fn: string, value: string) =>
     writer.submitTransaction({
