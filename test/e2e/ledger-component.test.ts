@@ -7,6 +7,8 @@
  * CommitStatus's answer), and the re-run adopts it: one transaction on the ledger. VALID with the txId the preview
  * showed runs here on 3.1.5 (test/helpers/ledger-component-valid.ts); on 2.5.16 it is the first up of
  * ledger-component-lifecycle's stack, and on the sandbox test/e2e/ledger-signers.test.ts shows it for every signer.
+ * On 3.1.5, a network of this file's own, up ends only once the other endorsing organization's peer has the
+ * transaction (test/helpers/ledger-component-peers.ts; on 2.5.16 in ledger-component-peers.test.ts).
  * Everything is observed through the proxy and read back through qscc, the same way on every target.
  */
 import { strict as assert } from "node:assert";
@@ -23,6 +25,7 @@ import {
   uniqueKey,
 } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
+import { waitsForEveryEndorsingPeer } from "../helpers/ledger-component-peers";
 import { assertPreviewedAndSubmittedValid, previewAndSubmit, VALID_VALUE } from "../helpers/ledger-component-valid";
 import { ledgerTargets } from "../helpers/ledger-targets";
 
@@ -176,8 +179,11 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
   describe(`examples/ledger: LedgerTransaction through the pulumi CLI (${target.label})`, function () {
     this.timeout(600_000);
     let t: ComponentTarget;
+    // 3.1.5 is never the run's shared network by default; `own` keeps it so when the run shares 3.1.5
+    // (OPSLEDGER_FABRIC_VERSION), since its last test freezes a peer.
+    const own = target.label === "Fabric 3.1.5";
     before(async () => {
-      t = await startComponentTarget(target);
+      t = await startComponentTarget(target, { own });
     });
     after(async () => {
       await t.close();
@@ -193,5 +199,11 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
       failsOnReadConflict(t));
     it("adopts the committed transaction after kill -9 of pulumi up: exactly one on the ledger", () =>
       adoptsAfterKill(t));
+    // Last: it freezes the other organization's peer (and resumes it, whatever happens). On 2.5.16:
+    // test/e2e/ledger-component-peers.test.ts, on a network of that file's own.
+    if (own) {
+      it("finishes pulumi up only once the other endorsing organization's peer has committed the transaction", () =>
+        waitsForEveryEndorsingPeer(t));
+    }
   });
 }
