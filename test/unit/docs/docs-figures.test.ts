@@ -32,6 +32,18 @@ export const DROPPED: ReadonlyMap<string, string> = new Map<string, string>([
     E2E_TIER_ROW_AT_SPLIT,
     "rewritten, no figure in it: docs/testing.md's e2e row now also names the tests issue 18 added (the crash before the operation finishes, README blocks in a user's shell, the PR preview's secrets)",
   ],
+  [
+    "ledger-component.test.ts | sandbox, 2.5.16, 3.1.5 | VALID (preview shows the txId and the simulated result and orders nothing; up submits that txId once; block, result, both endorsers; the ProcessedTransaction output equals qscc's bytes), MVCC_READ_CONFLICT, kill -9 adoption",
+    "rewritten, no figure in it: VALID now runs on 3.1.5 here and on lifecycle's first up on 2.5.16, and the 3.1.5 peer freeze moved here (decision 0197)",
+  ],
+  [
+    "ledger-component-lifecycle.test.ts | sandbox, 2.5.16 | re-run and refresh change nothing, new arguments replace (two on the ledger), secrets, allowInvalid, onDestroy exactly once, a refused endorsement",
+    "rewritten, no figure in it: the sandbox leg was dropped and the stack's first up carries the VALID case (decision 0197)",
+  ],
+  [
+    "ledger-component-peers.test.ts | 2.5.16, 3.1.5 (networks of its own) | up ends only once the other endorsing organization's peer has the transaction; examples/ledger/README.md's real-network block with the lines `fabric:up` prints",
+    "rewritten, no figure in it: its 3.1.5 test runs on ledger-component's own 3.1.5 network (decision 0197)",
+  ],
 ]);
 
 /** The new pages: their table rows, and a test for a figure in their text. */
