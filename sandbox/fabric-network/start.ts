@@ -35,7 +35,8 @@ import { readNetworkFile, stopNetwork, updateProcess, writeNetworkFile } from ".
 import { coreYaml, ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
 import { logTail, startDetached, stopRecorded } from "./processes";
-import { bftLeaderId, healthz, isRaftLeader, portAnswers, waitFor } from "./readiness";
+import { resolveConsensus, waitForChannelLeader } from "./consensus";
+import { healthz, portAnswers, waitFor } from "./readiness";
 import { NetworkLayout, ORDERER_MSP_ID, PEER_ORGS, ordererHosts, ordererName, peerName } from "./topology";
 import * as T from "./types";
 import { startWatchdog } from "./watchdog";
@@ -46,33 +47,6 @@ type Resolved = Required<Omit<T.FabricNetworkOptions, "dir" | "fabricHome" | "ke
   readonly fabricHome: string | undefined;
   readonly keyTypes: ReadonlyMap<string, T.FabricKeyType>;
 };
-
-/**
- * The consensus and the number of orderers, checked: BFT needs a 3.x release (channel capability V3_0) and at least
- * MIN_BFT_ORDERERS orderers. Throws naming the option and the fix.
- */
-export function resolveConsensus(
-  version: T.FabricVersion,
-  consensus: T.FabricConsensus | undefined,
-  orderers: number | undefined,
-): { consensus: T.FabricConsensus; orderers: number } {
-  const c = consensus ?? "etcdraft";
-  if (!(T.FABRIC_CONSENSUS_TYPES as readonly string[]).includes(c))
-    throw new Error(`consensus must be ${T.FABRIC_CONSENSUS_TYPES.join(" or ")}, got '${c}'`);
-  if (c === "BFT" && version.startsWith("2."))
-    throw new Error(
-      `consensus BFT needs Fabric 3.x (channel capability V3_0); Fabric ${version} has no SmartBFT: use version 3.1.5`,
-    );
-  const n = orderers ?? T.DEFAULT_ORDERER_COUNT[c];
-  if (!Number.isInteger(n) || n < 1 || n > T.MAX_ORDERER_COUNT)
-    throw new Error(`orderers must be a whole number from 1 to ${T.MAX_ORDERER_COUNT}, got ${String(n)}`);
-  if (c === "BFT" && n < T.MIN_BFT_ORDERERS)
-    throw new Error(
-      `consensus BFT needs at least ${T.MIN_BFT_ORDERERS} orderers (3f+1 to tolerate f = 1 fault), got ${n}: ` +
-        `leave orderers unset or give ${T.MIN_BFT_ORDERERS} or more`,
-    );
-  return { consensus: c, orderers: n };
-}
 
 function resolveOptions(options: T.FabricNetworkOptions): Resolved {
   const version = options.version ?? T.DEFAULT_FABRIC_VERSION;
@@ -343,22 +317,10 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
       ),
     );
     step = o.consensus === "BFT" ? "waiting for a BFT leader" : "waiting for a Raft leader";
-    await waitFor(
-      o.consensus === "BFT" ? `every orderer to name the same BFT leader of ${channel}` : `a Raft leader of ${channel}`,
-      async () => {
-        if (o.consensus === "BFT") {
-          const ids = await Promise.all(
-            orderers.map((ord) => bftLeaderId(ord.operationsUrl, ordererCaPem, metricsClient, channel)),
-          );
-          return ids[0] !== undefined && ids.every((id) => id === ids[0]) ? true : undefined;
-        }
-        const leaders = await Promise.all(
-          orderers.map((ord) => isRaftLeader(ord.operationsUrl, ordererCaPem, metricsClient, channel)),
-        );
-        return leaders.some(Boolean) ? true : undefined;
-      },
-      { timeoutMs: timeoutMs(), abort },
-    );
+    await waitForChannelLeader(o.consensus, orderers, ordererCaPem, metricsClient, channel, {
+      timeoutMs: timeoutMs(),
+      abort,
+    });
 
     step = "joining the peers to the channel";
     o.log(step);

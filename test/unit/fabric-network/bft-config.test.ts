@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { configtxYaml, cryptoConfigYaml } from "../../../sandbox/fabric-network/channel-config";
 import { ordererYaml } from "../../../sandbox/fabric-network/node-config";
-import { resolveConsensus } from "../../../sandbox/fabric-network/start";
+import { resolveConsensus } from "../../../sandbox/fabric-network/consensus";
 import { NetworkLayout, ordererHosts } from "../../../sandbox/fabric-network/topology";
 
 /** The value at a dot path ("a.b.0.c") of parsed YAML. */
