@@ -80,12 +80,15 @@ describe("SmartBFT: npm run fabric:up -- --fabric 3.1.5 --consensus bft, and its
   });
   after(async function () {
     this.timeout(60_000);
-    if (connected) {
-      ours.close();
-      await ledger.close();
+    try {
+      if (connected) {
+        ours.close();
+        await ledger.close();
+      }
+      if (existsSync(join(dir, "network.json"))) await stopNetwork(dir);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
-    if (existsSync(join(dir, "network.json"))) await stopNetwork(dir);
-    rmSync(parent, { recursive: true, force: true });
   });
 
   const key = (): string => `bft-${randomUUID()}`;
