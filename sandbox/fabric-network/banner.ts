@@ -31,7 +31,12 @@ export function networkBanner(network: FabricNetwork): string {
       "",
     );
   }
-  lines.push("Orderers (etcdraft, TLS; admin = channel participation API with mutual TLS):");
+  const faults = Math.floor((network.orderers.length - 1) / 3);
+  const consensus =
+    network.consensus === "BFT"
+      ? `SmartBFT, ${network.orderers.length} orderers tolerating ${faults} fault${faults === 1 ? "" : "s"}`
+      : "etcdraft";
+  lines.push(`Orderers (${consensus}, TLS; admin = channel participation API with mutual TLS):`);
   for (const o of network.orderers) {
     lines.push(`  ${o.name.padEnd(21)} ${o.address}  admin ${o.adminAddress}  metrics ${o.operationsUrl}/metrics`);
   }

@@ -7,23 +7,30 @@
  * for BFT and Ed25519, and it forbids the global Orderer.Addresses, so orderer endpoints are per organization, as
  * here); a 2.5 binary does not know V3_0 and stops on such a channel, so 2.5 gets V2_0. Orderer V2_0 and application
  * V2_5 on both.
+ *
+ * Consensus: etcdraft (a Consenters list of host, port and TLS certificates) or BFT (SmartBFT, 3.x only: a
+ * ConsenterMapping whose entries add an ID, the MSP ID and the orderer's enrolment certificate, by which each orderer
+ * finds its own ID; configtxgen derives the BlockValidation policy from it as a quorum of those identities). The
+ * SmartBFT timeouts are Fabric's defaults (fabric-samples test-network's BFT profile): a follower forwards a request
+ * to the leader and waits RequestForwardTimeout (2 s), then complains; a view change starts after
+ * RequestComplainTimeout (20 s) — a leader's death may stall ordering that long plus the view change itself.
  */
 import { stringify } from "yaml";
 import {
   NetworkLayout,
-  ORDERER_DOMAIN,
   ORDERER_HOSTS,
+  ORDERER_DOMAIN,
   ORDERER_MSP_ID,
   PEER_ORGS,
   CHAINCODE_HOST,
   ordererName,
   type PeerOrgSpec,
 } from "./topology";
-import type { FabricKeyType } from "./types";
+import type { FabricConsensus, FabricKeyType } from "./types";
 
 /** Ports chosen for the nodes that the channel configuration names. */
 export interface ChannelPorts {
-  /** Listen port of each orderer, in ORDERER_HOSTS order. */
+  /** Listen port of each orderer, in ordererHosts order. */
   readonly orderers: readonly number[];
   /** Listen port of each organization's peer, in PEER_ORGS order. */
   readonly peers: readonly number[];
@@ -35,6 +42,9 @@ export interface ChannelSettings {
   readonly maxMessageCount: number;
   readonly raftTickIntervalMs: number;
   readonly raftElectionTick: number;
+  readonly consensus: FabricConsensus;
+  /** The orderers' host names (ordererHosts). */
+  readonly ordererHosts: readonly string[];
 }
 
 const LOCAL_SANS = ["127.0.0.1", "localhost"];
@@ -44,14 +54,17 @@ const LOCAL_SANS = ["127.0.0.1", "localhost"];
  * `PublicKeyAlgorithm: ed25519` for its CAs, nodes and users; a P-384 one is made P-256 here and reissued afterwards
  * (org-keys.ts).
  */
-export function cryptoConfigYaml(keyTypes: ReadonlyMap<string, FabricKeyType> = new Map()): string {
+export function cryptoConfigYaml(
+  keyTypes: ReadonlyMap<string, FabricKeyType> = new Map(),
+  orderers: readonly string[] = ORDERER_HOSTS,
+): string {
   return stringify({
     OrdererOrgs: [
       {
         Name: "Orderer",
         Domain: ORDERER_DOMAIN,
         EnableNodeOUs: true,
-        Specs: ORDERER_HOSTS.map((h) => ({ Hostname: h, SANS: LOCAL_SANS })),
+        Specs: orderers.map((h) => ({ Hostname: h, SANS: LOCAL_SANS })),
       },
     ],
     PeerOrgs: PEER_ORGS.map((org) => {
@@ -102,6 +115,66 @@ export function channelCapability(version: string): "V2_0" | "V3_0" {
   return version.startsWith("2.") ? "V2_0" : "V3_0";
 }
 
+/** The SmartBFT options: Fabric's defaults, the batch interval ours (see the module comment). */
+export function smartBftOptions(batchTimeoutMs: number, maxMessageCount: number): Record<string, string | number> {
+  return {
+    RequestBatchMaxCount: maxMessageCount,
+    RequestBatchMaxBytes: 10 * 1024 * 1024,
+    RequestBatchMaxInterval: `${batchTimeoutMs}ms`,
+    IncomingMessageBufferSize: 200,
+    RequestPoolSize: 100_000,
+    RequestForwardTimeout: "2s",
+    RequestComplainTimeout: "20s",
+    RequestAutoRemoveTimeout: "3m0s",
+    ViewChangeResendInterval: "5s",
+    ViewChangeTimeout: "20s",
+    LeaderHeartbeatTimeout: "1m0s",
+    LeaderHeartbeatCount: 10,
+    CollectTimeout: "1s",
+  };
+}
+
+/** The Orderer section's consensus keys: OrdererType and EtcdRaft, or OrdererType, SmartBFT and ConsenterMapping. */
+function consensusSection(layout: NetworkLayout, ports: ChannelPorts, settings: ChannelSettings): object {
+  const consenter = (host: string, i: number): { name: string; port: number; tls: string } => {
+    const name = ordererName(host);
+    return { name, port: ports.orderers[i] ?? 0, tls: layout.ordererTls(name).cert };
+  };
+  if (settings.consensus === "BFT")
+    return {
+      OrdererType: "BFT",
+      SmartBFT: smartBftOptions(settings.batchTimeoutMs, settings.maxMessageCount),
+      ConsenterMapping: settings.ordererHosts.map((host, i) => {
+        const c = consenter(host, i);
+        return {
+          ID: i + 1,
+          Host: "127.0.0.1",
+          Port: c.port,
+          MSPID: ORDERER_MSP_ID,
+          Identity: layout.ordererSigncert(c.name),
+          ClientTLSCert: c.tls,
+          ServerTLSCert: c.tls,
+        };
+      }),
+    };
+  return {
+    OrdererType: "etcdraft",
+    EtcdRaft: {
+      Consenters: settings.ordererHosts.map((host, i) => {
+        const c = consenter(host, i);
+        return { Host: "127.0.0.1", Port: c.port, ClientTLSCert: c.tls, ServerTLSCert: c.tls };
+      }),
+      Options: {
+        TickInterval: `${settings.raftTickIntervalMs}ms`,
+        ElectionTick: settings.raftElectionTick,
+        HeartbeatTick: 1,
+        MaxInflightBlocks: 5,
+        SnapshotIntervalSize: "16 MB",
+      },
+    },
+  };
+}
+
 export function configtxYaml(layout: NetworkLayout, ports: ChannelPorts, settings: ChannelSettings): string {
   const ordererOrg = {
     Name: ORDERER_MSP_ID,
@@ -123,22 +196,9 @@ export function configtxYaml(layout: NetworkLayout, ports: ChannelPorts, setting
     Policies: channelPolicies,
     Capabilities: { [channelCapability(settings.version)]: true },
     Orderer: {
-      OrdererType: "etcdraft",
+      ...consensusSection(layout, ports, settings),
       BatchTimeout: `${settings.batchTimeoutMs}ms`,
       BatchSize: { MaxMessageCount: settings.maxMessageCount, AbsoluteMaxBytes: "10 MB", PreferredMaxBytes: "2 MB" },
-      EtcdRaft: {
-        Consenters: ORDERER_HOSTS.map((host, i) => {
-          const tls = layout.ordererTls(ordererName(host));
-          return { Host: "127.0.0.1", Port: ports.orderers[i], ClientTLSCert: tls.cert, ServerTLSCert: tls.cert };
-        }),
-        Options: {
-          TickInterval: `${settings.raftTickIntervalMs}ms`,
-          ElectionTick: settings.raftElectionTick,
-          HeartbeatTick: 1,
-          MaxInflightBlocks: 5,
-          SnapshotIntervalSize: "16 MB",
-        },
-      },
       Organizations: [ordererOrg],
       Policies: { ...channelPolicies, BlockValidation: implicitMeta("ANY Writers") },
       Capabilities: { V2_0: true },

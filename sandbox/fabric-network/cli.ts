@@ -4,12 +4,13 @@
  *   fabric:up   [--fabric <2.5.16|3.1.5>] [--dir <folder>]   starts a network that keeps running after the command
  *               [--key-types org1=ed25519,org2=ecdsa-p384]     returns, and prints its connection settings
  *               [--client-auth]                                (peers that require client TLS certificates)
+ *               [--consensus raft|bft]                         (three Raft orderers, or four SmartBFT: 3.1.5 only)
  *   fabric:down [--dir <folder>]                              stops exactly the processes network.json records
  *                                                              (each one's command line checked first) and removes
  *                                                              the folder
  *
- * Flags default from OPSLEDGER_FABRIC_VERSION, OPSLEDGER_FABRIC_KEY_TYPES, OPSLEDGER_FABRIC_CLIENT_AUTH (1 or true) and
- * OPSLEDGER_FABRIC_DIR; the folder defaults to
+ * Flags default from OPSLEDGER_FABRIC_VERSION, OPSLEDGER_FABRIC_KEY_TYPES, OPSLEDGER_FABRIC_CLIENT_AUTH (1 or true),
+ * OPSLEDGER_FABRIC_CONSENSUS and OPSLEDGER_FABRIC_DIR; the folder defaults to
  * `<OS temp dir>/opsledger-fabric`, so a plain `fabric:down` finds what a plain `fabric:up` started.
  */
 import { tmpdir } from "node:os";
@@ -23,20 +24,27 @@ import {
   DEFAULT_FABRIC_VERSION,
   FABRIC_KEY_TYPES,
   FABRIC_VERSIONS,
+  type FabricConsensus,
   type FabricKeyType,
   type FabricVersion,
 } from "./types";
 
 export const DEFAULT_CLI_DIR = join(tmpdir(), "opsledger-fabric");
 
-export const FABRIC_USAGE = `Usage: npm run fabric:up -- [--fabric <version>] [--key-types <org>=<type>,...] [--client-auth] [--dir <folder>]
+export const FABRIC_USAGE = `Usage: npm run fabric:up -- [--fabric <version>] [--consensus raft|bft] [--key-types <org>=<type>,...]
+                             [--client-auth] [--dir <folder>]
        npm run fabric:down -- [--dir <folder>]
   --fabric <version>  ${FABRIC_VERSIONS.join(" or ")} (env OPSLEDGER_FABRIC_VERSION, default ${DEFAULT_FABRIC_VERSION})
+  --consensus <kind>  raft (three etcdraft orderers) or bft (four SmartBFT orderers, tolerating one fault; needs
+                      --fabric 3.1.5) (env OPSLEDGER_FABRIC_CONSENSUS, default raft)
   --key-types <list>  the identities' key type per organization, e.g. org1=ed25519,org2=ecdsa-p384 (env
                       OPSLEDGER_FABRIC_KEY_TYPES; types ${FABRIC_KEY_TYPES.join(", ")}; ed25519 needs 3.1.5;
                       default ecdsa-p256 for every organization)
   --client-auth       peers require client TLS certificates (mutual TLS; env OPSLEDGER_FABRIC_CLIENT_AUTH=1)
   --dir <folder>      state and logs (env OPSLEDGER_FABRIC_DIR, default ${DEFAULT_CLI_DIR})`;
+
+/** --consensus values (any case) and the consensus they mean. */
+const CLI_CONSENSUS: Readonly<Record<string, FabricConsensus>> = { raft: "etcdraft", etcdraft: "etcdraft", bft: "BFT" };
 
 export class FabricCliUsageError extends Error {
   constructor(message: string) {
@@ -53,6 +61,8 @@ export interface FabricCliOptions {
   readonly keyTypes: Readonly<Record<string, FabricKeyType>>;
   /** --client-auth: the peers require client TLS certificates (up only). */
   readonly clientAuth: boolean;
+  /** --consensus (up only). */
+  readonly consensus: FabricConsensus;
 }
 
 /**
@@ -86,6 +96,7 @@ export function parseFabricCliArgs(argv: readonly string[], env: NodeJS.ProcessE
   let version = env["OPSLEDGER_FABRIC_VERSION"] ?? "";
   let dir = env["OPSLEDGER_FABRIC_DIR"] ?? "";
   let keyTypes = env["OPSLEDGER_FABRIC_KEY_TYPES"] ?? "";
+  let consensus = env["OPSLEDGER_FABRIC_CONSENSUS"] ?? "";
   let clientAuth = ["1", "true"].includes((env["OPSLEDGER_FABRIC_CLIENT_AUTH"] ?? "").toLowerCase());
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
@@ -96,13 +107,14 @@ export function parseFabricCliArgs(argv: readonly string[], env: NodeJS.ProcessE
       continue;
     }
     const [flag, inline] = arg.includes("=") ? (arg.split("=", 2) as [string, string]) : [arg, undefined];
-    if (flag !== "--fabric" && flag !== "--dir" && flag !== "--key-types")
+    if (flag !== "--fabric" && flag !== "--dir" && flag !== "--key-types" && flag !== "--consensus")
       throw new FabricCliUsageError(`unknown argument '${arg}'`);
     if (flag !== "--dir" && command === "down") throw new FabricCliUsageError(`${flag} applies to fabric:up only`);
     const value = inline ?? rest[++i];
     if (value === undefined || value === "") throw new FabricCliUsageError(`${flag} needs a value`);
     if (flag === "--fabric") version = value;
     else if (flag === "--key-types") keyTypes = value;
+    else if (flag === "--consensus") consensus = value;
     else dir = value;
   }
   if (version === "") version = DEFAULT_FABRIC_VERSION;
@@ -111,9 +123,16 @@ export function parseFabricCliArgs(argv: readonly string[], env: NodeJS.ProcessE
   const types = command === "up" ? parseKeyTypes(keyTypes) : {};
   if (version.startsWith("2.") && Object.values(types).includes("ed25519"))
     throw new FabricCliUsageError(`--key-types: ed25519 needs --fabric 3.1.5 (Fabric ${version} has no V3_0 channels)`);
+  const kind = CLI_CONSENSUS[consensus.toLowerCase() === "" ? "raft" : consensus.toLowerCase()];
+  if (kind === undefined) throw new FabricCliUsageError(`--consensus must be raft or bft, got '${consensus}'`);
+  if (command === "up" && kind === "BFT" && version.startsWith("2."))
+    throw new FabricCliUsageError(
+      `--consensus bft needs --fabric 3.1.5 (SmartBFT and channel capability V3_0 are Fabric 3.x); Fabric ${version} has Raft only`,
+    );
   return {
     command,
     version,
+    consensus: command === "up" ? kind : "etcdraft",
     dir: dir === "" ? DEFAULT_CLI_DIR : dir,
     keyTypes: types,
     clientAuth: command === "up" && clientAuth,
@@ -153,6 +172,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     dir: options.dir,
     keyTypes: options.keyTypes,
     clientAuth: options.clientAuth,
+    consensus: options.consensus,
     persistent: true,
     log: (line) => process.stderr.write(`[opsledger:fabric] ${line}\n`),
   });

@@ -1,7 +1,7 @@
 /**
  * The FabricNetwork handle over a network.json. The process that started the network owns it (close() stops it);
  * any other process (a mocha worker, a script) opens the same file to connect, to stop/start/restart a given node or
- * to find the Raft leader, and its close() only forgets the handle. Process operations read network.json afresh and
+ * to find the ordering leader (Raft's or BFT's), and its close() only forgets the handle. Process operations read network.json afresh and
  * write the new pid back, so a restart done by one process is seen by the others (one process at a time should
  * change a given network's processes).
  */
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { networkFilePath, readNetworkFile, stopNetwork, updateProcess } from "./network-file";
 import { isRunning, logTail, startDetached, stopRecorded } from "./processes";
-import { healthy, isRaftLeader, portAnswers, waitFor } from "./readiness";
+import { bftLeaderId, healthy, isRaftLeader, portAnswers, waitFor } from "./readiness";
 import type * as T from "./types";
 
 /** How long startProcess waits for a restarted node to answer. */
@@ -97,6 +97,34 @@ export function openFabricNetwork(dirOrFile: string, options: OpenOptions = {}):
     const names = current.filter((_, i) => leaders[i]).map((p) => p.name);
     return names.length === 1 ? names[0] : undefined;
   };
+  const consensus = description.consensus ?? "etcdraft";
+  /** The BFT leader every running orderer names, if that orderer runs. */
+  const bftLeader = async (): Promise<string | undefined> => {
+    const running = readNetworkFile(file).processes.filter((p) => p.role === "orderer" && isRunning(p));
+    const ids = await Promise.all(
+      running.map(async (p) => {
+        const orderer = description.orderers.find((o) => o.name === p.name);
+        if (orderer === undefined) return undefined;
+        return bftLeaderId(orderer.operationsUrl, ordererCa, metricsClient, description.channel).catch(() => undefined);
+      }),
+    );
+    const first = ids[0];
+    if (first === undefined || !ids.every((id) => id === first)) return undefined;
+    const name = description.orderers.find((o) => o.consenterId === first)?.name;
+    return running.some((p) => p.name === name) ? name : undefined;
+  };
+  const leader = (): Promise<string | undefined> => (consensus === "BFT" ? bftLeader() : raftLeader());
+  const waitForLeader =
+    (kind: string, find: () => Promise<string | undefined>) =>
+    (wait: { readonly except?: string; readonly timeoutMs?: number } = {}): Promise<string> =>
+      waitFor(
+        wait.except === undefined ? `a ${kind} leader` : `a ${kind} leader other than ${wait.except}`,
+        async () => {
+          const found = await find();
+          return found !== undefined && found !== wait.except ? found : undefined;
+        },
+        { timeoutMs: wait.timeoutMs ?? 60_000 },
+      );
 
   return {
     version: description.version,
@@ -105,6 +133,7 @@ export function openFabricNetwork(dirOrFile: string, options: OpenOptions = {}):
     channel: description.channel,
     chaincode: description.chaincode.name,
     endorsementPolicy: description.chaincode.endorsementPolicy,
+    consensus,
     organizations,
     orderers: description.orderers,
     caCertificates: Object.fromEntries(organizations.map((o) => [o.mspId, o.caCertificatePem])),
@@ -122,16 +151,9 @@ export function openFabricNetwork(dirOrFile: string, options: OpenOptions = {}):
       await startProcess(name);
     },
     raftLeader,
-    waitForRaftLeader(wait = {}) {
-      return waitFor(
-        wait.except === undefined ? "a Raft leader" : `a Raft leader other than ${wait.except}`,
-        async () => {
-          const leader = await raftLeader();
-          return leader !== undefined && leader !== wait.except ? leader : undefined;
-        },
-        { timeoutMs: wait.timeoutMs ?? 60_000 },
-      );
-    },
+    waitForRaftLeader: waitForLeader("Raft", raftLeader),
+    leader,
+    waitForLeader: waitForLeader(consensus === "BFT" ? "BFT" : "Raft", leader),
     async close() {
       if (closed) return;
       closed = true;

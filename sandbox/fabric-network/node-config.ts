@@ -21,6 +21,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import type { NodeTls } from "./topology";
+import type { FabricConsensus } from "./types";
 
 type YamlObject = Record<string, unknown>;
 
@@ -73,12 +74,15 @@ export interface OrdererConfigInput {
   readonly tls: NodeTls;
   /** The orderer organization's TLS CA: trusted for clients of the admin endpoint (osnadmin) and of /metrics. */
   readonly adminClientCa: string;
+  /** Where the consensus WAL goes: data/etcdraft/ or data/smartbft/ (BFT reads only Consensus.WALDir). */
+  readonly consensus?: FabricConsensus;
   readonly ports: { readonly listen: number; readonly admin: number; readonly operations: number };
 }
 
 export function ordererYaml(input: OrdererConfigInput): string {
   const doc = readSample(input.fabricHome, "orderer.yaml");
   const data = join(input.nodeDir, "data");
+  const consensusDir = input.consensus === "BFT" ? "smartbft" : "etcdraft";
   const settings: Record<string, unknown> = {
     "General.ListenAddress": "127.0.0.1",
     "General.ListenPort": input.ports.listen,
@@ -90,8 +94,8 @@ export function ordererYaml(input: OrdererConfigInput): string {
     "General.LocalMSPDir": input.mspDir,
     "General.LocalMSPID": input.mspId,
     "FileLedger.Location": join(data, "ledger"),
-    "Consensus.WALDir": join(data, "etcdraft", "wal"),
-    "Consensus.SnapDir": join(data, "etcdraft", "snapshot"),
+    "Consensus.WALDir": join(data, consensusDir, "wal"),
+    "Consensus.SnapDir": join(data, consensusDir, "snapshot"),
     "Operations.ListenAddress": `127.0.0.1:${input.ports.operations}`,
     "Operations.TLS.Enabled": true,
     "Operations.TLS.Certificate": input.tls.cert,

@@ -125,6 +125,22 @@ export async function isRaftLeader(
   return gaugeValue(body, "consensus_etcdraft_is_leader", { channel }) === 1;
 }
 
+/**
+ * The consenter ID an orderer's operations endpoint names as BFT leader of `channel`
+ * (consensus_smartbft_view_leader_id), or undefined while it names none.
+ */
+export async function bftLeaderId(
+  operationsUrl: string,
+  caPem: string,
+  client: ClientTls,
+  channel: string,
+): Promise<number | undefined> {
+  const { status, body } = await httpsGet(`${operationsUrl}/metrics`, caPem, client);
+  if (status !== 200) throw new Error(`${operationsUrl}/metrics answered ${status}`);
+  const id = gaugeValue(body, "consensus_smartbft_view_leader_id", { channel });
+  return id === undefined || id <= 0 ? undefined : id;
+}
+
 /** Resolves true when a node's operations endpoint answers /healthz with 200 (Fabric's own health checks pass). */
 export async function healthz(operationsUrl: string, caPem: string): Promise<true> {
   const { status, body } = await httpsGet(`${operationsUrl}/healthz`, caPem);

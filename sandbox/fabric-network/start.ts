@@ -5,13 +5,14 @@
  *  1. crypto material (cryptogen): an orderer organization and Org1MSP/Org2MSP, NodeOUs on; TLS certificates for
  *     127.0.0.1; a peer organization of another key type than P-256 as org-keys.ts says;
  *  2. the channel's genesis block (configtxgen; no system channel);
- *  3. three etcdraft orderers and one peer per organization, each with its generated configuration, waited on until
- *     their operations endpoints answer /healthz;
- *  4. every orderer joins the channel (osnadmin, mutual TLS) and reports it active as a consenter; a Raft leader;
+ *  3. the orderers (three etcdraft, or four BFT with `consensus: "BFT"`) and one peer per organization, each with its
+ *     generated configuration, waited on until their operations endpoints answer /healthz;
+ *  4. every orderer joins the channel (osnadmin, mutual TLS) and reports it active as a consenter; a leader (Raft's,
+ *     or the BFT leader every orderer names);
  *  5. every peer joins the channel;
  *  6. the `assets` chaincode as a service: per organization a ccaas package and a chaincode server; installed on
  *     both peers, approved by both organizations and committed with AND('Org1MSP.peer','Org2MSP.peer'), waited on
- *     with `peer lifecycle chaincode querycommitted`;
+ *     with `peer lifecycle chaincode querycommitted` (transactions ordered and committed: the ordering works);
  *  7. an endorsement through each organization's gateway that both organizations sign (discovery works both ways).
  *
  * With `clientAuth`, the peers require client TLS certificates (mutual TLS; node-config.ts): the admin CLI and the
@@ -34,12 +35,14 @@ import { readNetworkFile, stopNetwork, updateProcess, writeNetworkFile } from ".
 import { coreYaml, ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
 import { logTail, startDetached, stopRecorded } from "./processes";
-import { healthz, isRaftLeader, portAnswers, waitFor } from "./readiness";
-import { NetworkLayout, ORDERER_HOSTS, ORDERER_MSP_ID, PEER_ORGS, ordererName, peerName } from "./topology";
+import { resolveConsensus, waitForChannelLeader } from "./consensus";
+import { healthz, portAnswers, waitFor } from "./readiness";
+import { NetworkLayout, ORDERER_MSP_ID, PEER_ORGS, ordererHosts, ordererName, peerName } from "./topology";
 import * as T from "./types";
 import { startWatchdog } from "./watchdog";
 
-type Resolved = Required<Omit<T.FabricNetworkOptions, "dir" | "fabricHome" | "keyTypes">> & {
+type Resolved = Required<Omit<T.FabricNetworkOptions, "dir" | "fabricHome" | "keyTypes" | "orderers">> & {
+  readonly ordererHosts: readonly string[];
   readonly dir: string | undefined;
   readonly fabricHome: string | undefined;
   readonly keyTypes: ReadonlyMap<string, T.FabricKeyType>;
@@ -49,8 +52,11 @@ function resolveOptions(options: T.FabricNetworkOptions): Resolved {
   const version = options.version ?? T.DEFAULT_FABRIC_VERSION;
   if (!isFabricVersion(version))
     throw new Error(`version must be one of ${T.FABRIC_VERSIONS.join(", ")}, got '${String(version)}'`);
+  const { consensus, orderers } = resolveConsensus(version, options.consensus, options.orderers);
   return {
     version,
+    consensus,
+    ordererHosts: ordererHosts(orderers),
     dir: options.dir,
     fabricHome: options.fabricHome,
     keyTypes: resolveKeyTypes(version, options.keyTypes),
@@ -122,14 +128,14 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
     mkdirSync(layout.logs, { recursive: true });
     step = "generating crypto material (cryptogen)";
     o.log(step);
-    writeFileSync(layout.cryptoConfig, cryptoConfigYaml(o.keyTypes));
+    writeFileSync(layout.cryptoConfig, cryptoConfigYaml(o.keyTypes, o.ordererHosts));
     await tools.cryptogen(layout.cryptoConfig, layout.crypto);
     for (const org of PEER_ORGS) if (o.keyTypes.get(org.mspId) === "ecdsa-p384") reissueMsp(layout, org, "ecdsa-p384");
 
     // listen, admin, operations per orderer; listen, chaincode, operations per peer; one per chaincode server.
-    const ports = await freePorts(ORDERER_HOSTS.length * 3 + PEER_ORGS.length * 4);
+    const ports = await freePorts(o.ordererHosts.length * 3 + PEER_ORGS.length * 4);
     const take = (): number => ports.shift() ?? 0;
-    const ordererPorts = ORDERER_HOSTS.map(() => ({ listen: take(), admin: take(), operations: take() }));
+    const ordererPorts = o.ordererHosts.map(() => ({ listen: take(), admin: take(), operations: take() }));
     const peerPorts = PEER_ORGS.map(() => ({ listen: take(), chaincode: take(), operations: take() }));
     const chaincodePorts = PEER_ORGS.map(() => take());
 
@@ -147,7 +153,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
     });
     const orderers: T.FabricOrderer[] = [];
     const processes: T.FabricProcessRecord[] = [];
-    ORDERER_HOSTS.forEach((host, i) => {
+    o.ordererHosts.forEach((host, i) => {
       const name = ordererName(host);
       const p = ordererPorts[i] ?? { listen: 0, admin: 0, operations: 0 };
       const nodeDir = layout.node(name);
@@ -161,6 +167,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         mspId: ORDERER_MSP_ID,
         tls,
         adminClientCa,
+        consensus: o.consensus,
         ports: p,
       };
       writeFileSync(join(nodeDir, "orderer.yaml"), ordererYaml(ordererConfig));
@@ -183,6 +190,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         adminAddress: `127.0.0.1:${p.admin}`,
         operationsUrl,
         tlsServerName: name,
+        ...(o.consensus === "BFT" ? { consenterId: i + 1 } : {}),
       });
     });
     const organizations: T.FabricOrganizationRecord[] = PEER_ORGS.map((org, i) => {
@@ -243,6 +251,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         packageIds: {},
       },
       batchTimeoutMs: o.batchTimeoutMs,
+      consensus: o.consensus,
       organizations,
       orderers,
       ordererTlsRootCertPath: layout.ordererTlsCa(),
@@ -273,10 +282,16 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
           abort,
         });
       }),
-      ...PEER_ORGS.map((org, i) => {
+      ...PEER_ORGS.map(async (org, i) => {
         const url = `https://127.0.0.1:${peerPorts[i]?.operations ?? 0}`;
         const ca = readFileSync(layout.orgTlsCa(org), "utf8");
-        return waitFor(`${peerName(org)} /healthz`, () => healthz(url, ca), { timeoutMs: timeoutMs(), abort });
+        await waitFor(`${peerName(org)} /healthz`, () => healthz(url, ca), { timeoutMs: timeoutMs(), abort });
+        // The operations endpoint comes up before the peer's gRPC listener (`peer channel join` needs the latter).
+        const listen = peerPorts[i]?.listen ?? 0;
+        await waitFor(`${peerName(org)}'s endpoint`, async () => ((await portAnswers(listen)) ? true : undefined), {
+          timeoutMs: timeoutMs(),
+          abort,
+        });
       }),
     ]);
 
@@ -301,17 +316,11 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         ),
       ),
     );
-    step = "waiting for a Raft leader";
-    await waitFor(
-      `a Raft leader of ${channel}`,
-      async () => {
-        const leaders = await Promise.all(
-          orderers.map((ord) => isRaftLeader(ord.operationsUrl, ordererCaPem, metricsClient, channel)),
-        );
-        return leaders.some(Boolean) ? true : undefined;
-      },
-      { timeoutMs: timeoutMs(), abort },
-    );
+    step = o.consensus === "BFT" ? "waiting for a BFT leader" : "waiting for a Raft leader";
+    await waitForChannelLeader(o.consensus, orderers, ordererCaPem, metricsClient, channel, {
+      timeoutMs: timeoutMs(),
+      abort,
+    });
 
     step = "joining the peers to the channel";
     o.log(step);

@@ -1,6 +1,6 @@
 /**
- * The network's fixed shape and where everything lives in its folder: an orderer organization with three etcdraft
- * orderers, two peer organizations with one peer and one chaincode server each. Names are the host names cryptogen
+ * The network's shape and where everything lives in its folder: an orderer organization with its orderers (three
+ * etcdraft or four BFT unless told otherwise: ordererHosts), two peer organizations with one peer and one chaincode server each. Names are the host names cryptogen
  * puts in the certificates; paths follow cryptogen's output layout.
  */
 import { join } from "node:path";
@@ -14,7 +14,13 @@ export interface PeerOrgSpec {
 
 export const ORDERER_MSP_ID = "OrdererMSP";
 export const ORDERER_DOMAIN = "example.com";
+/** The three orderers of a Raft network by default. */
 export const ORDERER_HOSTS = ["orderer0", "orderer1", "orderer2"] as const;
+
+/** The host names of `count` orderers: orderer0, orderer1, ... */
+export function ordererHosts(count: number): readonly string[] {
+  return Array.from({ length: count }, (_, i) => `orderer${i}`);
+}
 export const PEER_ORGS: readonly PeerOrgSpec[] = [
   { mspId: "Org1MSP", name: "Org1", domain: "org1.example.com" },
   { mspId: "Org2MSP", name: "Org2", domain: "org2.example.com" },
@@ -88,6 +94,10 @@ export class NetworkLayout {
   }
   ordererMsp(name: string): string {
     return join(this.ordererOrg(), "orderers", name, "msp");
+  }
+  /** The orderer's enrolment certificate: its identity in a BFT ConsenterMapping. */
+  ordererSigncert(name: string): string {
+    return join(this.ordererMsp(name), "signcerts", `${name}-cert.pem`);
   }
   ordererTls(name: string): NodeTls {
     const tls = join(this.ordererOrg(), "orderers", name, "tls");

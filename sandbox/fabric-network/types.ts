@@ -28,6 +28,18 @@ export const DEFAULT_MAX_MESSAGE_COUNT = 10;
 export const DEFAULT_RAFT_TICK_INTERVAL_MS = 200;
 export const DEFAULT_RAFT_ELECTION_TICK = 10;
 /**
+ * The ordering service's consensus: etcdraft (crash fault tolerant; 2.5.x and 3.x) or BFT (SmartBFT, Byzantine fault
+ * tolerant: 3.x only, channel capability V3_0, 3f+1 orderers to tolerate f faults, so at least four).
+ */
+export const FABRIC_CONSENSUS_TYPES = ["etcdraft", "BFT"] as const;
+export type FabricConsensus = (typeof FABRIC_CONSENSUS_TYPES)[number];
+/** The fewest orderers a BFT channel may have: 3f+1 with f = 1. */
+export const MIN_BFT_ORDERERS = 4;
+/** Orderers per consensus unless told otherwise: three Raft nodes (one fault), four BFT nodes (one fault). */
+export const DEFAULT_ORDERER_COUNT: Readonly<Record<FabricConsensus, number>> = { etcdraft: 3, BFT: 4 };
+/** The most orderers a network may have (each is a process on this machine). */
+export const MAX_ORDERER_COUNT = 7;
+/**
  * The key types an organization's identities (its CA, peer, admin and client) may have: ECDSA P-256 (cryptogen's
  * default, every organization unless told otherwise), ECDSA P-384 (Fabric's MSP has always accepted it; cryptogen
  * cannot make it, so the network issues that organization's MSP certificates itself) and Ed25519 (Fabric 3 on a
@@ -51,7 +63,14 @@ export interface FabricNetworkOptions {
   readonly fabricHome?: string;
   /** @default DEFAULT_FABRIC_START_TIMEOUT_MS */
   readonly startTimeoutMs?: number;
-  /** @default DEFAULT_BATCH_TIMEOUT_MS */
+  /**
+   * The ordering service's consensus. "BFT" needs a 3.x release and at least MIN_BFT_ORDERERS orderers.
+   * @default "etcdraft"
+   */
+  readonly consensus?: FabricConsensus;
+  /** How many orderers (1 to MAX_ORDERER_COUNT). @default DEFAULT_ORDERER_COUNT of the consensus */
+  readonly orderers?: number;
+  /** Raft's BatchTimeout; BFT's RequestBatchMaxInterval. @default DEFAULT_BATCH_TIMEOUT_MS */
   readonly batchTimeoutMs?: number;
   /** @default DEFAULT_MAX_MESSAGE_COUNT */
   readonly maxMessageCount?: number;
@@ -151,6 +170,8 @@ export interface FabricOrderer {
   /** "http://127.0.0.1:<port>": /healthz and /metrics (Prometheus). */
   readonly operationsUrl: string;
   readonly tlsServerName: string;
+  /** Its consenter ID in the channel's BFT ConsenterMapping (1, 2, ...); absent on a Raft network. */
+  readonly consenterId?: number;
 }
 
 export type FabricProcessRole = "orderer" | "peer" | "chaincode" | "watchdog";
@@ -189,6 +210,8 @@ export interface FabricNetworkDescription {
     readonly packageIds: Readonly<Record<string, string>>;
   };
   readonly batchTimeoutMs: number;
+  /** The channel's consensus (absent in files written before BFT existed here: etcdraft). */
+  readonly consensus?: FabricConsensus;
   readonly organizations: readonly FabricOrganizationRecord[];
   readonly orderers: readonly FabricOrderer[];
   /** The orderer organization's TLS CA (orderer endpoints, osnadmin, operations). */
@@ -212,6 +235,8 @@ export interface FabricNetwork {
   readonly channel: string;
   readonly chaincode: string;
   readonly endorsementPolicy: string;
+  /** The channel's consensus. */
+  readonly consensus: FabricConsensus;
   readonly organizations: readonly FabricOrganization[];
   readonly orderers: readonly FabricOrderer[];
   /** Root CA certificate (PEM) of each organization, by MSP id (trustedRootCertificates). */
@@ -230,6 +255,13 @@ export interface FabricNetwork {
   raftLeader(): Promise<string | undefined>;
   /** Waits until a running orderer other than `except` is leader; resolves to its name. */
   waitForRaftLeader(options?: { readonly except?: string; readonly timeoutMs?: number }): Promise<string>;
+  /**
+   * The orderer that leads the channel now, whatever the consensus: the Raft leader, or the BFT leader that every
+   * running orderer names (consensus_smartbft_view_leader_id); undefined while there is none or they disagree.
+   */
+  leader(): Promise<string | undefined>;
+  /** Waits until a running orderer other than `except` leads (see leader()); resolves to its name. */
+  waitForLeader(options?: { readonly except?: string; readonly timeoutMs?: number }): Promise<string>;
   /**
    * Started here: stops every process and removes the folder. Opened from network.json: only forgets it (the
    * owner stops it).

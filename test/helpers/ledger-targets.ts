@@ -38,6 +38,7 @@ import {
   officialSigning,
   openFabricNetwork,
   startFabricNetwork,
+  type FabricConsensus,
   type FabricKeyType,
   type FabricNetwork,
   type FabricVersion,
@@ -123,6 +124,7 @@ export interface LedgerTargetFactory {
    * `own`: a network of this test's own even when the run shares one (required to stop or kill its nodes).
    * `batchTimeoutMs`: the orderers' BatchTimeout of an own network (a shared one keeps the default).
    * `keyTypes`: the organizations' key types of an own network (FabricNetworkOptions.keyTypes; implies `own`).
+   * `consensus`: the ordering service of an own network (FabricNetworkOptions.consensus; "BFT" implies `own`).
    */
   start(options?: TargetStartOptions): Promise<LedgerTarget>;
 }
@@ -131,6 +133,7 @@ export interface TargetStartOptions {
   readonly own?: boolean;
   readonly batchTimeoutMs?: number;
   readonly keyTypes?: Readonly<Record<string, FabricKeyType>>;
+  readonly consensus?: FabricConsensus;
 }
 
 const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
@@ -275,15 +278,25 @@ function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
 }
 
 async function startNetworkTarget(version: FabricVersion, options: TargetStartOptions): Promise<LedgerTarget> {
-  const { batchTimeoutMs, keyTypes } = options;
-  const shared = (options.own ?? false) || keyTypes !== undefined ? undefined : sharedNetwork(version);
+  const { batchTimeoutMs, keyTypes, consensus } = options;
+  const own = (options.own ?? false) || keyTypes !== undefined || consensus === "BFT";
+  const shared = own ? undefined : sharedNetwork(version);
   const network =
     shared ??
     (await startFabricNetwork({
       version,
       ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }),
       ...(keyTypes === undefined ? {} : { keyTypes }),
+      ...(consensus === undefined ? {} : { consensus }),
     }));
+  return networkTarget(network);
+}
+
+/**
+ * A target over a running network (a handle from startFabricNetwork, or openFabricNetwork over one that `npm run
+ * fabric:up` started): close() stops it only when the handle owns it.
+ */
+export function networkTarget(network: FabricNetwork): LedgerTarget {
   const organization = (mspId: string = ORGANIZATIONS[0]) => network.organization(mspId);
   const gateway = (mspId?: string): TargetGateway => {
     const o = organization(mspId);

@@ -6,7 +6,7 @@ import { parse } from "yaml";
 import { channelCapability, configtxYaml, cryptoConfigYaml } from "../../../sandbox/fabric-network/channel-config";
 import { coreYaml, hasPath, ordererYaml, setPath } from "../../../sandbox/fabric-network/node-config";
 import { resolveKeyTypes } from "../../../sandbox/fabric-network/org-keys";
-import { NetworkLayout } from "../../../sandbox/fabric-network/topology";
+import { NetworkLayout, ordererHosts } from "../../../sandbox/fabric-network/topology";
 
 /** The value at a dot path ("a.b.0.c") of parsed YAML. */
 function get(doc: unknown, path: string): unknown {
@@ -23,7 +23,14 @@ function list(doc: unknown, path: string): unknown[] {
   return value as unknown[];
 }
 
-const settings = { batchTimeoutMs: 500, maxMessageCount: 10, raftTickIntervalMs: 200, raftElectionTick: 10 };
+const settings = {
+  batchTimeoutMs: 500,
+  maxMessageCount: 10,
+  raftTickIntervalMs: 200,
+  raftElectionTick: 10,
+  consensus: "etcdraft" as const,
+  ordererHosts: ordererHosts(3),
+};
 const ports = { orderers: [21001, 21002, 21003], peers: [22001, 22002] };
 const layout = new NetworkLayout("/net");
 

@@ -149,6 +149,7 @@ describe("Fabric network process control", () => {
       dir: DEFAULT_CLI_DIR,
       keyTypes: {},
       clientAuth: false,
+      consensus: "etcdraft",
     });
     assert.deepEqual(parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_VERSION: "3.1.5", OPSLEDGER_FABRIC_DIR: "/x" }), {
       command: "up",
@@ -156,6 +157,7 @@ describe("Fabric network process control", () => {
       dir: "/x",
       keyTypes: {},
       clientAuth: false,
+      consensus: "etcdraft",
     });
     assert.deepEqual(parseFabricCliArgs(["up", "--fabric=3.1.5", "--dir", "/y"], { OPSLEDGER_FABRIC_DIR: "/x" }), {
       command: "up",
@@ -163,6 +165,7 @@ describe("Fabric network process control", () => {
       dir: "/y",
       keyTypes: {},
       clientAuth: false,
+      consensus: "etcdraft",
     });
     assert.equal(parseFabricCliArgs(["down", "--help"], {}), undefined);
     assert.throws(
@@ -191,6 +194,31 @@ describe("Fabric network process control", () => {
     );
   });
 
+  it("parses --consensus raft|bft (and OPSLEDGER_FABRIC_CONSENSUS), refusing bft on 2.5.x", () => {
+    assert.equal(parseFabricCliArgs(["up", "--fabric", "3.1.5", "--consensus", "bft"], {})?.consensus, "BFT");
+    assert.equal(parseFabricCliArgs(["up", "--fabric=3.1.5", "--consensus=BFT"], {})?.consensus, "BFT");
+    assert.equal(parseFabricCliArgs(["up", "--consensus", "raft"], {})?.consensus, "etcdraft");
+    assert.equal(
+      parseFabricCliArgs(["up"], { OPSLEDGER_FABRIC_VERSION: "3.1.5", OPSLEDGER_FABRIC_CONSENSUS: "bft" })?.consensus,
+      "BFT",
+    );
+    assert.equal(parseFabricCliArgs(["down"], { OPSLEDGER_FABRIC_CONSENSUS: "bft" })?.consensus, "etcdraft");
+    assert.throws(
+      () => parseFabricCliArgs(["up", "--consensus", "bft"], {}),
+      new FabricCliUsageError(
+        "--consensus bft needs --fabric 3.1.5 (SmartBFT and channel capability V3_0 are Fabric 3.x); Fabric 2.5.16 has Raft only",
+      ),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["up", "--consensus", "pbft"], {}),
+      new FabricCliUsageError("--consensus must be raft or bft, got 'pbft'"),
+    );
+    assert.throws(
+      () => parseFabricCliArgs(["down", "--consensus", "bft"], {}),
+      new FabricCliUsageError("--consensus applies to fabric:up only"),
+    );
+  });
+
   it("parses --key-types by organization name or MSP id, and refuses what the network cannot make", () => {
     const env = { OPSLEDGER_FABRIC_KEY_TYPES: "org2=ecdsa-p384" };
     assert.deepEqual(
@@ -201,6 +229,7 @@ describe("Fabric network process control", () => {
         dir: DEFAULT_CLI_DIR,
         keyTypes: { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" },
         clientAuth: false,
+        consensus: "etcdraft",
       },
     );
     assert.deepEqual(parseFabricCliArgs(["up"], env)?.keyTypes, { Org2MSP: "ecdsa-p384" });
