@@ -131,9 +131,10 @@ case "$task" in
     export OPSLEDGER_TEST_TIMINGS="$timings"
     set +e
     # Every tier unless the arguments name spec files (mocha would add a config file's `spec` to named files).
-    # The e2e tier first: mocha's workers take the files in this order, and its files are the longest (up to 3 minutes
-    # each), so none of them starts last and runs on alone while the other workers have nothing left to do.
-    specs=("dist/test/e2e/**/*.test.js" "dist/test/integration/**/*.test.js" "dist/test/unit/**/*.test.js")
+    # The longest files first (test/slowest-first.txt, then e2e, integration, unit): mocha's workers take the files in
+    # this order, so none of the long ones starts last and runs on alone while the other workers have nothing left.
+    order=$(node dist/scripts/test-order.js) || { log "test/slowest-first.txt: see the error above"; exit 1; }
+    mapfile -t specs <<< "$order"
     # A TypeScript spec named as it is in the tree (test/.../x.test.ts) runs as its compiled file.
     args=()
     for arg in "$@"; do
