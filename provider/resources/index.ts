@@ -6,7 +6,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { configureProvider, flushLogs } from "./context";
 import { firewallPolicyMoveProvider } from "./firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-deletion";
-import { ledgerTransactionProvider } from "./ledger-transaction";
+import type { ledgerTransactionProvider } from "./ledger-transaction";
 import { operationWaitProvider } from "./operation-wait";
 import { exitWhenOutputIsGone } from "./orphan-guard";
 import { runWithSettings, settingsOf } from "./resource-settings";
@@ -16,12 +16,26 @@ export function configure(req: dynamic.ConfigureRequest): Promise<void> {
   return Promise.resolve();
 }
 
+/**
+ * The ledger's provider loads gRPC, the Fabric protos, X.509 and the signers: about a third of what a provider process
+ * loads besides `@pulumi/pulumi`. A process serves one stack's resources, so only one that meets a ledger resource
+ * loads it (on its first call); the Google resources' processes never do.
+ */
+let ledger: typeof ledgerTransactionProvider | undefined;
+function ledgerTransaction(): typeof ledgerTransactionProvider {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
+  ledger ??= (require("./ledger-transaction") as typeof import("./ledger-transaction")).ledgerTransactionProvider;
+  return ledger;
+}
+
 export const providers = {
   firewallPolicyMove: firewallPolicyMoveProvider,
   inventorySourceGroupDeletion: inventorySourceGroupDeletionProvider,
-  ledgerTransaction: ledgerTransactionProvider,
+  get ledgerTransaction(): typeof ledgerTransactionProvider {
+    return ledgerTransaction();
+  },
   operationWait: operationWaitProvider,
-} as const;
+};
 
 export type ProviderKind = keyof typeof providers;
 
