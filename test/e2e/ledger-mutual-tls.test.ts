@@ -17,10 +17,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { common } from "@hyperledger/fabric-protos";
-import { connectGateway, startFabricNetwork } from "../../sandbox/fabric-network";
+import { startFabricNetwork } from "../../sandbox/fabric-network";
 import type { FabricNetwork, FabricOrganization } from "../../sandbox/fabric-network";
 import { submit } from "../helpers/fabric-network-client";
+import { readChainHeight } from "../helpers/ledger-audit";
 import { writeLedgerReadsProject } from "../helpers/ledger-reads-project";
 import { changeSummary, dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
@@ -28,20 +28,6 @@ import { findSecrets, privateKeyForms, scanStackFilesAtRest } from "../helpers/s
 
 const PROJECT = exampleDir("ledger");
 const TLS_KEY_ENV = "OPSLEDGER_E2E_CLIENT_TLS_KEY";
-
-/** The channel's height through `org`'s gateway (qscc GetChainInfo with the official client, over mutual TLS). */
-async function height(network: FabricNetwork, org: FabricOrganization): Promise<bigint> {
-  const connection = connectGateway(org);
-  try {
-    const qscc = connection.gateway.getNetwork(network.channel).getContract("qscc");
-    const info = common.BlockchainInfo.deserializeBinary(
-      await qscc.evaluateTransaction("GetChainInfo", network.channel),
-    );
-    return BigInt(info.getHeight());
-  } finally {
-    connection.close();
-  }
-}
 
 /** The stack's outputs as the preview registered them last. */
 function previewOutputs(events: readonly EngineEvent[]): Record<string, unknown> {
@@ -166,7 +152,7 @@ describe("mutual TLS to a gateway peer that requires client certificates (real F
   }
 
   it("is refused by the peer without a client certificate, naming gateway.clientCertPem, and commits nothing", async () => {
-    const before = await height(network, org);
+    const before = await readChainHeight(network, org.mspId);
     const stack = await initProjectStack({ projectDir: PROJECT, config: base(`mtls-none-${path.basename(dir)}`) });
     try {
       const preview = await stack.preview({ allowFailure: true });
@@ -178,7 +164,7 @@ describe("mutual TLS to a gateway peer that requires client certificates (real F
       assert.notEqual(up.code, 0);
       assert.match(up.output, new RegExp(`LedgerTransaction asset-transaction: ${REFUSED.source}; nothing was sent`));
       assert.equal(up.output.includes("SSL routines"), false, "OpenSSL's error string reaches the user");
-      assert.equal(await height(network, org), before, "nothing was committed");
+      assert.equal(await readChainHeight(network, org.mspId), before, "nothing was committed");
     } finally {
       await stack.dispose();
     }
@@ -219,7 +205,10 @@ describe("mutual TLS to a gateway peer that requires client certificates (real F
         verified: true,
       });
       assert.deepEqual(outputs["query"], { text: "amber", base64: Buffer.from("amber").toString("base64") });
-      assert.equal((outputs["chainInfo"] as { height: string }).height, (await height(network, org)).toString());
+      assert.equal(
+        (outputs["chainInfo"] as { height: string }).height,
+        (await readChainHeight(network, org.mspId)).toString(),
+      );
       assert.deepEqual(findSecrets(preview.output, privateKeyForms("client TLS key", org.client.tlsPrivateKeyPem)), []);
 
       await stack.run(["config", "rm", "clientCertPem"]);

@@ -48,7 +48,9 @@ export function chainHeight(network: FabricNetwork, mspId: string): Promise<bigi
   return whenAnswering(() => readChainHeight(network, mspId));
 }
 
-async function readChainHeight(network: FabricNetwork, mspId: string): Promise<bigint> {
+/** The channel's height through `mspId`'s gateway (qscc GetChainInfo with the official client; mutual TLS when the
+ * network requires it, connectGateway presents the organization's client pair). */
+export async function readChainHeight(network: FabricNetwork, mspId: string): Promise<bigint> {
   const connection = connectGateway(network.organization(mspId));
   try {
     const qscc = connection.gateway.getNetwork(network.channel).getContract("qscc");

@@ -3,20 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { valueAt as get } from "../../helpers/yaml-path";
 import { configtxYaml, cryptoConfigYaml } from "../../../sandbox/fabric-network/channel-config";
 import { ordererYaml } from "../../../sandbox/fabric-network/node-config";
 import { resolveConsensus } from "../../../sandbox/fabric-network/consensus";
 import { NetworkLayout, ordererHosts } from "../../../sandbox/fabric-network/topology";
-
-/** The value at a dot path ("a.b.0.c") of parsed YAML. */
-function get(doc: unknown, path: string): unknown {
-  let node = doc;
-  for (const key of path.split(".")) {
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
 
 const layout = new NetworkLayout("/net");
 const ports = { orderers: [21001, 21002, 21003, 21004], peers: [22001, 22002] };

@@ -3,20 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { valueAt as get } from "../../helpers/yaml-path";
 import { channelCapability, configtxYaml, cryptoConfigYaml } from "../../../sandbox/fabric-network/channel-config";
 import { coreYaml, hasPath, ordererYaml, setPath } from "../../../sandbox/fabric-network/node-config";
 import { resolveKeyTypes } from "../../../sandbox/fabric-network/org-keys";
 import { NetworkLayout, ordererHosts } from "../../../sandbox/fabric-network/topology";
 
-/** The value at a dot path ("a.b.0.c") of parsed YAML. */
-function get(doc: unknown, path: string): unknown {
-  let node = doc;
-  for (const key of path.split(".")) {
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
 function list(doc: unknown, path: string): unknown[] {
   const value = get(doc, path);
   assert.ok(Array.isArray(value), `${path} is a list`);
