@@ -14,7 +14,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import { ConfigError } from "../errors";
 import type { FieldFailure } from "../errors";
-import { certificateOf, privateKeyOf } from "./ledger-transaction-identity";
+import { certificateOf, ENV_NAME, isRecord, privateKeyOf } from "./ledger-transaction-identity";
 
 /** The ways to give the client TLS key, in the order messages list them. */
 export const CLIENT_TLS_KEY_KINDS = ["clientKeyPem", "clientKeyFile", "clientKeyEnv"] as const;
@@ -28,12 +28,9 @@ export interface ClientTlsInputs {
   clientKeyEnv?: string;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ONE_OF =
   "gateway.clientKeyFile (a PEM file's path), gateway.clientKeyEnv (an environment variable holding the PEM) or " +
   "gateway.clientKeyPem (the key itself, as a Pulumi secret)";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The key kinds set on a gateway input. */
 export function clientTlsKeyKindsOf(gateway: Readonly<Record<string, unknown>>): ClientTlsKeyKind[] {

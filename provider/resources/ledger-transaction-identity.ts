@@ -46,7 +46,8 @@ export interface LedgerIdentityInputs extends LedgerSignerInputs {
 export const SIGNER_KINDS = ["privateKeyPem", "keyFile", "keyEnv", "pkcs11", "kms"] as const;
 export type SignerKind = (typeof SIGNER_KINDS)[number];
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable's name as a reference input may give it (keyEnv, pinEnv, clientKeyEnv). */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CONFIG_KEY = /^[^:\s]+(?::[^:\s]+)?$/;
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const PKCS11_FIELDS = ["library", "tokenLabel", "pin", "pinEnv", "pinConfig", "keyId"];
@@ -54,7 +55,9 @@ const ONE_OF =
   "privateKeyPem (a secret), keyFile (a PEM file's path), keyEnv (an environment variable holding the PEM), " +
   "pkcs11 { library, tokenLabel, pin | pinEnv | pinConfig, keyId? } or kms { cryptoKeyVersion }";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A plain object (not null, not an array). */
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The kinds set on an identity (present and not undefined). */
 export function signerKindsOf(identity: Readonly<Record<string, unknown>>): SignerKind[] {

@@ -9,7 +9,7 @@ import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
 import { clientTlsFailures } from "./ledger-client-tls";
 import type { Timeouts } from "./common";
-import { certificateOf, identityFailures } from "./ledger-transaction-identity";
+import { certificateOf, identityFailures, isRecord } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
 export * from "./ledger-transaction-identity";
@@ -132,8 +132,7 @@ export function fromLegacyLedgerState<T extends { __urn?: string; __generation?:
 // ---- input checks ----
 
 export const hasUnknown = (value: unknown): boolean => value !== undefined && JSON.stringify(value).includes(UNKNOWN);
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+export { isRecord };
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /** Whether a value is the PEM text of an X.509 certificate. */
