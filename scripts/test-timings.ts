@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 
 interface Timing {
   readonly file: string;
+  /** When the file's first hook ran (epoch ms); absent in lines from before it was recorded. */
+  readonly startedAt?: number;
   readonly ms: number;
 }
 
@@ -22,7 +24,24 @@ export function summarize(lines: readonly Timing[], top = 15): string {
   for (const [tier, ms] of [...tiers].sort((a, b) => b[1] - a[1])) out.push(`  ${tier.padEnd(12)} ${s(ms)}`);
   out.push(`slowest files:`);
   for (const t of [...lines].sort((a, b) => b.ms - a.ms).slice(0, top)) out.push(`  ${s(t.ms).padStart(9)}  ${t.file}`);
+  out.push(...lastToFinish(lines));
   return out.join("\n");
+}
+
+/**
+ * The files that finished last, with their start and end counted from the first file's start: the tail of a run,
+ * where fewer files than workers are left and a core may idle (test/slowest-first.txt is ordered to keep it short).
+ */
+function lastToFinish(lines: readonly Timing[], count = 6): string[] {
+  const timed = lines.filter((t): t is Timing & { startedAt: number } => t.startedAt !== undefined);
+  if (timed.length === 0) return [];
+  const origin = Math.min(...timed.map((t) => t.startedAt));
+  const at = (ms: number): string => `+${Math.round((ms - origin) / 1000)} s`;
+  const out = ["last to finish (start → end, from the first file's start):"];
+  for (const t of [...timed].sort((a, b) => b.startedAt + b.ms - (a.startedAt + a.ms)).slice(0, count)) {
+    out.push(`  ${at(t.startedAt).padStart(7)} → ${at(t.startedAt + t.ms).padEnd(7)}  ${t.file}`);
+  }
+  return out;
 }
 
 if (require.main === module) {

@@ -25,4 +25,22 @@ describe("scripts/test-timings: where a test run's time went", function () {
       ].join("\n"),
     );
   });
+
+  it("lists the files that finished last, start and end counted from the first file's start", function () {
+    const t0 = 1_700_000_000_000;
+    const text = summarize(
+      [
+        { file: "dist/test/unit/a.test.js", startedAt: t0 + 2_000, ms: 1_000 },
+        { file: "dist/test/e2e/b.test.js", startedAt: t0, ms: 90_000 },
+        { file: "dist/test/e2e/c.test.js", startedAt: t0 + 40_400, ms: 60_000 },
+      ],
+      1,
+    );
+    assert.deepEqual(text.split("\n").slice(-4), [
+      "last to finish (start → end, from the first file's start):",
+      "    +40 s → +100 s   dist/test/e2e/c.test.js",
+      "     +0 s → +90 s    dist/test/e2e/b.test.js",
+      "     +2 s → +3 s     dist/test/unit/a.test.js",
+    ]);
+  });
 });
