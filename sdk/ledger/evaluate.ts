@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EvaluationResult } from "../../provider/ledger";
-import { evaluateLedger } from "../../provider/resources/ledger-reads";
-import { gatewayOf, identityOf } from "./ledger-read-args";
+import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
 
 export interface EvaluateArgs extends LedgerReadArgs {
@@ -25,7 +24,11 @@ export type EvaluateResult = EvaluationResult;
  * the input and the fix.
  */
 export function evaluate(args: EvaluateArgs, _opts?: pulumi.InvokeOptions): Promise<EvaluateResult> {
-  return evaluateLedger({ ...args, gateway: gatewayOf(args.gateway), identity: identityOf(args.identity) });
+  return ledgerReads().evaluateLedger({
+    ...args,
+    gateway: gatewayOf(args.gateway),
+    identity: identityOf(args.identity),
+  });
 }
 
 /** evaluate with inputs that may be Outputs. */

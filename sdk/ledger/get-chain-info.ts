@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ChainInfo } from "../../provider/ledger";
-import { readLedgerChainInfo } from "../../provider/resources/ledger-reads";
-import { gatewayOf, identityOf } from "./ledger-read-args";
+import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
 
 export type GetChainInfoArgs = LedgerReadArgs;
@@ -11,7 +10,11 @@ export type GetChainInfoResult = ChainInfo;
 
 /** Reads the channel's height and current block hash (qscc GetChainInfo); the channel's Readers may ask. */
 export function getChainInfo(args: GetChainInfoArgs, _opts?: pulumi.InvokeOptions): Promise<GetChainInfoResult> {
-  return readLedgerChainInfo({ ...args, gateway: gatewayOf(args.gateway), identity: identityOf(args.identity) });
+  return ledgerReads().readLedgerChainInfo({
+    ...args,
+    gateway: gatewayOf(args.gateway),
+    identity: identityOf(args.identity),
+  });
 }
 
 /** getChainInfo with inputs that may be Outputs. */
