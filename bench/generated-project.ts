@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../scripts/lib/pulumi-cli";
 
-export type BenchProgram = "moves" | "noop" | "reads" | "readsFloor";
+export type BenchProgram = "moves" | "noop" | "reads" | "readsFloor" | "ledger";
 
 const PROGRAMS: Readonly<Record<BenchProgram, string>> = {
   /** `count` FirewallPolicyMoves of the policies firstPolicy, firstPolicy + 1, ... to `parentId`. */
@@ -85,6 +85,38 @@ for (let i = 0; i < count; i++) {
   }
 }
 export const results = pulumi.all(reads).apply((values) => values.length);
+`,
+  /**
+   * \`count\` LedgerTransactions, each a blind PutAsset of its own key (\`prefix-i\`, so none conflicts), signed
+   * with the key file the stack config names, against the gateway it names (bench/ledger-scale.ts).
+   */
+  ledger: `import * as pulumi from "@pulumi/pulumi";
+import * as opsledger from "pulumi-opsledger";
+
+const config = new pulumi.Config();
+const count = config.requireNumber("count");
+const prefix = config.require("prefix");
+const gateway = {
+  address: config.require("gateway"),
+  tlsRootCertPem: config.require("tlsRootCertPem"),
+  serverNameOverride: config.require("serverNameOverride"),
+};
+const identity = { mspId: config.require("mspId"), certificatePem: config.require("certificatePem"), keyFile: config.require("keyFile") };
+const trustedRootCertificates = JSON.parse(config.require("trustedRootCertificates")) as Record<string, string>;
+const codes: pulumi.Output<string>[] = [];
+for (let i = 0; i < count; i++) {
+  const tx = new opsledger.ledger.LedgerTransaction(\`tx-\${i}\`, {
+    gateway,
+    channel: config.require("channel"),
+    chaincode: config.require("chaincode"),
+    function: "PutAsset",
+    args: [\`\${prefix}-\${i}\`, "blue"],
+    identity,
+    trustedRootCertificates,
+  });
+  codes.push(tx.validationCode);
+}
+export const valid = pulumi.all(codes).apply((c) => c.filter((code) => code === "VALID").length);
 `,
   /** Pulumi's own floor for the reads: as many outputs resolved by a promise, without this package or HTTP. */
   readsFloor: `import * as pulumi from "@pulumi/pulumi";

@@ -2,14 +2,19 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and OPSLEDGER_BENCH_PARALLEL (default 16)
- * size the scale benchmarks. `--real` makes `submit` run through a real Fabric network instead of the sandbox
- * (`--fabric 3.1.5` picks the release; default the LTS), with the time of one LedgerTransaction `pulumi up` against it.
+ * plugin-scale, key-types, ledger-scale, submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks. `--real` makes `submit` run through a real Fabric
+ * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
+ * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
+ * `--consensus BFT` for SmartBFT on 3.1.5; OPSLEDGER_BENCH_LEDGER_SIZES (default 1,100) sizes it.
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
 import { benchFabricNetworkStart } from "./fabric-network-start";
 import { benchLedgerCodec } from "./ledger-codec";
+import { benchLedgerKeyTypes } from "./ledger-key-types";
+import { benchLedgerScale } from "./ledger-scale";
+import { benchPluginScale } from "./plugin-scale";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
@@ -18,7 +23,7 @@ import { benchScaleQuota } from "./scale-quota";
 import { benchScaleReads } from "./scale-reads";
 import { printScaleMoves, printScaleQuota, printScaleReads } from "./scale-report";
 import { benchRealLedgerSubmit } from "./ledger-submit-real";
-import type { FabricVersion } from "../sandbox/fabric-network";
+import type { FabricConsensus, FabricVersion } from "../sandbox/fabric-network";
 import { printTable, ratio } from "./table";
 import { MAX_MEAN_DELAY_PCT, MAX_WORST_DELAY_PCT, benchWaiterSchedule } from "./waiter-schedule";
 
@@ -185,6 +190,112 @@ const sections: readonly Section[] = [
     },
   ],
   [
+    "plugin-scale",
+    async () => {
+      const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
+      const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
+      const r = await benchPluginScale({ count, parallel, onProgress: progress });
+      const s = (ms: number): string => (ms / 1000).toFixed(1);
+      printTable(
+        `pulumi up of ${String(r.count)} FirewallPolicyMoves: a YAML program through the plugin, the TypeScript dynamic ` +
+          `path and a plain script making the same calls (--parallel ${String(r.parallel)}, ${String(r.moveDurationMs / 1000)} s ` +
+          "operations; goal: the plugin within 1.1x of the script)",
+        ["path", "s", "ratio vs script", "resource process peak MB", "CLI peak MB"],
+        [
+          ["plain script (baseline)", s(r.script.ms), "1.00x", r.script.providerMb, "-"],
+          [
+            "TypeScript, dynamic provider",
+            s(r.typescript.ms),
+            ratio(r.typescript.ms, r.script.ms),
+            r.typescript.providerMb,
+            r.typescript.cliMb,
+          ],
+          [
+            "YAML, pulumi-resource-opsledger",
+            s(r.yaml.ms),
+            ratio(r.yaml.ms, r.script.ms),
+            r.yaml.providerMb,
+            r.yaml.cliMb,
+          ],
+        ],
+      );
+      const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
+      const runs = (ms: readonly number[]): string => `${String(median(ms))} (${ms.join(", ")})`;
+      printTable(
+        "Provider process start-up: spawned with an engine address, to the port it prints when it serves (ms)",
+        ["process", "median ms (each run)", "ratio"],
+        [
+          ["@pulumi/pulumi dynamic-provider host (baseline)", runs(r.dynamicProviderStartupMs), "1.00x"],
+          [
+            "pulumi-resource-opsledger",
+            runs(r.pluginStartupMs),
+            ratio(median(r.pluginStartupMs), median(r.dynamicProviderStartupMs)),
+          ],
+        ],
+      );
+    },
+  ],
+  [
+    "key-types",
+    async () => {
+      const rows = await benchLedgerKeyTypes();
+      printTable(
+        "Signing and verification per key type, ours next to the official client's signer on the same inputs (one process, one at a time)",
+        ["key type", "operation", "ours ops/s", "baseline ops/s", "baseline", "ratio"],
+        rows.map((r) => [
+          r.keyType,
+          r.operation,
+          r.opsPerSec,
+          r.baselineOpsPerSec,
+          r.baseline,
+          `${(r.opsPerSec / r.baselineOpsPerSec).toFixed(2)}x`,
+        ]),
+      );
+    },
+  ],
+  [
+    "ledger-scale",
+    async () => {
+      const consensus = (flag("consensus") ?? "etcdraft") as FabricConsensus;
+      const version = (flag("fabric") ?? (consensus === "BFT" ? "3.1.5" : "2.5.16")) as FabricVersion;
+      const sizes = numbers(process.env["OPSLEDGER_BENCH_LEDGER_SIZES"]) ?? [1, 100];
+      const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
+      const r = await benchLedgerScale({ version, consensus, sizes, parallel, onProgress: progress });
+      const s = (ms: number): string => (ms / 1000).toFixed(2);
+      printTable(
+        `LedgerTransactions through the plain pulumi CLI against a real Fabric ${r.version} network (${r.consensus}, ` +
+          `${String(r.orderers)} orderers, 2 organizations, TLS; --parallel ${String(r.parallel)}), next to a script ` +
+          `with our client doing the same (goals: one transaction's up within the floor plus 1.2x the script; 100 in one up within 1.5x)`,
+        [
+          "transactions",
+          "script s (baseline: process start to exit)",
+          "the component's calls s (work only)",
+          "pulumi up s",
+          "Pulumi floor s",
+          "up / script",
+          "(up - floor) / script",
+          "provider MB",
+        ],
+        r.rows.map((row) => [
+          row.count,
+          s(row.scriptMs),
+          s(row.componentCallsMs),
+          s(row.pulumiUpMs),
+          s(row.floorUpMs),
+          `${(row.pulumiUpMs / row.scriptMs).toFixed(2)}x`,
+          `${((row.pulumiUpMs - row.floorUpMs) / row.scriptMs).toFixed(2)}x`,
+          row.providerMb,
+        ]),
+      );
+      const steps = Object.keys(r.rows[0]?.componentStepMs ?? {});
+      printTable(
+        "Where a LedgerTransaction's calls spend their time: ms per transaction in each step (the script's component mode)",
+        ["transactions", ...steps],
+        r.rows.map((row) => [row.count, ...steps.map((k) => row.componentStepMs[k] ?? 0)]),
+      );
+    },
+  ],
+  [
     "submit",
     async () => {
       if (REAL) {
@@ -225,7 +336,9 @@ const sections: readonly Section[] = [
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   // Section names only: flags and their values are not sections.
-  const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--fabric");
+  const only = args.filter(
+    (a, i) => !a.startsWith("--") && args[i - 1] !== "--fabric" && args[i - 1] !== "--consensus",
+  );
   process.stdout.write(
     `pulumi-opsledger benchmarks — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
   );

@@ -54,11 +54,12 @@ export interface ScaleMovesRow {
 }
 
 const FROM = `folders/${fixture.FIXTURE_FOLDER_IDS.engineering}`;
-const TO = `folders/${fixture.FIXTURE_FOLDER_IDS.platform}`;
+export const TO = `folders/${fixture.FIXTURE_FOLDER_IDS.platform}`;
 const NEXT = `folders/${fixture.FIXTURE_FOLDER_IDS.security}`;
 const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
-const SCRIPT_BASE = 810_000_000_000;
-const STACK_BASE = 820_000_000_000;
+/** The first policy id of the script's policies, and of the stacks', for size index 0 (each next size adds 10,000). */
+export const SCRIPT_BASE = 810_000_000_000;
+export const STACK_BASE = 820_000_000_000;
 
 const mb = (kb: number): number => Math.round(kb / 1024);
 

@@ -1,0 +1,156 @@
+/**
+ * `npm run bench -- ledger-scale [--fabric 3.1.5] [--consensus BFT]`: LedgerTransactions through the plain `pulumi`
+ * CLI against a real Fabric network (sandbox/fabric-network, started here: 2 organizations, TLS, Raft or SmartBFT),
+ * next to plain scripts doing the same transactions with our client, and Pulumi's own floor (issue 17 point 5).
+ *
+ * For 1 and for 100 transactions, each side on fresh asset keys:
+ * - script: a Node.js process with our gateway client submitting them (Endorse, Submit, commit status), as a user's
+ *   script would (bench/ledger-scale-script.ts, `submit`);
+ * - the component's calls: the same process making the calls a LedgerTransaction's create makes (qscc lookup,
+ *   Endorse, Submit and commit status, qscc read, the wait for every endorsing organization's peer), each timed;
+ * - `pulumi up` of that many LedgerTransactions (bench/generated-project.ts `ledger`, a fresh stack, the key by
+ *   reference: the client's key file);
+ * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing.
+ * Goals (the issue's): one transaction's up within the floor plus 1.2x the script; 100 in one up within 1.5x the
+ * script. Every up is `--skip-preview` with the CLI's `--parallel` equal to the scripts' concurrency, and, like the
+ * other scale benchmarks, transpile-only (the type-check is the program's cost, not the engine's).
+ */
+import { startFabricNetwork } from "../sandbox/fabric-network";
+import type { FabricConsensus, FabricVersion } from "../sandbox/fabric-network";
+import { initProjectStack } from "../scripts/lib/pulumi-cli";
+import { runBaselineScript } from "./baseline-script";
+import { writeBenchProject } from "./generated-project";
+import type { BenchProgram } from "./generated-project";
+import type { LedgerScriptJob, LedgerScriptResult } from "./ledger-scale-script";
+import { measured } from "./scale-moves";
+
+export interface LedgerScaleOptions {
+  readonly version: FabricVersion;
+  readonly consensus: FabricConsensus;
+  /** @default [1, 100] */
+  readonly sizes?: readonly number[];
+  /** The scripts' concurrency and the CLI's --parallel. @default 16 */
+  readonly parallel?: number;
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface LedgerScaleRow {
+  readonly count: number;
+  /** Wall time of the script process, start-up included. */
+  readonly scriptMs: number;
+  readonly scriptWorkMs: number;
+  readonly componentCallsMs: number;
+  readonly componentStepMs: Readonly<Record<string, number>>;
+  readonly pulumiUpMs: number;
+  readonly providerMb: number;
+  readonly floorUpMs: number;
+}
+
+export interface LedgerScaleResult {
+  readonly version: string;
+  readonly consensus: FabricConsensus;
+  readonly orderers: number;
+  readonly parallel: number;
+  readonly rows: readonly LedgerScaleRow[];
+}
+
+async function pulumiUp(
+  program: BenchProgram,
+  config: Readonly<Record<string, { value: string; secret?: boolean }>>,
+  parallel: number,
+): Promise<{ ms: number; providerMb: number; outputs: Record<string, unknown> }> {
+  const project = writeBenchProject(program);
+  try {
+    const stack = await initProjectStack({ projectDir: project.dir, transpileOnly: true, eventLog: false, config });
+    try {
+      const up = await measured(stack, ["up", "--yes", "--skip-preview", "--parallel", String(parallel)]);
+      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs() };
+    } finally {
+      await stack.dispose();
+    }
+  } finally {
+    project.dispose();
+  }
+}
+
+export async function benchLedgerScale(options: LedgerScaleOptions): Promise<LedgerScaleResult> {
+  const sizes = options.sizes ?? [1, 100];
+  const parallel = options.parallel ?? 16;
+  const say = options.onProgress ?? ((): void => undefined);
+  say(`starting Fabric ${options.version} (${options.consensus})`);
+  const network = await startFabricNetwork({ version: options.version, consensus: options.consensus });
+  try {
+    const org = network.organization("Org1MSP");
+    const run = `${String(process.pid)}-${String(Date.now())}`;
+    const script = async (
+      mode: LedgerScriptJob["mode"],
+      count: number,
+      label: string = String(count),
+    ): Promise<{ ms: number; result: LedgerScriptResult }> => {
+      const job: LedgerScriptJob = {
+        mode,
+        networkFile: network.networkFile,
+        count,
+        parallel,
+        prefix: `bench-${mode}-${run}-${label}`,
+      };
+      const { ms, result } = await runBaselineScript("ledger-scale-script.js", [JSON.stringify(job)], {});
+      return { ms, result: result as LedgerScriptResult };
+    };
+    // One transaction first, untimed: the chaincode's first invocation and the peers' caches are no side's cost.
+    await script("submit", 1, "warm-up");
+    const rows: LedgerScaleRow[] = [];
+    for (const count of sizes) {
+      say(`${String(count)}: script`);
+      const plain = await script("submit", count);
+      say(`${String(count)}: the component's calls, timed`);
+      const component = await script("component", count);
+      say(`${String(count)}: pulumi up of ${String(count)} LedgerTransaction(s)`);
+      const up = await pulumiUp(
+        "ledger",
+        {
+          count: { value: String(count) },
+          prefix: { value: `bench-up-${run}-${String(count)}` },
+          gateway: { value: org.gatewayAddress },
+          tlsRootCertPem: { value: org.tlsRootCertPem },
+          serverNameOverride: { value: org.tlsServerName },
+          channel: { value: network.channel },
+          chaincode: { value: network.chaincode },
+          mspId: { value: org.client.mspId },
+          certificatePem: { value: org.client.certificatePem },
+          keyFile: { value: org.client.privateKeyPath },
+          trustedRootCertificates: { value: JSON.stringify(network.caCertificates) },
+        },
+        parallel,
+      );
+      if (up.outputs["valid"] !== count) {
+        throw new Error(`pulumi up committed ${String(up.outputs["valid"])} of ${String(count)} transactions VALID`);
+      }
+      say(`${String(count)}: Pulumi's floor`);
+      const floor = await pulumiUp(
+        "noop",
+        { count: { value: String(count) }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
+        parallel,
+      );
+      rows.push({
+        count,
+        scriptMs: plain.ms,
+        scriptWorkMs: plain.result.workMs,
+        componentCallsMs: component.result.workMs,
+        componentStepMs: component.result.stepMs ?? {},
+        pulumiUpMs: up.ms,
+        providerMb: up.providerMb,
+        floorUpMs: floor.ms,
+      });
+    }
+    return {
+      version: network.version,
+      consensus: network.consensus,
+      orderers: network.orderers.length,
+      parallel,
+      rows,
+    };
+  } finally {
+    await network.close();
+  }
+}

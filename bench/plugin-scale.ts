@@ -1,0 +1,212 @@
+/**
+ * `npm run bench -- plugin-scale` (issue 16 point 8): `pulumi up` of N FirewallPolicyMoves from a YAML program through
+ * the pulumi-resource-opsledger plugin, next to the same N through the TypeScript dynamic path and the plain script
+ * making the same Google calls (bench/scale-moves-script.ts), against the in-process Google sandbox; with the peak
+ * memory of the process that serves the resources (the plugin, the dynamic-provider host, the script) and the
+ * start-up of the two provider processes alone: spawned with an engine address as the engine spawns them, to the
+ * port they print when they serve (the handshake the engine waits for).
+ *
+ * N is OPSLEDGER_BENCH_SCALE_SIZES' last size (default 1,000); every side moves its own fresh policies. The YAML
+ * program is generated with one resource block per move (YAML has no loops) and finds the plugin in this checkout's
+ * bin/ (plugins.providers), as examples/yaml does. Nothing is printed here: bench/index.ts prints the rows.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fixture, startGoogleSandbox } from "../sandbox/google";
+import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
+import { writeBenchProject } from "./generated-project";
+import { sampleProcessTree } from "./process-sampler";
+import { runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
+import type { Measured } from "./scale-moves";
+
+export interface PluginScaleOptions {
+  /** Moves per side. @default 1000 */
+  readonly count?: number;
+  /** The CLI's --parallel and the script's concurrency. @default 16 */
+  readonly parallel?: number;
+  /** How long each move's operation runs in the sandbox. @default 2000 */
+  readonly moveDurationMs?: number;
+  /** Start-ups measured per provider process. @default 5 */
+  readonly startups?: number;
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface PluginScaleResult {
+  readonly count: number;
+  readonly parallel: number;
+  readonly moveDurationMs: number;
+  readonly script: Measured;
+  readonly typescript: Measured;
+  readonly yaml: Measured;
+  /** Milliseconds from spawn to the printed port, per run. */
+  readonly pluginStartupMs: readonly number[];
+  readonly dynamicProviderStartupMs: readonly number[];
+}
+
+const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
+const MB = 1024;
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** A YAML project of `count` moves of the policies from `firstPolicy` on to `parentId`, in a new temp directory. */
+function writeYamlProject(count: number, firstPolicy: number, parentId: string): { dir: string; dispose: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-bench-yaml-"));
+  const version = packageVersion();
+  const lines = [
+    "name: bench-yaml",
+    "runtime: yaml",
+    "plugins:",
+    "  providers:",
+    "    - name: opsledger",
+    `      path: ${path.join(REPO_ROOT, "bin")}`,
+    "resources:",
+  ];
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      `  move-${String(i)}:`,
+      "    type: opsledger:compute:FirewallPolicyMove",
+      "    properties:",
+      `      firewallPolicy: "${String(firstPolicy + i)}"`,
+      `      parentId: ${parentId}`,
+      "    options:",
+      `      version: ${version}`,
+    );
+  }
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${lines.join("\n")}\n`);
+  return {
+    dir,
+    dispose: () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `pulumi up` of the project in `dir`, sampling the process tree; the resource process picked by `serves`. */
+async function upMeasured(
+  dir: string,
+  config: Readonly<Record<string, { value: string; secret?: boolean }>>,
+  parallel: number,
+  serves: (command: string) => boolean,
+): Promise<Measured> {
+  const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config });
+  try {
+    let sampler: ReturnType<typeof sampleProcessTree> | undefined;
+    const started = performance.now();
+    const result = await stack.run(["up", "--yes", "--skip-preview", "--parallel", String(parallel)], {
+      onSpawn: (pid) => {
+        sampler = sampleProcessTree(pid);
+      },
+    });
+    const ms = Math.round(performance.now() - started);
+    const processes = sampler?.stop() ?? [];
+    if (result.code !== 0) throw new Error(`pulumi up in ${dir} failed:\n${result.output.slice(-2000)}`);
+    const providerKb = Math.max(0, ...processes.filter((p) => serves(p.command)).map((p) => p.peakKb));
+    const cliKb = processes.find((p) => /(^|\/)pulumi /.test(p.command))?.peakKb ?? 0;
+    return { ms, providerMb: Math.round(providerKb / MB), cliMb: Math.round(cliKb / MB) };
+  } finally {
+    await stack.dispose();
+  }
+}
+
+/**
+ * Spawns a provider process as the engine does (the engine's address as its argument: nothing listens there, and
+ * neither process calls it before it serves) and resolves with the milliseconds until it prints its port.
+ */
+async function startupMs(command: string, args: readonly string[]): Promise<number> {
+  const engine = net.createServer();
+  await new Promise<void>((resolve) => engine.listen(0, "127.0.0.1", resolve));
+  const address = engine.address() as net.AddressInfo;
+  const started = performance.now();
+  const child = spawn(command, [...args, `127.0.0.1:${String(address.port)}`], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      let err = "";
+      child.stderr.setEncoding("utf8").on("data", (s: string) => {
+        err += s;
+      });
+      child.stdout.setEncoding("utf8").on("data", (s: string) => {
+        if (/^\d+\s*$/m.test(s)) resolve(Math.round(performance.now() - started));
+      });
+      child.on("exit", (code) => {
+        reject(new Error(`${command} exited with ${String(code)} before serving: ${err}`));
+      });
+    });
+  } finally {
+    child.kill("SIGKILL");
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        child.on("exit", () => {
+          resolve();
+        });
+      });
+    }
+    engine.close();
+  }
+}
+
+export async function benchPluginScale(options: PluginScaleOptions = {}): Promise<PluginScaleResult> {
+  const count = options.count ?? 1000;
+  const parallel = options.parallel ?? 16;
+  const moveDurationMs = options.moveDurationMs ?? 2000;
+  const say = options.onProgress ?? ((): void => undefined);
+  const sandbox = await startGoogleSandbox({ moveDurationMs });
+  try {
+    // Fresh policies for each side (seedPolicies seeds a script set and a stack set per size index; at most 10,000).
+    seedPolicies(sandbox, [count, count]);
+    const bases = [SCRIPT_BASE, STACK_BASE, STACK_BASE + 10_000];
+    const token = sandbox.mintToken({ principal: fixture.DEPLOYER, scopes: SCOPES });
+    const config = {
+      "opsledger:computeCustomEndpoint": { value: sandbox.endpoints.compute },
+      "opsledger:accessToken": { value: token, secret: true },
+    };
+    say(`${String(count)}: plain script`);
+    const script = await runScript(
+      { mode: "up", count, parentId: TO, parallel, firstPolicy: bases[0] ?? 0 },
+      { GOOGLE_COMPUTE_CUSTOM_ENDPOINT: sandbox.endpoints.compute, GOOGLE_OAUTH_ACCESS_TOKEN: token },
+    );
+    say(`${String(count)}: pulumi up, TypeScript (dynamic provider)`);
+    const ts = writeBenchProject("moves");
+    let typescript: Measured;
+    try {
+      typescript = await upMeasured(
+        ts.dir,
+        {
+          ...config,
+          count: { value: String(count) },
+          firstPolicy: { value: String(bases[1] ?? 0) },
+          parentId: { value: TO },
+        },
+        parallel,
+        (c) => c.includes("dynamic-provider"),
+      );
+    } finally {
+      ts.dispose();
+    }
+    say(`${String(count)}: pulumi up, YAML (the plugin)`);
+    const yamlProject = writeYamlProject(count, bases[2] ?? 0, TO);
+    let yaml: Measured;
+    try {
+      yaml = await upMeasured(yamlProject.dir, config, parallel, (c) => c.includes("pulumi-resource-opsledger"));
+    } finally {
+      yamlProject.dispose();
+    }
+    say("provider start-ups");
+    const pluginStartupMs: number[] = [];
+    const dynamicProviderStartupMs: number[] = [];
+    const dynamicHost = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [REPO_ROOT] });
+    for (let i = 0; i < (options.startups ?? 5); i++) {
+      pluginStartupMs.push(
+        await startupMs(process.execPath, [path.join(REPO_ROOT, "bin", "pulumi-resource-opsledger")]),
+      );
+      dynamicProviderStartupMs.push(await startupMs(process.execPath, [dynamicHost]));
+    }
+    return { count, parallel, moveDurationMs, script, typescript, yaml, pluginStartupMs, dynamicProviderStartupMs };
+  } finally {
+    await sandbox.close();
+  }
+}
