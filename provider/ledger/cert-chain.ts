@@ -61,9 +61,23 @@ interface CachedChain {
   readonly notAfter: Date;
 }
 
-/** Successful verifications per trust-anchor list (one list per gateway), so endorsers are not re-verified. */
-const chainCache = new WeakMap<readonly TrustedMsp[], Map<string, CachedChain>>();
+/**
+ * Successful verifications per set of trust anchors, keyed by the anchors' content, so endorsers are not re-verified.
+ * Keyed by content, not by the list object: a provider process builds a new list for every create from the same
+ * PEMs, and a cache per list object missed every time (100 LedgerTransactions in one `pulumi up` verified each
+ * endorser's chain with @peculiar/x509 once per transaction, about a tenth of the provider's CPU: docs/benchmarks.md,
+ * "The ledger through the engine"). Different anchors never share an entry.
+ */
+const chainCache = new Map<string, Map<string, CachedChain>>();
 const MAX_CACHED_CHAINS = 1000;
+const MAX_CACHED_ANCHOR_SETS = 16;
+
+/** The content of a trust-anchor list, as a cache key: MSP ids with their root and intermediate PEMs, in order. */
+function anchorsKey(trustedMsps: readonly TrustedMsp[]): string {
+  return JSON.stringify(
+    trustedMsps.map((t) => [t.mspId, t.rootCertificates.map(pemText), (t.intermediateCertificates ?? []).map(pemText)]),
+  );
+}
 
 /**
  * Verifies that `identity.credentials` chains to a trusted root of `identity.mspId`. Resolves with the chain's
@@ -76,14 +90,16 @@ export async function verifyCertificateChain(
 ): Promise<VerifiedChain> {
   const now = (options.now ?? (() => new Date()))();
   const key = `${identity.mspId}\n${pemText(identity.credentials)}`;
-  let cache = chainCache.get(options.trustedMsps);
+  const anchors = anchorsKey(options.trustedMsps);
+  let cache = chainCache.get(anchors);
   const hit = cache?.get(key);
   if (hit !== undefined && now >= hit.notBefore && now <= hit.notAfter)
     return { mspId: identity.mspId, subjects: hit.subjects };
   const { verified, notBefore, notAfter } = await verifyUncached(identity, options, now);
   if (cache === undefined) {
+    if (chainCache.size >= MAX_CACHED_ANCHOR_SETS) chainCache.clear();
     cache = new Map();
-    chainCache.set(options.trustedMsps, cache);
+    chainCache.set(anchors, cache);
   }
   if (cache.size >= MAX_CACHED_CHAINS) cache.clear();
   cache.set(key, { subjects: verified.subjects, notBefore, notAfter });
