@@ -15,6 +15,7 @@ import * as official from "@hyperledger/fabric-gateway";
 import { isLowS, newPrivateKeySigner, verifySignature } from "../provider/ledger";
 import type { KeyType } from "../provider/ledger";
 import { messageSignerOf } from "../provider/ledger/signing";
+import { opsPerSec } from "./ledger-signing";
 
 export interface KeyTypeBenchRow {
   readonly keyType: KeyType;
@@ -43,14 +44,6 @@ const GENERATE: Readonly<Record<KeyType, () => crypto.KeyPairKeyObjectResult>> =
   "ecdsa-p384": () => crypto.generateKeyPairSync("ec", { namedCurve: "P-384" }),
   ed25519: () => crypto.generateKeyPairSync("ed25519"),
 };
-
-/** Operations per second of `iterations` sequential awaited calls of `task(i)`, after a short warm-up. */
-async function opsPerSec(iterations: number, task: (i: number) => unknown): Promise<number> {
-  for (let i = 0; i < Math.min(50, iterations); i++) await task(i);
-  const started = performance.now();
-  for (let i = 0; i < iterations; i++) await task(i);
-  return Math.round((iterations * 1000) / (performance.now() - started));
-}
 
 /** Throws unless `signature` verifies over `message` and, for ECDSA, is low-S with the curve's own order. */
 function assertFabricValid(

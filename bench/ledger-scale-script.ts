@@ -12,12 +12,11 @@
  *
  * Usage: node dist/bench/ledger-scale-script.js '<json LedgerScriptJob>' — prints one JSON line, LedgerScriptResult.
  */
-import * as fs from "node:fs";
-import { connect, newIdentity, newPrivateKeySigner } from "../provider/ledger";
 import type { Gateway } from "../provider/ledger";
 import { awaitEndorsingPeers } from "../provider/resources/ledger-transaction-peers";
 import { lookup } from "../provider/resources/ledger-transaction-submit";
 import { openFabricNetwork } from "../sandbox/fabric-network";
+import { ourOrg1Client } from "./ledger-client";
 import { runLimited } from "./scale-moves-script";
 
 export interface LedgerScriptJob {
@@ -37,7 +36,7 @@ export type ComponentStep = (typeof COMPONENT_STEPS)[number];
 export interface LedgerScriptResult {
   /** From the first call to the last commit (the process's start-up is measured by the caller). */
   readonly workMs: number;
-  /** Connecting: the key file read, the signer and the gRPC channel. */
+  /** Connecting: the signer and the gRPC channel. */
   readonly connectMs: number;
   /** `component` mode: the mean milliseconds of each step per transaction. */
   readonly stepMs?: Readonly<Record<ComponentStep, number>>;
@@ -46,15 +45,8 @@ export interface LedgerScriptResult {
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? "{}") as LedgerScriptJob;
   const network = openFabricNetwork(job.networkFile);
-  const org = network.organization("Org1MSP");
   const connectStarted = performance.now();
-  const gateway: Gateway = connect({
-    address: org.gatewayAddress,
-    tls: { rootCertificates: org.tlsRootCertPem, serverNameOverride: org.tlsServerName },
-    identity: newIdentity(org.client.mspId, org.client.certificatePem),
-    signer: newPrivateKeySigner(fs.readFileSync(org.client.privateKeyPath, "utf8")),
-    trustedMsps: Object.entries(network.caCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
-  });
+  const gateway: Gateway = ourOrg1Client(network);
   const connectMs = performance.now() - connectStarted;
   const spent: Record<ComponentStep, number> = {
     lookup: 0,

@@ -39,7 +39,7 @@ export const DEFAULT_BENCH_MESSAGE_BYTES = 4_096;
 const MESSAGE_COUNT = 64;
 
 /** Operations per second of `iterations` sequential awaited calls of `task(i)`, after a short warm-up. */
-async function opsPerSec(iterations: number, task: (i: number) => unknown): Promise<number> {
+export async function opsPerSec(iterations: number, task: (i: number) => unknown): Promise<number> {
   for (let i = 0; i < Math.min(50, iterations); i++) await task(i);
   const started = performance.now();
   for (let i = 0; i < iterations; i++) await task(i);

@@ -11,9 +11,9 @@
 import { createPrivateKey } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import * as official from "@hyperledger/fabric-gateway";
-import { connect, newIdentity, newPrivateKeySigner, type Gateway } from "../provider/ledger";
 import { startFabricNetwork, type FabricNetwork, type FabricVersion } from "../sandbox/fabric-network";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
+import { ourOrg1Client } from "./ledger-client";
 
 export interface RealSubmitBenchOptions {
   readonly version?: FabricVersion;
@@ -71,17 +71,6 @@ async function measure(total: number, concurrency: number, submit: () => Promise
   return { perSec: (total * 1000) / elapsed, cpuMsPerTx: (used.user + used.system) / 1000 / total };
 }
 
-function ourClient(network: FabricNetwork): Gateway {
-  const org = network.organization("Org1MSP");
-  return connect({
-    address: org.gatewayAddress,
-    tls: { rootCertificates: org.tlsRootCertPem, serverNameOverride: org.tlsServerName },
-    identity: newIdentity(org.client.mspId, org.client.certificatePem),
-    signer: newPrivateKeySigner(org.client.privateKeyPem),
-    trustedMsps: Object.entries(network.caCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
-  });
-}
-
 function officialClient(network: FabricNetwork): { gateway: official.Gateway; client: grpc.Client } {
   const org = network.organization("Org1MSP");
   const client = new grpc.Client(org.gatewayAddress, grpc.credentials.createSsl(Buffer.from(org.tlsRootCertPem)), {
@@ -130,7 +119,7 @@ export async function benchRealLedgerSubmit(options: RealSubmitBenchOptions = {}
   const transactions = options.transactions ?? 200;
   const concurrency = options.concurrency ?? 20;
   const network = await startFabricNetwork({ version: options.version ?? "2.5.16" });
-  const ours = ourClient(network);
+  const ours = ourOrg1Client(network);
   const theirs = officialClient(network);
   const contract = theirs.gateway.getNetwork(network.channel).getContract(network.chaincode);
   let sequence = 0;

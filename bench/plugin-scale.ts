@@ -15,11 +15,11 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { packageVersion } from "../provider/google/version";
 import { fixture, startGoogleSandbox } from "../sandbox/google";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
-import { sampleProcessTree } from "./process-sampler";
-import { runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
+import { measuredRun, runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
 import type { Measured } from "./scale-moves";
 
 export interface PluginScaleOptions {
@@ -47,11 +47,6 @@ export interface PluginScaleResult {
 }
 
 const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
-const MB = 1024;
-
-function packageVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
-}
 
 /** A YAML project of `count` moves of the policies from `firstPolicy` on to `parentId`, in a new temp directory. */
 function writeYamlProject(count: number, firstPolicy: number, parentId: string): { dir: string; dispose: () => void } {
@@ -86,7 +81,7 @@ function writeYamlProject(count: number, firstPolicy: number, parentId: string):
   };
 }
 
-/** `pulumi up` of the project in `dir`, sampling the process tree; the resource process picked by `serves`. */
+/** `pulumi up` of the project in `dir` on a new stack (scale-moves' measuredRun; the resource process picked by `serves`). */
 async function upMeasured(
   dir: string,
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
@@ -95,19 +90,10 @@ async function upMeasured(
 ): Promise<Measured> {
   const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config });
   try {
-    let sampler: ReturnType<typeof sampleProcessTree> | undefined;
-    const started = performance.now();
-    const result = await stack.run(["up", "--yes", "--skip-preview", "--parallel", String(parallel)], {
-      onSpawn: (pid) => {
-        sampler = sampleProcessTree(pid);
-      },
-    });
-    const ms = Math.round(performance.now() - started);
-    const processes = sampler?.stop() ?? [];
+    const up = ["up", "--yes", "--skip-preview", "--parallel", String(parallel)];
+    const { measured, result } = await measuredRun(stack, up, serves);
     if (result.code !== 0) throw new Error(`pulumi up in ${dir} failed:\n${result.output.slice(-2000)}`);
-    const providerKb = Math.max(0, ...processes.filter((p) => serves(p.command)).map((p) => p.peakKb));
-    const cliKb = processes.find((p) => /(^|\/)pulumi /.test(p.command))?.peakKb ?? 0;
-    return { ms, providerMb: Math.round(providerKb / MB), cliMb: Math.round(cliKb / MB) };
+    return measured;
   } finally {
     await stack.dispose();
   }

@@ -83,10 +83,17 @@ export async function runScript(job: ScaleScriptJob, env: Readonly<Record<string
   return { ms, providerMb: mb((result as ScaleScriptResult).peakKb), cliMb: 0 };
 }
 
-/** Runs one CLI command, sampling the process tree below it; also returns what the command printed and logged. */
+/** The process that serves the resources, by command line: the dynamic-provider host unless told otherwise. */
+const DYNAMIC_PROVIDER = (command: string): boolean => command.includes("dynamic-provider");
+
+/**
+ * Runs one CLI command, sampling the process tree below it; also returns what the command printed and logged.
+ * "provider" is the peak of the processes `serves` picks (the dynamic-provider host by default; the plugin for YAML).
+ */
 export async function measuredRun(
   stack: ProjectStack,
   args: readonly string[],
+  serves: (command: string) => boolean = DYNAMIC_PROVIDER,
 ): Promise<{ measured: Measured; result: CommandResult }> {
   let sampler: ReturnType<typeof sampleProcessTree> | undefined;
   const started = performance.now();
@@ -97,10 +104,7 @@ export async function measuredRun(
   });
   const ms = Math.round(performance.now() - started);
   const processes = sampler?.stop() ?? [];
-  const providerKb = Math.max(
-    0,
-    ...processes.filter((p) => p.command.includes("dynamic-provider")).map((p) => p.peakKb),
-  );
+  const providerKb = Math.max(0, ...processes.filter((p) => serves(p.command)).map((p) => p.peakKb));
   const cliKb = processes.find((p) => /(^|\/)pulumi /.test(p.command))?.peakKb ?? 0;
   return { measured: { ms, providerMb: mb(providerKb), cliMb: mb(cliKb) }, result };
 }
