@@ -174,7 +174,15 @@ function toBuffer(value: string | Uint8Array): Buffer {
 }
 
 function createClient(options: ConnectOptions): grpc.Client {
-  if (options.client !== undefined) return options.client;
+  return options.client ?? newGatewayGrpcClient(options);
+}
+
+/**
+ * A grpc-js Client to the gateway peer at `address` with `tls` (insecure only to a loopback address), as connect()
+ * opens one: for a caller that keeps one connection for several Gateways (pass it as ConnectOptions.client). Throws
+ * ConfigError naming the setting for a missing address, an insecure remote address or half a client TLS pair.
+ */
+export function newGatewayGrpcClient(options: Pick<ConnectOptions, "address" | "tls">): grpc.Client {
   const address = options.address;
   if (address === undefined || address === "") {
     throw new ConfigError({

@@ -88,6 +88,7 @@ export {
   DEFAULT_SUBMIT_TIMEOUT_MS,
   connect,
   isTransactionNotFound,
+  newGatewayGrpcClient,
 } from "./gateway-client";
 export type {
   CallOptionsSupplier,

@@ -6,9 +6,10 @@
 import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../ledger";
 import { LedgerError, newIdentity, unwrap } from "../ledger";
 import { buildProposal, validationCodeMeaning, validationCodeName } from "../ledger";
-import type { Gateway, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
+import type { Gateway, GatewayTlsOptions, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";
 import { readClientTlsKey } from "./ledger-client-tls";
+import { leaseGatewayChannel } from "./ledger-gateway-channels";
 import type { Timeouts } from "./common";
 import { log, status as rowStatus } from "./context";
 import { deliver, withRetries } from "./ledger-transaction-delivery";
@@ -38,31 +39,48 @@ export interface Connection {
 
 /**
  * Connects to the gateway peer, with the client TLS certificate and key when the gateway names them (the key read
- * through its reference now; ConfigError naming the field when it cannot be read or does not match).
+ * through its reference now; ConfigError naming the field when it cannot be read or does not match), over the
+ * process's shared channel for these settings (ledger-gateway-channels.ts): the Gateway's close() releases it.
  */
 export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
   const g = c.gateway;
   const deadlineMs = timeoutMs(c.timeouts, step);
   const clientKey = readClientTlsKey(g);
-  return connect({
-    address: g.address,
-    ...(g.tlsRootCertPem === undefined
-      ? {}
+  const tls: GatewayTlsOptions | undefined =
+    g.tlsRootCertPem === undefined
+      ? undefined
       : {
-          tls: {
-            rootCertificates: g.tlsRootCertPem,
-            ...(g.clientCertPem === undefined || clientKey === undefined
-              ? {}
-              : { clientCertificate: g.clientCertPem, clientPrivateKey: clientKey }),
-            ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
-          },
-        }),
-    identity: newIdentity(c.identity.mspId, c.identity.certificatePem),
-    signer: c.signer,
-    trustedMsps: Object.entries(c.trustedRootCertificates).map(([mspId, pem]) => ({ mspId, rootCertificates: [pem] })),
-    supportedVisibility: g.supportsVisibility ?? ["full"],
-    commitStatusOptions: () => ({ deadline: Date.now() + deadlineMs }),
-  });
+          rootCertificates: g.tlsRootCertPem,
+          ...(g.clientCertPem === undefined || clientKey === undefined
+            ? {}
+            : { clientCertificate: g.clientCertPem, clientPrivateKey: clientKey }),
+          ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
+        };
+  const lease = leaseGatewayChannel(g.address, tls);
+  let gateway: Gateway;
+  try {
+    gateway = connect({
+      client: lease.client,
+      identity: newIdentity(c.identity.mspId, c.identity.certificatePem),
+      signer: c.signer,
+      trustedMsps: Object.entries(c.trustedRootCertificates).map(([mspId, pem]) => ({
+        mspId,
+        rootCertificates: [pem],
+      })),
+      supportedVisibility: g.supportsVisibility ?? ["full"],
+      commitStatusOptions: () => ({ deadline: Date.now() + deadlineMs }),
+    });
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+  // The Gateway does not own a client it was given: its close() leaves the channel open, so close releases the lease.
+  const close = gateway.close.bind(gateway);
+  gateway.close = () => {
+    close();
+    lease.release();
+  };
+  return gateway;
 }
 
 /** qscc GetTransactionByID, or undefined when the txId is not on the ledger. */

@@ -1,0 +1,205 @@
+/**
+ * provider/resources/ledger-gateway-channels.ts: the creates, reads and deletes of one provider process share one
+ * connection per gateway settings (docs/benchmarks.md, "The ledger through the engine"); settings that differ never
+ * share one; a connection left broken is not handed out again; one nobody uses is closed after IDLE_CLOSE_MS and never
+ * holds the process open meanwhile. Connections are counted at an HTTP/2 server on 127.0.0.1 (grpc-js speaks h2c to a
+ * loopback address without TLS).
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as http2 from "node:http2";
+import type * as net from "node:net";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import {
+  IDLE_CLOSE_MS,
+  closeIdleGatewayChannels,
+  leaseGatewayChannel,
+  openGatewayChannels,
+} from "../../../provider/resources/ledger-gateway-channels";
+import { newMember, newOrg } from "../ledger/fixtures";
+import type { TestMember } from "../ledger/fixtures";
+
+const realSetTimeout = globalThis.setTimeout;
+
+/** An h2c server counting the connections (HTTP/2 sessions) made to it. */
+async function countingServer(): Promise<{ address: string; sessions: () => number; close: () => Promise<void> }> {
+  const server = http2.createServer();
+  let sessions = 0;
+  server.on("session", () => sessions++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    address: `127.0.0.1:${port}`,
+    sessions: () => sessions,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Connects the client's channel (no call needed), bounded. */
+function ready(client: grpc.Client): Promise<void> {
+  return new Promise((resolve, reject) =>
+    client.waitForReady(Date.now() + 10_000, (error) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** Resolves once the channel reaches `state`, asking it to connect; rejects after 10 s. */
+function reaches(client: grpc.Client, state: grpc.connectivityState): Promise<void> {
+  const channel = client.getChannel();
+  const deadline = Date.now() + 10_000;
+  return new Promise((resolve, reject) => {
+    const watch = (): void => {
+      const now = channel.getConnectivityState(true);
+      if (now === state) return resolve();
+      channel.watchConnectivityState(now, deadline, (error) => (error ? reject(error) : watch()));
+    };
+    watch();
+  });
+}
+
+describe("one gateway connection per provider process and settings (ledger-gateway-channels.ts)", function () {
+  afterEach(() => {
+    closeIdleGatewayChannels();
+    assert.equal(openGatewayChannels(), 0, "a test left a lease open");
+  });
+
+  it("serves twenty leases with the same settings over one connection", async () => {
+    const server = await countingServer();
+    try {
+      const leases = Array.from({ length: 20 }, () => leaseGatewayChannel(server.address, undefined));
+      assert.equal(new Set(leases.map((l) => l.client)).size, 1);
+      await Promise.all(leases.map((l) => ready(l.client)));
+      for (const l of leases) l.release();
+      const again = leaseGatewayChannel(server.address, undefined);
+      await ready(again.client);
+      again.release();
+      assert.equal(again.client, leases[0]?.client);
+      assert.equal(server.sessions(), 1);
+      assert.equal(openGatewayChannels(), 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("never shares a connection between settings that differ in the address, the roots, the client key or the name", async () => {
+    const org1 = await newOrg("Org1MSP");
+    const org2 = await newOrg("Org2MSP");
+    const [a, b] = [await newMember(org1, "client-a"), await newMember(org1, "client-b")];
+    const pem = (m: TestMember) => Buffer.from(m.identity.credentials).toString();
+    const tls = { rootCertificates: org1.caPem, clientCertificate: pem(a), clientPrivateKey: a.privateKeyPem };
+    const leases = [
+      leaseGatewayChannel("127.0.0.1:7051", undefined),
+      leaseGatewayChannel("127.0.0.1:7052", undefined),
+      leaseGatewayChannel("peer0.org1.example.com:7051", tls),
+      leaseGatewayChannel("peer0.org1.example.com:7051", {
+        ...tls,
+        clientCertificate: pem(b),
+        clientPrivateKey: b.privateKeyPem,
+      }),
+      leaseGatewayChannel("peer0.org1.example.com:7051", { ...tls, rootCertificates: `${org1.caPem}${org2.caPem}` }),
+      leaseGatewayChannel("peer0.org1.example.com:7051", { ...tls, serverNameOverride: "peer0" }),
+    ];
+    assert.equal(new Set(leases.map((l) => l.client)).size, leases.length);
+    assert.equal(openGatewayChannels(), leases.length);
+    const same = leaseGatewayChannel("peer0.org1.example.com:7051", { ...tls });
+    assert.equal(same.client, leases[2]?.client);
+    for (const l of [...leases, same]) l.release();
+  });
+
+  it("refuses settings no connection can be opened with, naming the setting, and keeps no channel", () => {
+    assert.throws(() => leaseGatewayChannel("peer0.org1.example.com:7051", undefined), {
+      name: "ConfigError",
+      message: /gateway.tls.rootCertificates/,
+    });
+    assert.equal(openGatewayChannels(), 0);
+  });
+
+  it("closes a connection its lease left broken and opens a new one for the next lease", async () => {
+    const server = await countingServer();
+    const address = server.address;
+    await server.close();
+    const first = leaseGatewayChannel(address, undefined);
+    await reaches(first.client, grpc.connectivityState.TRANSIENT_FAILURE);
+    first.release();
+    assert.equal(openGatewayChannels(), 0);
+    assert.equal(first.client.getChannel().getConnectivityState(false), grpc.connectivityState.SHUTDOWN);
+    const next = leaseGatewayChannel(address, undefined);
+    assert.notEqual(next.client, first.client);
+    next.release();
+  });
+
+  it("gives a running lease's broken connection to no new lease, and closes it when that lease ends", async () => {
+    const server = await countingServer();
+    const address = server.address;
+    await server.close();
+    const running = leaseGatewayChannel(address, undefined);
+    await reaches(running.client, grpc.connectivityState.TRANSIENT_FAILURE);
+    const next = leaseGatewayChannel(address, undefined);
+    assert.notEqual(next.client, running.client);
+    running.release();
+    assert.equal(running.client.getChannel().getConnectivityState(false), grpc.connectivityState.SHUTDOWN);
+    assert.equal(openGatewayChannels(), 1);
+    next.release();
+  });
+
+  it("closes a connection no lease has used for IDLE_CLOSE_MS, with a timer that holds nothing open", async () => {
+    const server = await countingServer();
+    const timers: { ms: number | undefined; run: () => void; unref: boolean }[] = [];
+    try {
+      const lease = leaseGatewayChannel(server.address, undefined);
+      await ready(lease.client);
+      globalThis.setTimeout = ((run: () => void, ms?: number) => {
+        const timer = { ms, run, unref: false };
+        timers.push(timer);
+        return { unref: () => ((timer.unref = true), undefined) };
+      }) as unknown as typeof setTimeout;
+      lease.release();
+      globalThis.setTimeout = realSetTimeout;
+      assert.deepEqual(
+        timers.map((t) => [t.ms, t.unref]),
+        [[IDLE_CLOSE_MS, true]],
+      );
+      assert.equal(openGatewayChannels(), 1);
+      timers[0]?.run();
+      assert.equal(openGatewayChannels(), 0);
+      assert.equal(lease.client.getChannel().getConnectivityState(false), grpc.connectivityState.SHUTDOWN);
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+      await server.close();
+    }
+  });
+
+  it("lets a process that released its connected lease exit on its own, the connection still cached", async function () {
+    // The child must exit before IDLE_CLOSE_MS with the channel still open; held by the connection or the timer, it
+    // would exit only once the timer closed it ("0 open").
+    this.timeout(IDLE_CLOSE_MS * 3);
+    const server = await countingServer();
+    try {
+      const modulePath = path.resolve(__dirname, "../../../provider/resources/ledger-gateway-channels.js");
+      const script = `
+        const channels = require(${JSON.stringify(modulePath)});
+        const lease = channels.leaseGatewayChannel(${JSON.stringify(server.address)}, undefined);
+        lease.client.waitForReady(Date.now() + 10000, (error) => {
+          if (error) { console.error(error.message); process.exit(2); }
+          lease.release();
+          process.on("exit", () => console.log("exit with " + channels.openGatewayChannels() + " open"));
+        });`;
+      const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      const exited = await new Promise<number | null | "held">((resolve) => {
+        const held = realSetTimeout(() => resolve("held"), IDLE_CLOSE_MS * 2);
+        child.on("exit", (code) => {
+          clearTimeout(held);
+          resolve(code);
+        });
+      });
+      if (exited === "held") child.kill("SIGKILL");
+      assert.equal(exited, 0);
+      assert.equal(out.trim(), "exit with 1 open");
+      assert.equal(server.sessions(), 1);
+    } finally {
+      await server.close();
+    }
+  });
+});
