@@ -227,6 +227,10 @@ export class LedgerTransaction extends pulumi.ComponentResource {
     this.endorsers = this.submission.endorsers;
     this.processedTransaction = this.submission.processedTransaction;
     this.previewResult = this.submission.previewResult;
+    // The component's state shows the outcome but not processedTransaction (about 5 KB of base64), which the
+    // submission's state already holds: the engine rewrites the whole state file at every step, so each copy is paid
+    // for several times per transaction in a `pulumi up` of many (docs/benchmarks.md, "The ledger through the engine").
+    // The property above reads it from the submission, as every other output.
     this.registerOutputs({
       txId: this.txId,
       validationCode: this.validationCode,
@@ -234,7 +238,6 @@ export class LedgerTransaction extends pulumi.ComponentResource {
       blockNumber: this.blockNumber,
       result: this.result,
       endorsers: this.endorsers,
-      processedTransaction: this.processedTransaction,
       previewResult: this.previewResult,
     });
   }
