@@ -275,6 +275,8 @@ const sections: readonly Section[] = [
           "up / script",
           "(up - floor) / script",
           "provider MB",
+          "state KB",
+          "up, checkpoints skipped s (diagnostic)",
         ],
         r.rows.map((row) => [
           row.count,
@@ -285,6 +287,8 @@ const sections: readonly Section[] = [
           `${(row.pulumiUpMs / row.scriptMs).toFixed(2)}x`,
           `${((row.pulumiUpMs - row.floorUpMs) / row.scriptMs).toFixed(2)}x`,
           row.providerMb,
+          row.stateKb,
+          s(row.upNoCheckpointsMs),
         ]),
       );
       const steps = Object.keys(r.rows[0]?.componentStepMs ?? {});

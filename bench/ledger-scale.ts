@@ -10,7 +10,10 @@
  *   Endorse, Submit and commit status, qscc read, the wait for every endorsing organization's peer), each timed;
  * - `pulumi up` of that many LedgerTransactions (bench/generated-project.ts `ledger`, a fresh stack, the key by
  *   reference: the client's key file);
- * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing.
+ * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing;
+ * - a diagnostic, not a setting to use: the same up on fresh keys with PULUMI_SKIP_CHECKPOINTS=true, which writes the
+ *   state once at the end instead of at every step (the DIY backend rewrites the whole state file, with an MD5 and a
+ *   backup copy, each time): the difference is what those writes cost, beside the state's size.
  * Goals (the issue's): one transaction's up within the floor plus 1.2x the script; 100 in one up within 1.5x the
  * script. Every up is `--skip-preview` with the CLI's `--parallel` equal to the scripts' concurrency, and, like the
  * other scale benchmarks, transpile-only (the type-check is the program's cost, not the engine's).
@@ -44,6 +47,10 @@ export interface LedgerScaleRow {
   readonly pulumiUpMs: number;
   readonly providerMb: number;
   readonly floorUpMs: number;
+  /** The same up with PULUMI_SKIP_CHECKPOINTS=true (a diagnostic of the engine's checkpoint writes). */
+  readonly upNoCheckpointsMs: number;
+  /** The size of the stack's state after the up, as `pulumi stack export` prints it (compact JSON). */
+  readonly stateKb: number;
 }
 
 export interface LedgerScaleResult {
@@ -58,13 +65,21 @@ async function pulumiUp(
   program: BenchProgram,
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
   parallel: number,
-): Promise<{ ms: number; providerMb: number; outputs: Record<string, unknown> }> {
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ ms: number; providerMb: number; outputs: Record<string, unknown>; stateKb: number }> {
   const project = writeBenchProject(program);
   try {
-    const stack = await initProjectStack({ projectDir: project.dir, transpileOnly: true, eventLog: false, config });
+    const stack = await initProjectStack({
+      projectDir: project.dir,
+      transpileOnly: true,
+      eventLog: false,
+      config,
+      env,
+    });
     try {
       const up = await measured(stack, ["up", "--yes", "--skip-preview", "--parallel", String(parallel)]);
-      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs() };
+      const stateKb = Math.round(JSON.stringify(await stack.exportState()).length / 1024);
+      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs(), stateKb };
     } finally {
       await stack.dispose();
     }
@@ -105,27 +120,36 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
       const plain = await script("submit", count);
       say(`${String(count)}: the component's calls, timed`);
       const component = await script("component", count);
+      const ledgerUp = async (label: string, env: Readonly<Record<string, string>> = {}) => {
+        const result = await pulumiUp(
+          "ledger",
+          {
+            count: { value: String(count) },
+            prefix: { value: `bench-${label}-${run}-${String(count)}` },
+            gateway: { value: org.gatewayAddress },
+            tlsRootCertPem: { value: org.tlsRootCertPem },
+            serverNameOverride: { value: org.tlsServerName },
+            channel: { value: network.channel },
+            chaincode: { value: network.chaincode },
+            mspId: { value: org.client.mspId },
+            certificatePem: { value: org.client.certificatePem },
+            keyFile: { value: org.client.privateKeyPath },
+            trustedRootCertificates: { value: JSON.stringify(network.caCertificates) },
+          },
+          parallel,
+          env,
+        );
+        if (result.outputs["valid"] !== count) {
+          throw new Error(
+            `pulumi up committed ${String(result.outputs["valid"])} of ${String(count)} transactions VALID`,
+          );
+        }
+        return result;
+      };
       say(`${String(count)}: pulumi up of ${String(count)} LedgerTransaction(s)`);
-      const up = await pulumiUp(
-        "ledger",
-        {
-          count: { value: String(count) },
-          prefix: { value: `bench-up-${run}-${String(count)}` },
-          gateway: { value: org.gatewayAddress },
-          tlsRootCertPem: { value: org.tlsRootCertPem },
-          serverNameOverride: { value: org.tlsServerName },
-          channel: { value: network.channel },
-          chaincode: { value: network.chaincode },
-          mspId: { value: org.client.mspId },
-          certificatePem: { value: org.client.certificatePem },
-          keyFile: { value: org.client.privateKeyPath },
-          trustedRootCertificates: { value: JSON.stringify(network.caCertificates) },
-        },
-        parallel,
-      );
-      if (up.outputs["valid"] !== count) {
-        throw new Error(`pulumi up committed ${String(up.outputs["valid"])} of ${String(count)} transactions VALID`);
-      }
+      const up = await ledgerUp("up");
+      say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)`);
+      const unsaved = await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" });
       say(`${String(count)}: Pulumi's floor`);
       const floor = await pulumiUp(
         "noop",
@@ -141,6 +165,8 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         pulumiUpMs: up.ms,
         providerMb: up.providerMb,
         floorUpMs: floor.ms,
+        upNoCheckpointsMs: unsaved.ms,
+        stateKb: up.stateKb,
       });
     }
     return {

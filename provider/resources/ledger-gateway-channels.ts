@@ -97,7 +97,9 @@ export function leaseGatewayChannel(address: string, tls: GatewayTlsOptions | un
         forget(key, leased);
         return;
       }
-      leased.idle = setTimeout(() => forget(key, leased), IDLE_CLOSE_MS);
+      leased.idle = setTimeout(() => {
+        forget(key, leased);
+      }, IDLE_CLOSE_MS);
       leased.idle.unref();
     },
   };

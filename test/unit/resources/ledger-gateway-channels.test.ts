@@ -32,15 +32,23 @@ async function countingServer(): Promise<{ address: string; sessions: () => numb
   return {
     address: `127.0.0.1:${port}`,
     sessions: () => sessions,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
   };
 }
 
 /** Connects the client's channel (no call needed), bounded. */
 function ready(client: grpc.Client): Promise<void> {
-  return new Promise((resolve, reject) =>
-    client.waitForReady(Date.now() + 10_000, (error) => (error ? reject(error) : resolve())),
-  );
+  return new Promise((resolve, reject) => {
+    client.waitForReady(Date.now() + 10_000, (error) => {
+      if (error) reject(error);
+      else resolve();
+    });
+  });
 }
 
 /** Resolves once the channel reaches `state`, asking it to connect; rejects after 10 s. */
@@ -50,8 +58,14 @@ function reaches(client: grpc.Client, state: grpc.connectivityState): Promise<vo
   return new Promise((resolve, reject) => {
     const watch = (): void => {
       const now = channel.getConnectivityState(true);
-      if (now === state) return resolve();
-      channel.watchConnectivityState(now, deadline, (error) => (error ? reject(error) : watch()));
+      if (now === state) {
+        resolve();
+        return;
+      }
+      channel.watchConnectivityState(now, deadline, (error) => {
+        if (error) reject(error);
+        else watch();
+      });
     };
     watch();
   });
@@ -188,7 +202,9 @@ describe("one gateway connection per provider process and settings (ledger-gatew
       let out = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
       const exited = await new Promise<number | null | "held">((resolve) => {
-        const held = realSetTimeout(() => resolve("held"), IDLE_CLOSE_MS * 2);
+        const held = realSetTimeout(() => {
+          resolve("held");
+        }, IDLE_CLOSE_MS * 2);
         child.on("exit", (code) => {
           clearTimeout(held);
           resolve(code);
