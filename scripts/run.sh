@@ -140,6 +140,18 @@ case "$task" in
     for arg in "$@"; do
       case "$arg" in
         test/*.test.ts) args+=("dist/${arg%.ts}.js") specs=() ;;
+        # A folder of the tree (test/e2e, test/integration/ledger/) runs the spec files under it, not the whole suite.
+        test | test/*)
+          if [ ! -d "$arg" ]; then
+            log "$arg: no such spec file or folder (name test/.../x.test.ts files or a folder under test/)"
+            exit 1
+          fi
+          mapfile -t found < <(find "dist/${arg%/}" -name '*.test.js' | sort)
+          if [ ${#found[@]} -eq 0 ]; then
+            log "$arg: no spec files under it"
+            exit 1
+          fi
+          args+=("${found[@]}") specs=() ;;
         *.test.js | dist/*) args+=("$arg") specs=() ;;
         *) args+=("$arg") ;;
       esac
