@@ -17,13 +17,15 @@ import { gateway as gatewayProtos } from "@hyperledger/fabric-protos";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
+import { faceConfig, ledgerProjectOf } from "./ledger-faces";
+import type { LedgerFace } from "./ledger-faces";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
 import type { LedgerTarget, LedgerTargetFactory, TargetIdentity, TargetStartOptions } from "./ledger-targets";
-import { exampleDir, initProjectStack } from "./project-stack";
+import { initProjectStack } from "./project-stack";
 import type { CommandResult, ConfigValues, ProjectStack } from "./project-stack";
 
-export const LEDGER_PROJECT = exampleDir("ledger");
+export const LEDGER_PROJECT = ledgerProjectOf("component");
 /** The host name the sandbox's proxy certificate carries (and nothing else, so the override is needed). */
 const SANDBOX_PROXY_HOST = "gateway.fabric-sandbox.test";
 
@@ -150,14 +152,19 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
 }
 
 /**
- * A new stack of examples/ledger for `t`. Its name is random: the txId derives from the URN, so a stack name used
- * before on a long-lived network would find that run's transactions.
+ * A new stack of examples/ledger for `t`, or of its YAML twin through the plugin (`face`, test/helpers/
+ * ledger-faces.ts). Its name is random: the txId derives from the URN, so a stack name used before on a long-lived
+ * network would find that run's transactions.
  */
-export function componentStack(t: ComponentTarget, s: TransactionSettings): Promise<ProjectStack> {
+export function componentStack(
+  t: ComponentTarget,
+  s: TransactionSettings,
+  face: LedgerFace = "component",
+): Promise<ProjectStack> {
   return initProjectStack({
-    projectDir: LEDGER_PROJECT,
+    projectDir: ledgerProjectOf(face),
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
-    config: ledgerConfig(t, s),
+    config: faceConfig(face, ledgerConfig(t, s)),
   });
 }
 
