@@ -9,24 +9,65 @@
  * transaction and its block and fails a tampered copy. Without `channelCapability: V3_0`, preview refuses the Ed25519
  * identity before anything reaches the gateway; so it does on the run's shared Fabric 2.5.16 network, with an Ed25519
  * client certified by Org1's real CA, whose endorsement Fabric 2.5 itself refuses only as "creator is malformed".
+ *
+ * Every signer backend that has the key type commits VALID on the same network, through the CLI, with a client
+ * certificate the test has the organization's CA issue for the backend's public key: a SoftHSM2 token's Ed25519 key
+ * (CKM_EDDSA, pure) as Org1's client and its P-384 key (CKM_ECDSA over the SHA-256 digest) as Org2's; the Google
+ * sandbox's Cloud KMS EC_SIGN_ED25519 (`data`: the message) and EC_SIGN_P384_SHA384 key versions. KMS has no P-384
+ * algorithm over SHA-256, and Fabric verifies P-384 over SHA-256 only: KMS hashing `data` itself (SHA-384) cannot make a
+ * signature Fabric accepts, so the signer sends the SHA-256 digest in digest.sha384, zero-padded to 48 bytes (the same
+ * integer: ECDSA over SHA-256; provider/resources/ledger-transaction-signer.ts).
  */
 import { strict as assert } from "node:assert";
-import { createPrivateKey } from "node:crypto";
+import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
 import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
+import { fixture, startGoogleSandbox, type GoogleSandbox } from "../../sandbox/google";
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
-import type { ComponentTarget } from "../helpers/ledger-component";
+import type { ComponentTarget, ReferencedIdentity } from "../helpers/ledger-component";
 import type { ProjectStack } from "../helpers/project-stack";
-import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { certifyForOrganization, certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { endpointConfig } from "../helpers/sandbox-config";
+import { createSoftHsmToken, type SoftHsmToken } from "../helpers/softhsm";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
 
 const KEY_TYPES = { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" } as const;
+const HSM_PIN_ENV = "OPSLEDGER_E2E_HSM_PIN";
+
+/** A signer backend with a key type: as whom it signs, and the key type the committed creator must show. */
+interface SignerBackend {
+  readonly title: string;
+  readonly mspId: keyof typeof KEY_TYPES;
+  readonly kind: "pkcs11" | "kms";
+  /** The KMS key version's algorithm. */
+  readonly algorithm?: "EC_SIGN_ED25519" | "EC_SIGN_P384_SHA384";
+  readonly creator: string;
+}
+
+const BACKENDS: readonly SignerBackend[] = [
+  { title: "a SoftHSM2 Ed25519 key (CKM_EDDSA)", mspId: "Org1MSP", kind: "pkcs11", creator: "Org1MSP ed25519" },
+  { title: "a SoftHSM2 P-384 key (CKM_ECDSA)", mspId: "Org2MSP", kind: "pkcs11", creator: "Org2MSP P-384" },
+  {
+    title: "a Cloud KMS EC_SIGN_ED25519 key version",
+    mspId: "Org1MSP",
+    kind: "kms",
+    algorithm: "EC_SIGN_ED25519",
+    creator: "Org1MSP ed25519",
+  },
+  {
+    title: "a Cloud KMS EC_SIGN_P384_SHA384 key version",
+    mspId: "Org2MSP",
+    kind: "kms",
+    algorithm: "EC_SIGN_P384_SHA384",
+    creator: "Org2MSP P-384",
+  },
+];
 
 /** Per test, as test/e2e/ledger-component.test.ts allows its pulumi runs. */
 const E2E_TEST_TIMEOUT_MS = 600_000;
@@ -225,6 +266,68 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
       } finally {
         ours.close();
         lying.client.close();
+      }
+    });
+  }
+
+  for (const [i, b] of BACKENDS.entries()) {
+    it(`commits the component VALID signing with ${b.title}, certified by ${b.mspId}'s CA`, async () => {
+      let token: SoftHsmToken | undefined;
+      let google: GoogleSandbox | undefined;
+      try {
+        let publicKey: KeyObject;
+        let signer: Pick<ReferencedIdentity, "signerConfig" | "env">;
+        if (b.kind === "pkcs11") {
+          token = createSoftHsmToken(`fabric-${String(i)}`, `pin-${randomBytes(4).toString("hex")}`);
+          const id = randomBytes(8);
+          publicKey = token.generateKey(KEY_TYPES[b.mspId], id);
+          signer = {
+            signerConfig: {
+              ledgerSigner: { value: "pkcs11" },
+              ledgerPkcs11Library: { value: token.library },
+              ledgerPkcs11TokenLabel: { value: token.label },
+              ledgerPkcs11PinEnv: { value: HSM_PIN_ENV },
+              ledgerPkcs11KeyId: { value: id.toString("hex") },
+            },
+            env: { ...token.env, [HSM_PIN_ENV]: token.pin },
+          };
+        } else {
+          google = await startGoogleSandbox();
+          const version = `${fixture.FIXTURE_KMS_CRYPTO_KEY}/cryptoKeyVersions/${String(i + 2)}`;
+          publicKey = createPublicKey(google.createKmsKeyVersion(version, b.algorithm));
+          signer = {
+            signerConfig: {
+              ...endpointConfig(google),
+              "opsledger:credentials": {
+                value: JSON.stringify(google.serviceAccountKey(fixture.DEPLOYER)),
+                secret: true,
+              },
+              ledgerSigner: { value: "kms" },
+              ledgerKmsCryptoKeyVersion: { value: version },
+            },
+          };
+        }
+        const certificatePem = await certifyForOrganization(t, b.mspId, publicKey, `${b.kind}-${String(i)}`);
+        const stack = await componentStack(t, {
+          fn: "CreateAsset",
+          args: [uniqueKey(b.kind), "blue"],
+          identity: { mspId: b.mspId, certificatePem, ...signer },
+          ...(KEY_TYPES[b.mspId] === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
+        });
+        try {
+          const { outputs } = await stack.up();
+          assert.deepEqual([outputs["ledgerValidationCode"], outputs["ledgerResult"]], ["VALID", "blue"]);
+          const processed = await t.ledger.qscc("GetTransactionByID", [String(outputs["ledgerTxId"])]);
+          assert.deepEqual(signersOf(processed), {
+            creator: b.creator,
+            endorsers: ["Org1MSP ed25519", "Org2MSP P-384"],
+          });
+        } finally {
+          await stack.dispose();
+        }
+      } finally {
+        token?.dispose();
+        await google?.close();
       }
     });
   }

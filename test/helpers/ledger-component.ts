@@ -124,7 +124,25 @@ export interface TransactionSettings {
   /** The component's channelCapability (ledgerChannelCapability). */
   readonly channelCapability?: "V2_0" | "V3_0";
   /** The identity to submit with (default the target's: the first organization's client). */
-  readonly identity?: TargetIdentity;
+  readonly identity?: TargetIdentity | ReferencedIdentity;
+}
+
+/**
+ * An identity whose key is signed with through a reference (examples/ledger's `ledgerSigner` and its keys: a PKCS#11
+ * token, a Cloud KMS key version) instead of `ledgerPrivateKeyPem`, and the environment the provider then needs.
+ */
+export interface ReferencedIdentity {
+  readonly mspId: string;
+  readonly certificatePem: string;
+  readonly signerConfig: ConfigValues;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** examples/ledger's keys for the identity's signer. */
+function signerConfigOf(identity: TargetIdentity | ReferencedIdentity): ConfigValues {
+  return "signerConfig" in identity
+    ? identity.signerConfig
+    : { ledgerPrivateKeyPem: { value: identity.privateKeyPem, secret: true } };
 }
 
 /** examples/ledger's settings for `t` through the proxy, as `pulumi config set` takes them. */
@@ -139,7 +157,7 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
     ledgerArgs: { value: JSON.stringify(s.args) },
     ledgerMspId: { value: (s.identity ?? t.identity).mspId },
     ledgerCertificatePem: { value: (s.identity ?? t.identity).certificatePem },
-    ledgerPrivateKeyPem: { value: (s.identity ?? t.identity).privateKeyPem, secret: true },
+    ...signerConfigOf(s.identity ?? t.identity),
     ledgerTrustedRootCertificates: { value: JSON.stringify(t.ledger.caCertificates) },
     ...(s.transientNote === undefined
       ? {}
@@ -165,6 +183,9 @@ export function componentStack(
     projectDir: ledgerProjectOf(face),
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
     config: faceConfig(face, ledgerConfig(t, s)),
+    ...(s.identity !== undefined && "signerConfig" in s.identity && s.identity.env !== undefined
+      ? { env: s.identity.env }
+      : {}),
   });
 }
 
