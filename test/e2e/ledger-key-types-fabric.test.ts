@@ -17,57 +17,33 @@
  * algorithm over SHA-256, and Fabric verifies P-384 over SHA-256 only: KMS hashing `data` itself (SHA-384) cannot make a
  * signature Fabric accepts, so the signer sends the SHA-256 digest in digest.sha384, zero-padded to 48 bytes (the same
  * integer: ECDSA over SHA-256; provider/resources/ledger-transaction-signer.ts).
+ *
+ * The network's peers require client TLS certificates (`clientAuth`, issue 17 point 4 on 3.1.5): every test above
+ * reaches them over mutual TLS (the gateway proxy and the test's clients present the organization's client TLS
+ * certificate; Org1's is Ed25519). Straight to Org1's peer, examples/ledger commits VALID with its Ed25519 client TLS
+ * certificate and the key by file; a client certificate from a CA outside the peers' client TLS roots is refused by
+ * Org2's peer (alert `unknown ca`), preview and up naming gateway.clientCertPem, nothing committed
+ * (test/helpers/ledger-mutual-tls.ts).
  */
 import { strict as assert } from "node:assert";
-import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from "node:crypto";
+import { createPrivateKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
 import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
-import { fixture, startGoogleSandbox, type GoogleSandbox } from "../../sandbox/google";
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
-import type { ComponentTarget, ReferencedIdentity } from "../helpers/ledger-component";
+import type { ComponentTarget } from "../helpers/ledger-component";
 import type { ProjectStack } from "../helpers/project-stack";
-import { certifyForOrganization, certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
-import { endpointConfig } from "../helpers/sandbox-config";
-import { createSoftHsmToken, type SoftHsmToken } from "../helpers/softhsm";
+import { commitsOverMutualTls, refusesUntrustedClientCertificate } from "../helpers/ledger-mutual-tls";
+import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
 
 const KEY_TYPES = { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" } as const;
-const HSM_PIN_ENV = "OPSLEDGER_E2E_HSM_PIN";
-
-/** A signer backend with a key type: as whom it signs, and the key type the committed creator must show. */
-interface SignerBackend {
-  readonly title: string;
-  readonly mspId: keyof typeof KEY_TYPES;
-  readonly kind: "pkcs11" | "kms";
-  /** The KMS key version's algorithm. */
-  readonly algorithm?: "EC_SIGN_ED25519" | "EC_SIGN_P384_SHA384";
-  readonly creator: string;
-}
-
-const BACKENDS: readonly SignerBackend[] = [
-  { title: "a SoftHSM2 Ed25519 key (CKM_EDDSA)", mspId: "Org1MSP", kind: "pkcs11", creator: "Org1MSP ed25519" },
-  { title: "a SoftHSM2 P-384 key (CKM_ECDSA)", mspId: "Org2MSP", kind: "pkcs11", creator: "Org2MSP P-384" },
-  {
-    title: "a Cloud KMS EC_SIGN_ED25519 key version",
-    mspId: "Org1MSP",
-    kind: "kms",
-    algorithm: "EC_SIGN_ED25519",
-    creator: "Org1MSP ed25519",
-  },
-  {
-    title: "a Cloud KMS EC_SIGN_P384_SHA384 key version",
-    mspId: "Org2MSP",
-    kind: "kms",
-    algorithm: "EC_SIGN_P384_SHA384",
-    creator: "Org2MSP P-384",
-  },
-];
 
 /** Per test, as test/e2e/ledger-component.test.ts allows its pulumi runs. */
 const E2E_TEST_TIMEOUT_MS = 600_000;
@@ -100,7 +76,7 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
   before(async function () {
     this.timeout(300_000);
     assert.ok(fabric315 !== undefined);
-    t = await startComponentTarget(fabric315, { keyTypes: KEY_TYPES });
+    t = await startComponentTarget(fabric315, { keyTypes: KEY_TYPES, clientAuth: true });
     gateway = t.ledger.connectOurs();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-key-types-"));
     trusted = Object.entries(t.ledger.caCertificates).flatMap(([mspId, pem]) => {
@@ -270,49 +246,15 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
     });
   }
 
-  for (const [i, b] of BACKENDS.entries()) {
+  for (const [i, b] of SIGNER_BACKENDS.entries()) {
     it(`commits the component VALID signing with ${b.title}, certified by ${b.mspId}'s CA`, async () => {
-      let token: SoftHsmToken | undefined;
-      let google: GoogleSandbox | undefined;
+      const backend = await openSignerBackend(t, b, `${b.kind}-${String(i)}`);
       try {
-        let publicKey: KeyObject;
-        let signer: Pick<ReferencedIdentity, "signerConfig" | "env">;
-        if (b.kind === "pkcs11") {
-          token = createSoftHsmToken(`fabric-${String(i)}`, `pin-${randomBytes(4).toString("hex")}`);
-          const id = randomBytes(8);
-          publicKey = token.generateKey(KEY_TYPES[b.mspId], id);
-          signer = {
-            signerConfig: {
-              ledgerSigner: { value: "pkcs11" },
-              ledgerPkcs11Library: { value: token.library },
-              ledgerPkcs11TokenLabel: { value: token.label },
-              ledgerPkcs11PinEnv: { value: HSM_PIN_ENV },
-              ledgerPkcs11KeyId: { value: id.toString("hex") },
-            },
-            env: { ...token.env, [HSM_PIN_ENV]: token.pin },
-          };
-        } else {
-          google = await startGoogleSandbox();
-          const version = `${fixture.FIXTURE_KMS_CRYPTO_KEY}/cryptoKeyVersions/${String(i + 2)}`;
-          publicKey = createPublicKey(google.createKmsKeyVersion(version, b.algorithm));
-          signer = {
-            signerConfig: {
-              ...endpointConfig(google),
-              "opsledger:credentials": {
-                value: JSON.stringify(google.serviceAccountKey(fixture.DEPLOYER)),
-                secret: true,
-              },
-              ledgerSigner: { value: "kms" },
-              ledgerKmsCryptoKeyVersion: { value: version },
-            },
-          };
-        }
-        const certificatePem = await certifyForOrganization(t, b.mspId, publicKey, `${b.kind}-${String(i)}`);
         const stack = await componentStack(t, {
           fn: "CreateAsset",
           args: [uniqueKey(b.kind), "blue"],
-          identity: { mspId: b.mspId, certificatePem, ...signer },
-          ...(KEY_TYPES[b.mspId] === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
+          identity: backend.identity,
+          ...(b.keyType === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
         });
         try {
           const { outputs } = await stack.up();
@@ -326,11 +268,17 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
           await stack.dispose();
         }
       } finally {
-        token?.dispose();
-        await google?.close();
+        await backend.close();
       }
     });
   }
+
+  // Mutual TLS (the network's peers require client certificates; every other test here goes through it too, the
+  // proxy presenting Org1's client TLS certificate): the program straight to the Ed25519 peer, its TLS key by file.
+  it("commits VALID straight to the Ed25519 peer over mutual TLS, the client TLS key by file and in no state", () =>
+    commitsOverMutualTls(t, "Org1MSP"));
+  it("is refused by the peer with a client certificate from a CA outside its TLS roots, naming the field", () =>
+    refusesUntrustedClientCertificate(t, "Org2MSP", dir));
 
   it("refuses the Ed25519 identity in preview when the channel's V3_0 is not declared, sending nothing", async () => {
     const stack = await componentStack(t, { fn: "CreateAsset", args: [uniqueKey("v2"), "blue"] });

@@ -15,6 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { gateway as gatewayProtos } from "@hyperledger/fabric-protos";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
+import type { FabricOrganization } from "../../sandbox/fabric-network";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
 import { faceConfig, ledgerProjectOf } from "./ledger-faces";
@@ -87,6 +88,7 @@ export async function startComponentTarget(
         address: gateway.address,
         tlsRootCertPem: gateway.tlsRootCertPem,
         serverName: gateway.serverNameOverride ?? "localhost",
+        clientTls: gateway.clientTls,
       },
       serverTls,
     });
@@ -108,6 +110,15 @@ export async function startComponentTarget(
   }
 }
 
+/** examples/ledger's gateway keys for `org`'s gateway peer itself, not the proxy (TransactionSettings.gateway). */
+export function directGatewayConfig(org: FabricOrganization): ConfigValues {
+  return {
+    ledgerGateway: { value: org.gatewayAddress },
+    ledgerTlsRootCertPem: { value: org.tlsRootCertPem },
+    ledgerTlsServerNameOverride: { value: org.tlsServerName },
+  };
+}
+
 /** A key no other test (nor another run on a long-lived network) uses. */
 export function uniqueKey(label: string): string {
   return `${label}-${crypto.randomBytes(6).toString("hex")}`;
@@ -125,6 +136,8 @@ export interface TransactionSettings {
   readonly channelCapability?: "V2_0" | "V3_0";
   /** The identity to submit with (default the target's: the first organization's client). */
   readonly identity?: TargetIdentity | ReferencedIdentity;
+  /** examples/ledger's gateway keys instead of the proxy's (a peer reached directly, with mutual TLS say). */
+  readonly gateway?: ConfigValues;
 }
 
 /**
@@ -166,6 +179,7 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
     ...(s.allowInvalid === undefined ? {} : { ledgerAllowInvalid: { value: String(s.allowInvalid) } }),
     ...(s.onDestroy === undefined ? {} : { ledgerOnDestroy: { value: JSON.stringify(s.onDestroy) } }),
     ...(s.channelCapability === undefined ? {} : { ledgerChannelCapability: { value: s.channelCapability } }),
+    ...s.gateway,
   };
 }
 
