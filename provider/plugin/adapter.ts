@@ -66,12 +66,15 @@ function withPlumbing(kind: ResourceKind, urn: string, props: Props, step?: Step
   return out;
 }
 
-/** Outputs as the engine stores them: the user's own `timeouts` (not the one derived from customTimeouts), secrets marked. */
-function finish(type: string, outs: Props, original: Props, secret: Set<string>): Props {
+/**
+ * Outputs as the engine stores them: the user's own `timeouts` (not the one derived from customTimeouts), secrets
+ * marked (inputs that arrived secret, the schema's secret outputs and the module's own secret outputs).
+ */
+function finish(type: string, kind: ResourceKind, outs: Props, original: Props, secret: Set<string>): Props {
   const result: Props = { ...outs };
   if (original["timeouts"] === undefined) delete result["timeouts"];
   else result["timeouts"] = original["timeouts"];
-  return wrapProperties(result, [...secret, ...secretNames(type, "outputs")]);
+  return wrapProperties(result, [...secret, ...secretNames(type, "outputs"), ...(kind.secretOutputs ?? [])]);
 }
 
 export async function check(
@@ -138,7 +141,7 @@ export async function create(
   const kind = kindOf(type, kinds);
   const n = unwrapProperties(news);
   const result = await kind.module.create(withPlumbing(kind, urn, n.plain, "create", timeoutSeconds));
-  return { id: result.id, outs: finish(type, (result.outs ?? {}) as Props, n.plain, n.secret) };
+  return { id: result.id, outs: finish(type, kind, (result.outs ?? {}) as Props, n.plain, n.secret) };
 }
 
 export async function update(
@@ -158,7 +161,7 @@ export async function update(
     withPlumbing(kind, urn, unwrapProperties(olds).plain),
     withPlumbing(kind, urn, n.plain, "update", timeoutSeconds),
   );
-  return finish(type, (result.outs ?? {}) as Props, n.plain, n.secret);
+  return finish(type, kind, (result.outs ?? {}) as Props, n.plain, n.secret);
 }
 
 export async function read(
@@ -176,7 +179,7 @@ export async function read(
     if (adopted.id === "") return { id: "", props: {}, inputs: {} };
     return {
       id: adopted.id,
-      props: finish(type, (adopted.props ?? {}) as Props, {}, new Set()),
+      props: finish(type, kind, (adopted.props ?? {}) as Props, {}, new Set()),
       inputs: wrapProperties((adopted.inputs ?? {}) as Props, secretNames(type, "inputs")),
     };
   }
@@ -187,7 +190,7 @@ export async function read(
   const secret = new Set([...p.secret, ...i.secret]);
   return {
     id: result.id ?? id,
-    props: result.props === undefined ? props : finish(type, result.props as Props, p.plain, secret),
+    props: result.props === undefined ? props : finish(type, kind, result.props as Props, p.plain, secret),
     inputs:
       result.inputs === undefined
         ? inputs

@@ -49,8 +49,16 @@ export function importRefusal(type: string, why: string, instead: string): () =>
 /** How the plugin serves one resource type. */
 export interface ResourceKind {
   readonly module: ResourceModule;
-  /** The input key under which the module expects the resource's URN (set by the SDK on the dynamic face). */
-  readonly urnKey: "__urn" | "resourceUrn";
+  /**
+   * The input key under which the module expects the resource's URN (set by the SDK on the dynamic face): every
+   * module's plumbing is under `__` keys (decision 0007; `resourceUrn` is only read from 0.1 state).
+   */
+  readonly urnKey: "__urn";
+  /**
+   * Outputs no input carries that must be Pulumi secrets: what the SDK marks with `additionalSecretOutputs` on the
+   * dynamic face. The plugin claims acceptSecrets, so the engine does not mark them: the adapter does.
+   */
+  readonly secretOutputs?: readonly string[];
   /** The steps whose deadline the module reads from the `timeouts` input (where a `customTimeouts` value goes). */
   readonly timeoutSteps: readonly Step[];
   /**
@@ -86,8 +94,11 @@ export const RESOURCES: Readonly<Record<string, ResourceKind>> = {
   },
   "opsledger:ledger:LedgerTransaction": {
     module: ledgerTransactionProvider,
-    urnKey: "resourceUrn",
+    urnKey: "__urn",
     timeoutSteps: ["create", "delete"],
+    // A privateKeyPem or PIN value and the mutual TLS client key, which read and delete sign with
+    // (sdk/ledger/ledger-transaction-submission.ts marks the same output).
+    secretOutputs: ["credentials"],
     adopt: importRefusal(
       "opsledger:ledger:LedgerTransaction",
       "its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted",

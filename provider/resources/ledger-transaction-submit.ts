@@ -213,7 +213,7 @@ export async function submitOnce(
     address: c.gateway.address,
     deadline: Date.now() + timeoutMs(c.timeouts, step),
     report: (message, lasting) => {
-      if (lasting) log("info", `LedgerTransaction ${name}: ${message}`);
+      if (lasting) log("info", `LedgerTransaction ${name}: ${message}`, rowUrn);
       else rowStatus(rowUrn, message);
     },
   };
@@ -229,6 +229,7 @@ export async function submitOnce(
         log(
           "info",
           `LedgerTransaction ${name}: adopted transaction ${txId}, already committed in block ${outcome.blockNumber} (${outcome.validationCode})`,
+          rowUrn,
         );
         return outcome;
       }
@@ -238,12 +239,14 @@ export async function submitOnce(
       log(
         "info",
         `LedgerTransaction ${name}: transaction ${txId} was committed earlier ${why}; submitting a new transaction`,
+        rowUrn,
       );
       continue;
     }
     log(
       "info",
       `LedgerTransaction ${name}: submitting transaction ${txId} (${r.chaincode}.${r.function} on channel ${r.channel})`,
+      rowUrn,
     );
     const proposal = gateway.newProposal(request);
     // verify-before-sign happens in endorse(); endorsing again changes nothing on the ledger.
@@ -261,6 +264,7 @@ export async function submitOnce(
     log(
       "info",
       `LedgerTransaction ${name}: transaction ${txId} committed in block ${outcome.blockNumber}: ${outcome.validationCode}${times}`,
+      rowUrn,
     );
     if (status.code === 0) {
       const behind = await awaitEndorsingPeers(gateway, r.channel, txId, outcome.endorsers);
@@ -270,6 +274,7 @@ export async function submitOnce(
           `LedgerTransaction ${name}: transaction ${txId} is committed (block ${outcome.blockNumber}), but the peer of ` +
             `${behind.join(", ")} did not report it within the wait; a transaction that reads its writes may fail to ` +
             "endorse there until that peer catches up",
+          rowUrn,
         );
       }
     }

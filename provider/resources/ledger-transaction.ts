@@ -344,6 +344,7 @@ export const ledgerTransactionProvider = {
       log(
         "info",
         `LedgerTransaction ${name}: transaction ${props.txId} stays on the ledger (set onDestroy to submit a compensating transaction)`,
+        props.__urn,
       );
       return;
     }

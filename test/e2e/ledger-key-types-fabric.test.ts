@@ -9,6 +9,21 @@
  * transaction and its block and fails a tampered copy. Without `channelCapability: V3_0`, preview refuses the Ed25519
  * identity before anything reaches the gateway; so it does on the run's shared Fabric 2.5.16 network, with an Ed25519
  * client certified by Org1's real CA, whose endorsement Fabric 2.5 itself refuses only as "creator is malformed".
+ *
+ * Every signer backend that has the key type commits VALID on the same network, through the CLI, with a client
+ * certificate the test has the organization's CA issue for the backend's public key: a SoftHSM2 token's Ed25519 key
+ * (CKM_EDDSA, pure) as Org1's client and its P-384 key (CKM_ECDSA over the SHA-256 digest) as Org2's; the Google
+ * sandbox's Cloud KMS EC_SIGN_ED25519 (`data`: the message) and EC_SIGN_P384_SHA384 key versions. KMS has no P-384
+ * algorithm over SHA-256, and Fabric verifies P-384 over SHA-256 only: KMS hashing `data` itself (SHA-384) cannot make a
+ * signature Fabric accepts, so the signer sends the SHA-256 digest in digest.sha384, zero-padded to 48 bytes (the same
+ * integer: ECDSA over SHA-256; provider/resources/ledger-transaction-signer.ts).
+ *
+ * The network's peers require client TLS certificates (`clientAuth`, issue 17 point 4 on 3.1.5): every test above
+ * reaches them over mutual TLS (the gateway proxy and the test's clients present the organization's client TLS
+ * certificate; Org1's is Ed25519). Straight to Org1's peer, examples/ledger commits VALID with its Ed25519 client TLS
+ * certificate and the key by file; a client certificate from a CA outside the peers' client TLS roots is refused by
+ * Org2's peer (alert `unknown ca`), preview and up naming gateway.clientCertPem, nothing committed
+ * (test/helpers/ledger-mutual-tls.ts).
  */
 import { strict as assert } from "node:assert";
 import { createPrivateKey } from "node:crypto";
@@ -20,7 +35,9 @@ import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } fr
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import type { ProjectStack } from "../helpers/project-stack";
+import { commitsOverMutualTls, refusesUntrustedClientCertificate } from "../helpers/ledger-mutual-tls";
 import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
@@ -59,7 +76,7 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
   before(async function () {
     this.timeout(300_000);
     assert.ok(fabric315 !== undefined);
-    t = await startComponentTarget(fabric315, { keyTypes: KEY_TYPES });
+    t = await startComponentTarget(fabric315, { keyTypes: KEY_TYPES, clientAuth: true });
     gateway = t.ledger.connectOurs();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-key-types-"));
     trusted = Object.entries(t.ledger.caCertificates).flatMap(([mspId, pem]) => {
@@ -228,6 +245,40 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
       }
     });
   }
+
+  for (const [i, b] of SIGNER_BACKENDS.entries()) {
+    it(`commits the component VALID signing with ${b.title}, certified by ${b.mspId}'s CA`, async () => {
+      const backend = await openSignerBackend(t, b, `${b.kind}-${String(i)}`);
+      try {
+        const stack = await componentStack(t, {
+          fn: "CreateAsset",
+          args: [uniqueKey(b.kind), "blue"],
+          identity: backend.identity,
+          ...(b.keyType === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
+        });
+        try {
+          const { outputs } = await stack.up();
+          assert.deepEqual([outputs["ledgerValidationCode"], outputs["ledgerResult"]], ["VALID", "blue"]);
+          const processed = await t.ledger.qscc("GetTransactionByID", [String(outputs["ledgerTxId"])]);
+          assert.deepEqual(signersOf(processed), {
+            creator: b.creator,
+            endorsers: ["Org1MSP ed25519", "Org2MSP P-384"],
+          });
+        } finally {
+          await stack.dispose();
+        }
+      } finally {
+        await backend.close();
+      }
+    });
+  }
+
+  // Mutual TLS (the network's peers require client certificates; every other test here goes through it too, the
+  // proxy presenting Org1's client TLS certificate): the program straight to the Ed25519 peer, its TLS key by file.
+  it("commits VALID straight to the Ed25519 peer over mutual TLS, the client TLS key by file and in no state", () =>
+    commitsOverMutualTls(t, "Org1MSP"));
+  it("is refused by the peer with a client certificate from a CA outside its TLS roots, naming the field", () =>
+    refusesUntrustedClientCertificate(t, "Org2MSP", dir));
 
   it("refuses the Ed25519 identity in preview when the channel's V3_0 is not declared, sending nothing", async () => {
     const stack = await componentStack(t, { fn: "CreateAsset", args: [uniqueKey("v2"), "blue"] });

@@ -32,8 +32,16 @@ export const GATEWAY = {
 } as const;
 
 export interface GatewayProxyOptions {
-  /** The gateway's "host:port", its TLS root certificate and the host name its certificate carries. */
-  readonly upstream: { readonly address: string; readonly tlsRootCertPem: string; readonly serverName: string };
+  /**
+   * The gateway's "host:port", its TLS root certificate and the host name its certificate carries; and the client TLS
+   * certificate and key the proxy presents to a peer that requires one (clientAuthRequired).
+   */
+  readonly upstream: {
+    readonly address: string;
+    readonly tlsRootCertPem: string;
+    readonly serverName: string;
+    readonly clientTls?: { readonly certificatePem: string; readonly privateKeyPem: string } | undefined;
+  };
   /** The certificate (chain) and key the proxy presents to clients. */
   readonly serverTls: { readonly certificatePem: string; readonly privateKeyPem: string };
 }
@@ -123,6 +131,9 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
     const opened = http2.connect(`https://${options.upstream.address}`, {
       ca: options.upstream.tlsRootCertPem,
       servername: options.upstream.serverName,
+      ...(options.upstream.clientTls === undefined
+        ? {}
+        : { cert: options.upstream.clientTls.certificatePem, key: options.upstream.clientTls.privateKeyPem }),
     });
     opened.on("error", () => {
       // Each call sees its own stream's error; a broken session is replaced on the next call.

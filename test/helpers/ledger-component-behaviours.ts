@@ -1,11 +1,15 @@
 /**
  * The LedgerTransaction component's behaviours through the real engine (examples/ledger, the plain `pulumi` CLI), one
  * body per behaviour, run on every target that shows them: test/e2e/ledger-component.test.ts (the Fabric sandbox,
- * Raft 2.5.16 and 3.1.5) and test/e2e/ledger-component-bft.test.ts (3.1.5 with SmartBFT ordering). Everything is
- * observed through the gateway proxy and read back through qscc, the same way on every target.
+ * Raft 2.5.16 and 3.1.5) and test/e2e/ledger-component-bft.test.ts (3.1.5 with SmartBFT ordering). Each body also runs
+ * through the resource plugin (`face` "plugin": examples/ledger's YAML twin, test/helpers/ledger-faces.ts), in
+ * test/e2e/ledger-plugin.test.ts. Everything is observed through the gateway proxy and read back through qscc, the
+ * same way on every target and face.
  */
 import { strict as assert } from "node:assert";
-import { isRunning, killCommand, roleOf } from "./kill-stack";
+import { isRunning, killCommand } from "./kill-stack";
+import { isLedgerProvider } from "./ledger-faces";
+import type { LedgerFace } from "./ledger-faces";
 import { GATEWAY } from "./gateway-proxy";
 import {
   commitStatusOf,
@@ -18,24 +22,38 @@ import {
 } from "./ledger-component";
 import type { ComponentTarget } from "./ledger-component";
 import { assertPreviewedAndSubmittedValid, previewAndSubmit, VALID_VALUE } from "./ledger-component-valid";
+import type { PreviewedSubmission } from "./ledger-component-valid";
+import type { ProjectStack } from "./project-stack";
 
-const TRANSIENT = "transient-value-never-in-state";
+/** The transient data (`{ note }`) of the VALID and kill bodies' stacks. */
+export const TRANSIENT = "transient-value-never-in-state";
 
 /**
  * preview shows the txId and the simulated result; up submits exactly that transaction once: VALID (on 2.5.16 the
- * first up of test/e2e/ledger-component-lifecycle.test.ts's stack is asserted the same way).
+ * first up of test/e2e/ledger-component-lifecycle.test.ts's stack is asserted the same way). `inspect` then looks at
+ * the stack as the preview and up left it (before it is removed).
  */
-export async function submitsValid(t: ComponentTarget): Promise<void> {
+export async function submitsValid(
+  t: ComponentTarget,
+  face: LedgerFace = "component",
+  inspect?: (stack: ProjectStack, submission: PreviewedSubmission) => Promise<void>,
+): Promise<void> {
   const key = uniqueKey("valid");
   const start = await t.reader.height();
-  const stack = await componentStack(t, {
-    fn: "CreateAsset",
-    args: [key, VALID_VALUE],
-    transientNote: TRANSIENT,
-    previewEndorse: true,
-  });
+  const stack = await componentStack(
+    t,
+    {
+      fn: "CreateAsset",
+      args: [key, VALID_VALUE],
+      transientNote: TRANSIENT,
+      previewEndorse: true,
+    },
+    face,
+  );
   try {
-    await assertPreviewedAndSubmittedValid(t, await previewAndSubmit(t, stack, key, start));
+    const submission = await previewAndSubmit(t, stack, key, start, face);
+    await assertPreviewedAndSubmittedValid(t, submission);
+    await inspect?.(stack, submission);
   } finally {
     await stack.dispose();
   }
@@ -46,10 +64,10 @@ export async function submitsValid(t: ComponentTarget): Promise<void> {
  * organization's client commits its own update of the key; the component's transaction is then committed as
  * MVCC_READ_CONFLICT and the update fails with that code. The next `up` submits a new transaction, VALID.
  */
-export async function failsOnReadConflict(t: ComponentTarget): Promise<void> {
+export async function failsOnReadConflict(t: ComponentTarget, face: LedgerFace = "component"): Promise<void> {
   const key = uniqueKey("mvcc");
   const start = await t.reader.height();
-  const stack = await componentStack(t, { fn: "UpdateAsset", args: [key, "green"] });
+  const stack = await componentStack(t, { fn: "UpdateAsset", args: [key, "green"] }, face);
   try {
     const {
       result: failed,
@@ -102,10 +120,10 @@ export async function failsOnReadConflict(t: ComponentTarget): Promise<void> {
  * resource. `pulumi cancel`, `refresh --clear-pending-creates` and `up` then adopt the committed transaction: nothing
  * is submitted again, and the ledger holds exactly one transaction with that txId.
  */
-export async function adoptsAfterKill(t: ComponentTarget): Promise<void> {
+export async function adoptsAfterKill(t: ComponentTarget, face: LedgerFace = "component"): Promise<void> {
   const key = uniqueKey("kill");
   const start = await t.reader.height();
-  const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "violet"], transientNote: TRANSIENT });
+  const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "violet"], transientNote: TRANSIENT }, face);
   try {
     const held = t.proxy.hold(GATEWAY.commitStatus);
     const mark = t.proxy.calls.length;
@@ -124,8 +142,8 @@ export async function adoptsAfterKill(t: ComponentTarget): Promise<void> {
     assert.ok(cliPid !== undefined);
     const pid = cliPid;
     const kill = killCommand(pid, "tree");
-    // (the plugin's launcher and its Node process)
-    const providers = kill.killed.filter((p) => roleOf(p, pid) === "provider");
+    // (the dynamic-provider plugin's launcher and its Node process; or pulumi-resource-opsledger)
+    const providers = kill.killed.filter((p) => isLedgerProvider(face, p));
     assert.ok(providers.length > 0, "the provider process, waiting for the held answer, was killed");
     const interrupted = await command;
     assert.equal(interrupted.signal, "SIGKILL");

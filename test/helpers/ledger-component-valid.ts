@@ -14,7 +14,9 @@ import { submits, submittedTxId } from "./ledger-component";
 import type { ComponentTarget } from "./ledger-component";
 import { invocationArgs } from "./ledger-reader";
 import type { LedgerEntry } from "./ledger-reader";
-import { changeSummary, dynamicResources } from "./project-stack";
+import { createdByFirstPreview, transactionResources } from "./ledger-faces";
+import type { LedgerFace } from "./ledger-faces";
+import { changeSummary } from "./project-stack";
 import type { CommandResult, ProjectStack } from "./project-stack";
 
 /** The value examples/ledger is asked to write under the key. */
@@ -38,7 +40,9 @@ export interface PreviewedSubmission {
   readonly namedAfterUp: readonly LedgerEntry[];
   /** ReadAsset(key) once the up had ended. */
   readonly valueAfterUp: string;
-  /** The dynamic resources in the state once the up had ended. */
+  /** The face the stack runs through. */
+  readonly face: LedgerFace;
+  /** The state entries holding a transaction once the up had ended. */
   readonly resourcesAfterUp: number;
 }
 
@@ -52,6 +56,7 @@ export async function previewAndSubmit(
   stack: ProjectStack,
   key: string,
   start: number,
+  face: LedgerFace = "component",
 ): Promise<PreviewedSubmission> {
   const previewMark = t.proxy.calls.length;
   const preview = await stack.preview({ diff: true });
@@ -71,7 +76,8 @@ export async function previewAndSubmit(
     namedAfterPreview,
     namedAfterUp: await t.reader.naming(key, start),
     valueAfterUp: await t.reader.evaluate("ReadAsset", key),
-    resourcesAfterUp: dynamicResources(await stack.exportState()).length,
+    face,
+    resourcesAfterUp: transactionResources(face, await stack.exportState()).length,
   };
 }
 
@@ -81,7 +87,8 @@ export async function previewAndSubmit(
  * the peer's own answer byte for byte. The first argument's whole story on the ledger is that one transaction.
  */
 export async function assertPreviewedAndSubmittedValid(t: ComponentTarget, s: PreviewedSubmission): Promise<void> {
-  assert.deepEqual(changeSummary(s.preview.events), { create: 3 }); // stack, component, submission
+  // stack, component, submission; or stack and the plugin's resource
+  assert.deepEqual(changeSummary(s.preview.events), { create: createdByFirstPreview(s.face) });
   const txId = /txId\s*:\s*"([0-9a-f]{64})"/.exec(s.preview.stdout)?.[1];
   assert.ok(txId, s.preview.stdout);
   assert.match(s.preview.stdout, new RegExp(`previewResult\\s*:\\s*\\{[^}]*utf8\\s*:\\s*"${VALID_VALUE}"`));

@@ -15,15 +15,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { gateway as gatewayProtos } from "@hyperledger/fabric-protos";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
+import type { FabricOrganization } from "../../sandbox/fabric-network";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
+import { faceConfig, ledgerProjectOf } from "./ledger-faces";
+import type { LedgerFace } from "./ledger-faces";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
 import type { LedgerTarget, LedgerTargetFactory, TargetIdentity, TargetStartOptions } from "./ledger-targets";
-import { exampleDir, initProjectStack } from "./project-stack";
+import { initProjectStack } from "./project-stack";
 import type { CommandResult, ConfigValues, ProjectStack } from "./project-stack";
 
-export const LEDGER_PROJECT = exampleDir("ledger");
+export const LEDGER_PROJECT = ledgerProjectOf("component");
 /** The host name the sandbox's proxy certificate carries (and nothing else, so the override is needed). */
 const SANDBOX_PROXY_HOST = "gateway.fabric-sandbox.test";
 
@@ -85,6 +88,7 @@ export async function startComponentTarget(
         address: gateway.address,
         tlsRootCertPem: gateway.tlsRootCertPem,
         serverName: gateway.serverNameOverride ?? "localhost",
+        clientTls: gateway.clientTls,
       },
       serverTls,
     });
@@ -106,6 +110,15 @@ export async function startComponentTarget(
   }
 }
 
+/** examples/ledger's gateway keys for `org`'s gateway peer itself, not the proxy (TransactionSettings.gateway). */
+export function directGatewayConfig(org: FabricOrganization): ConfigValues {
+  return {
+    ledgerGateway: { value: org.gatewayAddress },
+    ledgerTlsRootCertPem: { value: org.tlsRootCertPem },
+    ledgerTlsServerNameOverride: { value: org.tlsServerName },
+  };
+}
+
 /** A key no other test (nor another run on a long-lived network) uses. */
 export function uniqueKey(label: string): string {
   return `${label}-${crypto.randomBytes(6).toString("hex")}`;
@@ -122,7 +135,27 @@ export interface TransactionSettings {
   /** The component's channelCapability (ledgerChannelCapability). */
   readonly channelCapability?: "V2_0" | "V3_0";
   /** The identity to submit with (default the target's: the first organization's client). */
-  readonly identity?: TargetIdentity;
+  readonly identity?: TargetIdentity | ReferencedIdentity;
+  /** examples/ledger's gateway keys instead of the proxy's (a peer reached directly, with mutual TLS say). */
+  readonly gateway?: ConfigValues;
+}
+
+/**
+ * An identity whose key is signed with through a reference (examples/ledger's `ledgerSigner` and its keys: a PKCS#11
+ * token, a Cloud KMS key version) instead of `ledgerPrivateKeyPem`, and the environment the provider then needs.
+ */
+export interface ReferencedIdentity {
+  readonly mspId: string;
+  readonly certificatePem: string;
+  readonly signerConfig: ConfigValues;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** examples/ledger's keys for the identity's signer. */
+function signerConfigOf(identity: TargetIdentity | ReferencedIdentity): ConfigValues {
+  return "signerConfig" in identity
+    ? identity.signerConfig
+    : { ledgerPrivateKeyPem: { value: identity.privateKeyPem, secret: true } };
 }
 
 /** examples/ledger's settings for `t` through the proxy, as `pulumi config set` takes them. */
@@ -137,7 +170,7 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
     ledgerArgs: { value: JSON.stringify(s.args) },
     ledgerMspId: { value: (s.identity ?? t.identity).mspId },
     ledgerCertificatePem: { value: (s.identity ?? t.identity).certificatePem },
-    ledgerPrivateKeyPem: { value: (s.identity ?? t.identity).privateKeyPem, secret: true },
+    ...signerConfigOf(s.identity ?? t.identity),
     ledgerTrustedRootCertificates: { value: JSON.stringify(t.ledger.caCertificates) },
     ...(s.transientNote === undefined
       ? {}
@@ -146,18 +179,27 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
     ...(s.allowInvalid === undefined ? {} : { ledgerAllowInvalid: { value: String(s.allowInvalid) } }),
     ...(s.onDestroy === undefined ? {} : { ledgerOnDestroy: { value: JSON.stringify(s.onDestroy) } }),
     ...(s.channelCapability === undefined ? {} : { ledgerChannelCapability: { value: s.channelCapability } }),
+    ...s.gateway,
   };
 }
 
 /**
- * A new stack of examples/ledger for `t`. Its name is random: the txId derives from the URN, so a stack name used
- * before on a long-lived network would find that run's transactions.
+ * A new stack of examples/ledger for `t`, or of its YAML twin through the plugin (`face`, test/helpers/
+ * ledger-faces.ts). Its name is random: the txId derives from the URN, so a stack name used before on a long-lived
+ * network would find that run's transactions.
  */
-export function componentStack(t: ComponentTarget, s: TransactionSettings): Promise<ProjectStack> {
+export function componentStack(
+  t: ComponentTarget,
+  s: TransactionSettings,
+  face: LedgerFace = "component",
+): Promise<ProjectStack> {
   return initProjectStack({
-    projectDir: LEDGER_PROJECT,
+    projectDir: ledgerProjectOf(face),
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
-    config: ledgerConfig(t, s),
+    config: faceConfig(face, ledgerConfig(t, s)),
+    ...(s.identity !== undefined && "signerConfig" in s.identity && s.identity.env !== undefined
+      ? { env: s.identity.env }
+      : {}),
   });
 }
 

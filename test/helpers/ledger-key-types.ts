@@ -69,47 +69,77 @@ export function tamperedCopy(processed: Uint8Array, mspId: string, creatorKeyPem
   return tx.serializeBinary();
 }
 
+/** How WebCrypto takes a key of Node's type, and how it signs with it. */
+function webAlgorithms(key: KeyObject): {
+  readonly key: { name: string; namedCurve?: string };
+  readonly signing: { name: string; hash?: string };
+} {
+  const name = keyName(key);
+  if (name === "ed25519") return { key: { name: "Ed25519" }, signing: { name: "Ed25519" } };
+  const namedCurve = name === "P-384" ? "P-384" : "P-256";
+  return {
+    key: { name: "ECDSA", namedCurve },
+    signing: { name: "ECDSA", hash: namedCurve === "P-384" ? "SHA-384" : "SHA-256" },
+  };
+}
+
 /**
- * A client of Org1 with a new Ed25519 (or P-256) key, its certificate issued by Org1's real (cryptogen, P-256) CA with
- * the CA's key from the network's folder, NodeOU `client` as cryptogen's.
+ * A client certificate for `publicKey` (any key type: its private key may live in an HSM or Cloud KMS), issued by
+ * `mspId`'s real CA with the CA's key from the network's folder (cryptogen's, or the builder's P-384 one), NodeOU
+ * `client` as cryptogen's. The CA signs with its own algorithm (Ed25519, or ECDSA with its curve's hash).
  */
-export async function newClientOf(t: ComponentTarget, type: "ed25519" | "ecdsa-p256"): Promise<TargetIdentity> {
-  const org = t.ledger.network?.organization("Org1MSP");
+export async function certifyForOrganization(
+  t: ComponentTarget,
+  mspId: string,
+  publicKey: KeyObject,
+  commonName: string,
+): Promise<string> {
+  const org = t.ledger.network?.organization(mspId);
   assert.ok(org !== undefined);
   const ca = new x509.X509Certificate(org.caCertificatePem);
   const caKey = createPrivateKey(fs.readFileSync(path.join(path.dirname(org.caCertificatePath), "priv_sk")));
+  const caAlgorithms = webAlgorithms(caKey);
   const signingKey = await webcrypto.subtle.importKey(
     "pkcs8",
     caKey.export({ type: "pkcs8", format: "der" }),
-    { name: "ECDSA", namedCurve: "P-256" },
+    caAlgorithms.key,
     false,
     ["sign"],
   );
-  const keys = type === "ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const publicKey = await webcrypto.subtle.importKey(
+  const leafKey = await webcrypto.subtle.importKey(
     "spki",
-    keys.publicKey.export({ type: "spki", format: "der" }),
-    type === "ed25519" ? { name: "Ed25519" } : { name: "ECDSA", namedCurve: "P-256" },
+    publicKey.export({ type: "spki", format: "der" }),
+    webAlgorithms(publicKey).key,
     true,
     ["verify"],
   );
   const caKeyId = ca.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
   assert.ok(caKeyId !== undefined);
   const cert = await x509.X509CertificateGenerator.create({
-    subject: `CN=User9@${org.domain},OU=client,O=${org.domain}`,
+    subject: `CN=${commonName}@${org.domain},OU=client,O=${org.domain}`,
     issuer: ca.subjectName, // the CA's subject as encoded: chains match names byte for byte
-    publicKey,
+    publicKey: leafKey,
     signingKey,
     // Fabric's MSP checks a chain at the leaf's notBefore + 1 s, which must fall within the CA's validity.
     notBefore: ca.notBefore,
     notAfter: new Date(Date.now() + 86_400_000),
-    signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+    signingAlgorithm: caAlgorithms.signing,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.AuthorityKeyIdentifierExtension(caKeyId),
     ],
   });
+  return cert.toString("pem");
+}
+
+/**
+ * A client of Org1 with a new Ed25519 (or P-256) key, its certificate issued by Org1's real CA with the CA's key from
+ * the network's folder, NodeOU `client` as cryptogen's.
+ */
+export async function newClientOf(t: ComponentTarget, type: "ed25519" | "ecdsa-p256"): Promise<TargetIdentity> {
+  const keys = type === "ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const certificatePem = await certifyForOrganization(t, "Org1MSP", keys.publicKey, "User9");
   const privateKeyPem = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  return { mspId: "Org1MSP", certificatePem: cert.toString("pem"), privateKeyPem };
+  return { mspId: "Org1MSP", certificatePem, privateKeyPem };
 }

@@ -2,7 +2,9 @@
  * A generated Pulumi project that reads the ledger and changes nothing, as a user would write it: ledger.getTransaction
  * of the txId in the stack config (the Output form), ledger.evaluate (Output form) and ledger.getChainInfo (the
  * Promise form), each signing with the identity of the config through a key file, and their fields as stack outputs.
- * Written into a temp dir like test/helpers/ledger-project.ts (node_modules linked to the repository's).
+ * Written into a temp dir like test/helpers/ledger-project.ts (node_modules linked to the repository's). Its YAML twin
+ * (writeLedgerReadsYamlProject) reads the same through the plugin, with `fn::invoke`, and exports what each read
+ * answered whole.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -50,6 +52,64 @@ export const query = opsledger.ledger.evaluateOutput({
 export const chainInfo = opsledger.ledger.getChainInfo(read);
 `;
 
+/**
+ * The same reads in YAML through bin/pulumi-resource-opsledger: each `fn::invoke`'s whole answer is a stack output
+ * (YAML has no map over a list, so the test picks the fields). The identity signs through reader-key.pem.
+ */
+function yamlProgram(clientTls: boolean): string {
+  const gateway = [
+    "address: ${gateway}",
+    "tlsRootCertPem: ${tlsRootCertPem}",
+    "serverNameOverride: ${serverNameOverride}",
+    ...(clientTls ? ["clientCertPem: ${clientCertPem}", "clientKeyFile: client-tls-key.pem"] : []),
+  ];
+  const read = [
+    "gateway:",
+    ...gateway.map((l) => `  ${l}`),
+    "channel: ${channel}",
+    "identity:",
+    "  mspId: ${mspId}",
+    "  certificatePem: ${certificatePem}",
+    "  keyFile: reader-key.pem",
+    "trustedRootCertificates: ${trustedRootCertificates}",
+  ];
+  const invoke = (name: string, fn: string, extra: readonly string[]): string[] => [
+    `  ${name}:`,
+    "    fn::invoke:",
+    `      function: opsledger:ledger:${fn}`,
+    "      arguments:",
+    ...[...read, ...extra].map((l) => `        ${l}`),
+    "      options:",
+    `        version: ${PACKAGE_VERSION}`,
+  ];
+  return [
+    "name: ledger-reads-yaml",
+    "runtime: yaml",
+    "plugins:",
+    "  providers:",
+    "    - name: opsledger",
+    `      path: ${JSON.stringify(path.join(REPO_ROOT, "bin"))}`,
+    "variables:",
+    ...invoke("transaction", "getTransaction", ["txId: ${txId}"]),
+    ...invoke("query", "evaluate", [
+      "chaincode: ${queryChaincode}",
+      "function: ${queryFunction}",
+      "args: ${queryArgs}",
+    ]),
+    ...invoke("chainInfo", "getChainInfo", []),
+    "outputs:",
+    "  transaction: ${transaction}",
+    "  query: ${query}",
+    "  chainInfo: ${chainInfo}",
+    "",
+  ].join("\n");
+}
+
+/** The package's version, which the YAML program's invokes name (one version: one default provider). */
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+
 /** What the project reads, and as whom. */
 export interface LedgerReadsSettings {
   readonly gateway: { readonly address: string; readonly tlsRootCertPem: string; readonly serverNameOverride: string };
@@ -62,16 +122,26 @@ export interface LedgerReadsSettings {
   readonly clientTls?: { readonly certificatePem: string; readonly privateKeyPem: string };
 }
 
-/** Writes the project (and the identity's key as reader-key.pem beside it) into a new temp dir. */
-export function writeLedgerReadsProject(s: LedgerReadsSettings): { dir: string; config: ConfigValues; remove(): void } {
+/**
+ * Writes the project (and the identity's key as reader-key.pem beside it) into a new temp dir: the TypeScript program,
+ * or with `yaml` its twin through the plugin.
+ */
+export function writeLedgerReadsProject(
+  s: LedgerReadsSettings,
+  options: { readonly yaml?: boolean } = {},
+): { dir: string; config: ConfigValues; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-ledger-reads-"));
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ledger-reads\nruntime: nodejs\n");
-  fs.writeFileSync(
-    path.join(dir, "package.json"),
-    JSON.stringify({ name: "ledger-reads", private: true, main: "index.ts" }, null, 2),
-  );
-  fs.copyFileSync(path.join(REPO_ROOT, "examples", "ledger", "tsconfig.json"), path.join(dir, "tsconfig.json"));
-  fs.writeFileSync(path.join(dir, "index.ts"), INDEX_TS);
+  if (options.yaml === true) {
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(s.clientTls !== undefined));
+  } else {
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ledger-reads\nruntime: nodejs\n");
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: "ledger-reads", private: true, main: "index.ts" }, null, 2),
+    );
+    fs.copyFileSync(path.join(REPO_ROOT, "examples", "ledger", "tsconfig.json"), path.join(dir, "tsconfig.json"));
+    fs.writeFileSync(path.join(dir, "index.ts"), INDEX_TS);
+  }
   fs.writeFileSync(path.join(dir, "reader-key.pem"), s.identity.privateKeyPem, { mode: 0o600 });
   if (s.clientTls !== undefined) {
     fs.writeFileSync(path.join(dir, "client-tls-key.pem"), s.clientTls.privateKeyPem, { mode: 0o600 });

@@ -57,6 +57,8 @@ export interface TargetGateway {
   readonly address: string;
   readonly tlsRootCertPem: string;
   readonly serverNameOverride?: string;
+  /** The organization's client TLS certificate and key, when its peer requires one (clientAuthRequired). */
+  readonly clientTls?: { readonly certificatePem: string; readonly privateKeyPem: string };
 }
 
 export interface LedgerTarget {
@@ -125,6 +127,8 @@ export interface LedgerTargetFactory {
    * `batchTimeoutMs`: the orderers' BatchTimeout of an own network (a shared one keeps the default).
    * `keyTypes`: the organizations' key types of an own network (FabricNetworkOptions.keyTypes; implies `own`).
    * `consensus`: the ordering service of an own network (FabricNetworkOptions.consensus; "BFT" implies `own`).
+   * `clientAuth`: peers that require client TLS certificates (implies `own`); every client of the target presents
+   * its organization's client TLS certificate.
    */
   start(options?: TargetStartOptions): Promise<LedgerTarget>;
 }
@@ -134,6 +138,8 @@ export interface TargetStartOptions {
   readonly batchTimeoutMs?: number;
   readonly keyTypes?: Readonly<Record<string, FabricKeyType>>;
   readonly consensus?: FabricConsensus;
+  /** Peers that require client TLS certificates (FabricNetworkOptions.clientAuth; implies `own`). */
+  readonly clientAuth?: boolean;
 }
 
 const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
@@ -153,6 +159,9 @@ function connectWith(
     tls: {
       rootCertificates: gateway.tlsRootCertPem,
       ...(gateway.serverNameOverride === undefined ? {} : { serverNameOverride: gateway.serverNameOverride }),
+      ...(gateway.clientTls === undefined
+        ? {}
+        : { clientCertificate: gateway.clientTls.certificatePem, clientPrivateKey: gateway.clientTls.privateKeyPem }),
     },
     identity: newIdentity(identity.mspId, identity.certificatePem),
     signer: newPrivateKeySigner(identity.privateKeyPem),
@@ -161,10 +170,20 @@ function connectWith(
   });
 }
 
+/** TLS credentials for `gateway`: its root, and its client certificate when the peer requires one. */
+export function targetCredentials(gateway: TargetGateway): grpc.ChannelCredentials {
+  const client = gateway.clientTls;
+  return grpc.credentials.createSsl(
+    Buffer.from(gateway.tlsRootCertPem),
+    client === undefined ? null : Buffer.from(client.privateKeyPem),
+    client === undefined ? null : Buffer.from(client.certificatePem),
+  );
+}
+
 function grpcClientFor(gateway: TargetGateway): grpc.Client {
   return new grpc.Client(
     gateway.address,
-    grpc.credentials.createSsl(Buffer.from(gateway.tlsRootCertPem)),
+    targetCredentials(gateway),
     gateway.serverNameOverride === undefined ? {} : { "grpc.ssl_target_name_override": gateway.serverNameOverride },
   );
 }
@@ -278,8 +297,8 @@ function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
 }
 
 async function startNetworkTarget(version: FabricVersion, options: TargetStartOptions): Promise<LedgerTarget> {
-  const { batchTimeoutMs, keyTypes, consensus } = options;
-  const own = (options.own ?? false) || keyTypes !== undefined || consensus === "BFT";
+  const { batchTimeoutMs, keyTypes, consensus, clientAuth } = options;
+  const own = (options.own ?? false) || keyTypes !== undefined || consensus === "BFT" || clientAuth === true;
   const shared = own ? undefined : sharedNetwork(version);
   const network =
     shared ??
@@ -288,6 +307,7 @@ async function startNetworkTarget(version: FabricVersion, options: TargetStartOp
       ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }),
       ...(keyTypes === undefined ? {} : { keyTypes }),
       ...(consensus === undefined ? {} : { consensus }),
+      ...(clientAuth === undefined ? {} : { clientAuth }),
     }));
   return networkTarget(network);
 }
@@ -300,7 +320,14 @@ export function networkTarget(network: FabricNetwork): LedgerTarget {
   const organization = (mspId: string = ORGANIZATIONS[0]) => network.organization(mspId);
   const gateway = (mspId?: string): TargetGateway => {
     const o = organization(mspId);
-    return { address: o.gatewayAddress, tlsRootCertPem: o.tlsRootCertPem, serverNameOverride: o.tlsServerName };
+    return {
+      address: o.gatewayAddress,
+      tlsRootCertPem: o.tlsRootCertPem,
+      serverNameOverride: o.tlsServerName,
+      ...(o.clientAuthRequired
+        ? { clientTls: { certificatePem: o.client.tlsCertificatePem, privateKeyPem: o.client.tlsPrivateKeyPem } }
+        : {}),
+    };
   };
   const client = (mspId?: string): TargetIdentity => {
     const c = organization(mspId).client;

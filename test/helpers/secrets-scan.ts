@@ -76,16 +76,16 @@ function secretPemLines(label: string, pem: string, secrets: readonly Buffer[]):
 
 /**
  * Every form a private key can be held in: the PEM lines that encode private bytes (of the input PEM, PKCS#8 and the
- * algorithm's own DER: SEC1 for EC, PKCS#1 for RSA), those DERs whole in every byte encoding, and the JWK's private
- * members (EC `d`; RSA `d`, `p`, `q`, `dp`, `dq`, `qi`) as base64url and as raw big-endian scalars in every encoding.
+ * algorithm's own DER: SEC1 for EC, PKCS#1 for RSA; Ed25519 has none but PKCS#8), those DERs whole in every byte
+ * encoding, and the JWK's private members (EC and Ed25519 `d`; RSA `d`, `p`, `q`, `dp`, `dq`, `qi`) as base64url and
+ * as raw big-endian scalars in every encoding.
  * The JWK's `x`/`y` (and `n`/`e`) are left out: they are the public key, which the certificate in state carries by
  * design (test/unit/secrets-scan.test.ts shows the forms do not match it).
  */
 export function privateKeyForms(label: string, pem: string): SecretForm[] {
   const key = crypto.createPrivateKey(pem);
-  const own = key.asymmetricKeyType === "rsa" ? "pkcs1" : "sec1";
+  const own = key.asymmetricKeyType === "rsa" ? "pkcs1" : key.asymmetricKeyType === "ec" ? "sec1" : undefined;
   const pkcs8 = key.export({ type: "pkcs8", format: "der" });
-  const native = key.export({ type: own, format: "der" });
   const jwk = key.export({ format: "jwk" }) as Record<string, unknown>;
   const members = ["d", "p", "q", "dp", "dq", "qi"].flatMap((m) => {
     const value = jwk[m];
@@ -96,9 +96,13 @@ export function privateKeyForms(label: string, pem: string): SecretForm[] {
   return [
     ...secretPemLines(label, pem, scalars),
     ...secretPemLines(`${label} PKCS#8`, key.export({ type: "pkcs8", format: "pem" }).toString(), scalars),
-    ...secretPemLines(`${label} ${own}`, key.export({ type: own, format: "pem" }).toString(), scalars),
+    ...(own === undefined
+      ? []
+      : [
+          ...secretPemLines(`${label} ${own}`, key.export({ type: own, format: "pem" }).toString(), scalars),
+          ...byteForms(`${label} ${own} DER`, key.export({ type: own, format: "der" })),
+        ]),
     ...byteForms(`${label} PKCS#8 DER`, pkcs8),
-    ...byteForms(`${label} ${own} DER`, native),
     ...members.flatMap(([m, value]) => [
       { label: `${label} JWK ${m}`, text: value },
       ...byteForms(`${label} ${m} scalar`, Buffer.from(value, "base64url")),

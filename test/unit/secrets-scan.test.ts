@@ -57,6 +57,22 @@ describe("the e2e secrets scanner", () => {
     assert.ok(findSecrets(embedded(pkcs1, 2, "base64"), forms).length > 0);
   });
 
+  it("finds an Ed25519 key (PKCS#8 only, no SEC1) by its PEM line, PKCS#8 DER and JWK d, and not by its public key", () => {
+    const { privateKey, publicKey } = crypto.generateKeyPairSync("ed25519");
+    const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const forms = privateKeyForms("ed", pem);
+    const d = String(privateKey.export({ format: "jwk" }).d);
+    assert.ok(findSecrets(`"d":"${d}"`, forms).includes("ed JWK d"));
+    assert.ok(findSecrets(JSON.stringify({ pem }), forms).includes("ed PEM line 1"));
+    const pkcs8 = privateKey.export({ type: "pkcs8", format: "der" });
+    assert.ok(findSecrets(embedded(pkcs8, 1, "hex"), forms).length > 0);
+    const spki = publicKey.export({ type: "spki", format: "der" });
+    assert.deepEqual(
+      findSecrets([spki.toString("base64"), JSON.stringify(publicKey.export({ format: "jwk" }))].join("\n"), forms),
+      [],
+    );
+  });
+
   it("finds nothing in what may be stored: the certificate and the public key in every encoding, another key", () => {
     const spki = ca.publicKey.export({ type: "spki", format: "der" });
     const stored = [

@@ -8,6 +8,7 @@ import { createHash, createPrivateKey } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { signers } from "@hyperledger/fabric-gateway";
 import { common, gateway, ledger as rwsets, msp, peer } from "@hyperledger/fabric-protos";
+import { targetCredentials } from "../../helpers/ledger-targets";
 import type { TargetGateway, TargetIdentity } from "../../helpers/ledger-targets";
 
 export type GatewayTamper = "endorsementSignature" | "chaincodeArgs" | "rwset" | "proposalHash";
@@ -154,7 +155,7 @@ export function tamperingClient(
         });
       },
     });
-  const client = new grpc.Client(target.address, grpc.credentials.createSsl(Buffer.from(target.tlsRootCertPem)), {
+  const client = new grpc.Client(target.address, targetCredentials(target), {
     interceptors: [interceptor],
     ...(target.serverNameOverride === undefined ? {} : { "grpc.ssl_target_name_override": target.serverNameOverride }),
   });

@@ -5,7 +5,6 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import { CKK_EC_EDWARDS, CKM_EC_EDWARDS_KEY_PAIR_GEN } from "../../../provider/ledger/hsm-signer";
 import {
   assertSignerMatchesCertificate,
   fabricSki,
@@ -18,54 +17,6 @@ import type { HsmSigner, KeyType } from "../../../provider/ledger";
 import { createSoftHsmToken } from "../../helpers/softhsm";
 import type { SoftHsmToken } from "../../helpers/softhsm";
 import { certifyPublicKey, newOrg } from "../../unit/ledger/fixtures";
-
-type Pkcs11js = typeof import("pkcs11js");
-
-/** The DER of CKA_EC_PARAMS: the P-384 OID, or Ed25519's OID (PKCS#11 3.0). */
-const PARAMS: Readonly<Record<"ecdsa-p384" | "ed25519", string>> = {
-  "ecdsa-p384": "06052b81040022",
-  ed25519: "06032b6570",
-};
-
-/** Generates a key pair with CKA_ID `id` inside the token (C_GenerateKeyPair), with its own library instance. */
-function generateInToken(token: SoftHsmToken, keyType: "ecdsa-p384" | "ed25519", id: Buffer): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the optional native dependency, as the signer loads it
-  const module = require("pkcs11js") as Pkcs11js;
-  const pkcs11 = new module.PKCS11();
-  pkcs11.load(token.library);
-  pkcs11.C_Initialize();
-  try {
-    const slot = pkcs11.C_GetSlotList(true).find((s) => pkcs11.C_GetTokenInfo(s).label.trim() === token.label);
-    assert.ok(slot !== undefined);
-    const session = pkcs11.C_OpenSession(slot, module.CKF_SERIAL_SESSION | module.CKF_RW_SESSION);
-    pkcs11.C_Login(session, module.CKU_USER, token.pin);
-    const ed = keyType === "ed25519";
-    const common = [
-      { type: module.CKA_TOKEN, value: true },
-      { type: module.CKA_ID, value: id },
-      { type: module.CKA_KEY_TYPE, value: ed ? CKK_EC_EDWARDS : module.CKK_EC },
-    ];
-    pkcs11.C_GenerateKeyPair(
-      session,
-      { mechanism: ed ? CKM_EC_EDWARDS_KEY_PAIR_GEN : module.CKM_EC_KEY_PAIR_GEN },
-      [
-        ...common,
-        { type: module.CKA_VERIFY, value: true },
-        { type: module.CKA_EC_PARAMS, value: Buffer.from(PARAMS[keyType], "hex") },
-      ],
-      [
-        ...common,
-        { type: module.CKA_SIGN, value: true },
-        { type: module.CKA_PRIVATE, value: true },
-        { type: module.CKA_SENSITIVE, value: true },
-      ],
-    );
-    pkcs11.C_CloseSession(session);
-  } finally {
-    pkcs11.C_Finalize();
-    pkcs11.close();
-  }
-}
 
 describe("PKCS#11 signer (SoftHSM2): Ed25519 and ECDSA P-384 keys generated in the token", function () {
   this.timeout(60_000);
@@ -85,7 +36,7 @@ describe("PKCS#11 signer (SoftHSM2): Ed25519 and ECDSA P-384 keys generated in t
   for (const keyType of ["ed25519", "ecdsa-p384"] as const) {
     it(`${keyType}: signs as Fabric verifies, for the certificate of the token's key`, async () => {
       const tempId = crypto.randomBytes(8);
-      generateInToken(token, keyType, tempId);
+      token.generateKey(keyType, tempId);
       const signer = openHsmSigner({ library: token.library, tokenLabel: token.label, pin: token.pin, keyId: tempId });
       open.push(signer);
       assert.equal(signer.keyType, keyType satisfies KeyType);
@@ -114,7 +65,7 @@ describe("PKCS#11 signer (SoftHSM2): Ed25519 and ECDSA P-384 keys generated in t
 
   it("names the key of the certificate it is not, with both key types", async () => {
     const id = crypto.randomBytes(8);
-    generateInToken(token, "ed25519", id);
+    token.generateKey("ed25519", id);
     const signer = openHsmSigner({ library: token.library, tokenLabel: token.label, pin: token.pin, keyId: id });
     open.push(signer);
     const p384 = crypto.generateKeyPairSync("ec", { namedCurve: "P-384" }).publicKey;

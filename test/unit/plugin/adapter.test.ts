@@ -1,12 +1,16 @@
 import { strict as assert } from "node:assert";
 import { ValidationError } from "../../../provider/errors";
 import * as adapter from "../../../provider/plugin/adapter";
+import { RESOURCES } from "../../../provider/plugin/kinds";
 import type { ResourceKind, ResourceModule } from "../../../provider/plugin/kinds";
-import { SECRET_SIG, SIG_KEY } from "../../../provider/plugin/secrets";
+import { isSecret, SECRET_SIG, SIG_KEY } from "../../../provider/plugin/secrets";
+import { deriveTxId } from "../../../provider/resources/ledger-transaction";
+import { createRootCa, issueCertificate, privateKeyPem } from "../../../sandbox/fabric/certificates";
 import { firewallPolicyMoveProvider } from "../../../provider/resources/firewall-policy-move";
 import { moveInputFailures } from "../../../provider/resources/validate";
 
 const MOVE = "opsledger:compute:FirewallPolicyMove";
+const LEDGER = "opsledger:ledger:LedgerTransaction";
 const URN = `urn:pulumi:dev::proj::${MOVE}::edge`;
 const secret = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
 
@@ -109,6 +113,44 @@ describe("the plugin's adapter (provider/plugin/adapter.ts) over the per-resourc
     assert.deepEqual(result.outs["nested"], secret({ pin: "1234" }));
     assert.equal(result.outs["plain"], "x");
     assert.equal(result.outs["computed"], "c");
+  });
+
+  it("marks the kind's own secret outputs (no input carries them), as the SDK's additionalSecretOutputs does", async () => {
+    const { kinds } = probe();
+    const probeKind = kinds["opsledger:test:Probe"];
+    assert.ok(probeKind !== undefined);
+    const withSecretOutput = { "opsledger:test:Probe": { ...probeKind, secretOutputs: ["computed"] } };
+    const urn = "urn:pulumi:dev::proj::opsledger:test:Probe::p";
+    const result = await adapter.create("opsledger:test:Probe", urn, { plain: "x" }, 0, withSecretOutput);
+    assert.deepEqual(result.outs["computed"], secret("c"));
+    assert.equal(result.outs["plain"], "x");
+    assert.deepEqual(RESOURCES[LEDGER]?.secretOutputs, ["credentials"]);
+  });
+
+  it("checks a LedgerTransaction through the module the SDK runs: the URN under __urn, the txId derived from it", async () => {
+    const ca = createRootCa({ commonName: "ca.org1.test", organization: "Org1" });
+    const client = issueCertificate(ca, { subject: { commonName: "User1", organization: "Org1" } });
+    const identity = {
+      mspId: "Org1MSP",
+      certificatePem: client.certificatePem,
+      privateKeyPem: secret(privateKeyPem(client.privateKey)),
+    };
+    const urn = `urn:pulumi:dev::proj::${LEDGER}::asset`;
+    const news = {
+      gateway: { address: "127.0.0.1:1" },
+      channel: "c",
+      chaincode: "assets",
+      function: "CreateAsset",
+      args: ["a", "b"],
+      identity,
+      trustedRootCertificates: { Org1MSP: ca.certificatePem },
+    };
+    const checked = await adapter.check(LEDGER, urn, {}, news);
+    assert.deepEqual(checked.failures, []);
+    assert.equal(checked.inputs["__urn"], urn);
+    const plainIdentity = { ...identity, privateKeyPem: privateKeyPem(client.privateKey) };
+    assert.equal(checked.inputs["txId"], deriveTxId(plainIdentity, urn, 1));
+    assert.ok(isSecret(checked.inputs["identity"]), "the identity holding a secret key stays secret");
   });
 
   it("gives the module a customTimeouts deadline as timeouts[step], never over the user's own, and keeps it out of state", async () => {
