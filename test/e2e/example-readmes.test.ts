@@ -27,6 +27,9 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   // The second `pulumi up` changes nothing: the stack, the component and its submission.
   ledger: [/ledgerValidationCode\s*: "VALID"/, /^\s+3 unchanged$/m],
   demo: [/ledgerValidationCode\s*: "VALID"/, /^\s+- \d+ deleted$/m],
+  // The Go program through the generated SDK and the plugin, as the YAML one (last: test/e2e/plugin-go.test.ts warms
+  // Go's build cache meanwhile).
+  go: [/^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m, /^\s+~ 1 updated$/m],
 };
 /** Examples whose block another test file runs. */
 const ELSEWHERE = ["pr-preview"];

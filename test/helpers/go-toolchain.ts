@@ -36,11 +36,15 @@ export async function goBuild(projectDir: string, env: NodeJS.ProcessEnv): Promi
   const started = performance.now();
   try {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(path.join(goBinDir(), "go"), ["build", ...LANGUAGE_HOST_BUILD_FLAGS, "-o", path.join(dir, "program"), "."], {
-        cwd: projectDir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        path.join(goBinDir(), "go"),
+        ["build", ...LANGUAGE_HOST_BUILD_FLAGS, "-o", path.join(dir, "program"), "."],
+        {
+          cwd: projectDir,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
       child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
