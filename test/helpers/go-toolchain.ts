@@ -7,10 +7,14 @@
  * flags: only a build with the host's flags (`-trimpath` above all) leaves the host nothing to compile.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "./project-stack";
+
+/** util-linux's flock(1), on every Debian and Ubuntu machine. */
+const FLOCK = "/usr/bin/flock";
 
 let cached: string | undefined;
 
@@ -29,22 +33,25 @@ export const LANGUAGE_HOST_BUILD_FLAGS = ["-buildvcs=false", "-trimpath", "-ldfl
 /**
  * Runs `go build` of the program in `projectDir` as the language host does, under `env` (Go's module and build caches
  * are where `env` says, else Go's defaults under $HOME), into a temp file removed afterwards; rejects with Go's output
- * when it fails. Resolves with the build's wall time.
+ * when it fails.
+ *
+ * Builds into one build cache run one at a time across processes (`flock` on a lock file named after the cache, which
+ * the kernel releases when the holder exits, however it exits): Go does not share a compile in progress between
+ * processes, so two test files warming one cold cache at once (plugin-go's `before` and example-readmes' Go block)
+ * would compile the Pulumi Go SDK twice; the second waits, then finds it compiled. Without `flock`, no lock.
  */
-export async function goBuild(projectDir: string, env: NodeJS.ProcessEnv): Promise<{ wallMs: number }> {
+export async function goBuild(projectDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-go-build-"));
-  const started = performance.now();
+  const cacheKey = createHash("sha256")
+    .update(env["GOCACHE"] || goCaches().GOCACHE)
+    .digest("hex")
+    .slice(0, 16);
+  const lock = path.join(os.tmpdir(), `opsledger-go-build-${cacheKey}.lock`);
+  const build = [path.join(goBinDir(), "go"), "build", ...LANGUAGE_HOST_BUILD_FLAGS, "-o", path.join(dir, "program")];
+  const [command = "", ...args] = fs.existsSync(FLOCK) ? [FLOCK, lock, ...build, "."] : [...build, "."];
   try {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(
-        path.join(goBinDir(), "go"),
-        ["build", ...LANGUAGE_HOST_BUILD_FLAGS, "-o", path.join(dir, "program"), "."],
-        {
-          cwd: projectDir,
-          env,
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
+      const child = spawn(command, args, { cwd: projectDir, env, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
       child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
@@ -54,7 +61,6 @@ export async function goBuild(projectDir: string, env: NodeJS.ProcessEnv): Promi
       });
     });
     if (code !== 0) throw new Error(`go build in ${projectDir} exited with ${String(code)}:\n${output}`);
-    return { wallMs: performance.now() - started };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
