@@ -37,7 +37,7 @@ describe("examples/go through pulumi-resource-opsledger (Go SDK, pulumi CLI, san
   let deployer: ReturnType<typeof deployerConfig>;
 
   before(async function () {
-    // A cold build (empty Go caches) compiles the Pulumi Go SDK and its dependencies: about 125 s of CPU here.
+    // With empty Go caches this downloads and compiles the Pulumi Go SDK and its dependencies: about 160 s of CPU here.
     this.timeout(1_200_000);
     const PATH = [pulumiBinDir(), path.dirname(process.execPath), goBinDir(), process.env["PATH"] ?? ""].join(":");
     await goBuild(exampleDir("go"), { ...process.env, PATH });
