@@ -97,6 +97,13 @@ describe("examples/go through pulumi-resource-opsledger (Go SDK, pulumi CLI, san
       apiMoves(sandbox).map((m) => m.details.requestId),
       [state["__requestId"]],
     );
+    assert.deepEqual(
+      sandbox
+        .audit()
+        .filter((e) => e.kind === "inventorySourceGroups.delete")
+        .map((e) => e.target),
+      ["inventorySourceGroups/5005"],
+    );
   });
 
   it("previews a parent change as one changed line, `parentId: A => B`, with a read-only token", async () => {
