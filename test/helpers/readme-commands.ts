@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { goCaches } from "./go-toolchain";
 import { exampleDir, stripAnsi } from "./project-stack";
 import type { SandboxCli } from "./sandbox-cli";
 
@@ -34,8 +35,10 @@ export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
     // This machine is offline: the CLI must not look for updates or download plugins (a user's machine would).
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    // The fresh HOME keeps npm's cache where it was (examples/pr-preview runs `npm ci`).
+    // The fresh HOME keeps npm's cache where it was (examples/pr-preview runs `npm ci`), and Go's module and build
+    // caches where Go keeps them for the user (examples/go builds against them; go-toolchain.ts).
     npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm"),
+    ...goCaches(),
   };
 }
 
