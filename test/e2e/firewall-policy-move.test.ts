@@ -19,7 +19,7 @@ import {
   tokenConfig,
 } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
-import { FACES, moveBlock, moveIn } from "../helpers/face";
+import { DYNAMIC, FACES, moveBlock, moveIn } from "../helpers/face";
 import type { Face } from "../helpers/face";
 
 const { policy: POLICY, originalParent: ORIGINAL, folderA: A, folderB: B, folderC: C } = FIXTURE.firewallPolicyMove;
@@ -181,7 +181,7 @@ for (const face of FACES) {
       assert.equal(moves(sandbox).at(-1)?.details.to, B);
     });
 
-    it("keeps credentials and tokens out of state and output", async () => {
+    it("keeps credentials and tokens out of state, output and (dynamic face) the CLI's logs", async () => {
       // The two read-only tokens and the two deployer tokens the tests above set, and the output of their 9 commands.
       assert.equal(tokens.length, 4);
       assert.ok(tokens.every((token) => token.length > 10));
@@ -199,6 +199,23 @@ for (const face of FACES) {
           [],
           `access token ${i} is in the output of these commands`,
         );
+      }
+      // The CLI's own logs of those commands (PULUMI_HOME/logs, encrypted with the stack's secrets provider), decrypted
+      // as a user would read them: they hold the move's requestId (the scan reads what the commands logged), and no
+      // token. Through the dynamic face only, for now: through the plugin, the engine's verbose log of the default
+      // provider's CheckConfig answer holds the stack's access token in plain text (`Unmarshaling property for
+      // RPC[Provider[...].CheckConfig(...).inputs]: accessToken=map[V:<the token>]`, v=9), which is still to be fixed.
+      if (face === DYNAMIC) {
+        const logs = await stack.decryptedLogs();
+        const requestId = moveIn(face, state).outputs?.["__requestId"];
+        assert.ok(typeof requestId === "string" && logs.some((text) => text.includes(requestId)), "the logs were read");
+        for (const [i, token] of tokens.entries()) {
+          assert.deepEqual(
+            logs.flatMap((text, file) => (text.includes(token) ? [file] : [])),
+            [],
+            `access token ${i} is in these decrypted log files`,
+          );
+        }
       }
       const provider = moveIn(face, state).inputs?.["__provider"];
       if (face.serializedProvider) {
