@@ -2,11 +2,14 @@
  * The entry of `pulumi-resource-opsledger` (bin/pulumi-resource-opsledger runs it): serves the ResourceProvider
  * service and prints its port on stdout, the only thing this process may print there before the engine has read it.
  * The engine's address (the first argument) is where provider/resources/engine-log.ts sends log lines and the
- * resource's row status; the orphan guard ends the process when the CLI that started it is gone.
+ * resource's row status; the engine watch (engine-watch.ts) ends the process when the engine that started it is gone,
+ * and the orphan guard when its output pipes are.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { engineAddressOf } from "../resources/engine-log";
 import { exitWhenOutputIsGone } from "../resources/orphan-guard";
+import { exitWhenEngineIsGone } from "./engine-watch";
 import { serve } from "./server";
 
 /** The package's version: the plugin's version is the package's. */
@@ -19,6 +22,7 @@ export function packageVersion(): string {
 
 async function main(): Promise<void> {
   exitWhenOutputIsGone();
+  exitWhenEngineIsGone(engineAddressOf(process.argv));
   const { port } = await serve(packageVersion());
   process.stdout.write(`${String(port)}\n`);
 }

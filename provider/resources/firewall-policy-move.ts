@@ -153,10 +153,16 @@ function summarize(op: ComputeOperation | undefined): OperationSummary | undefin
   return summary;
 }
 
-function failedLongAgo(op: ComputeOperation, startedMs: number): boolean {
+/**
+ * Whether the server answered the move POST with a failed operation of an earlier run (replayed for the requestId):
+ * one inserted before this run began, with a second's room for the server's clock. An operation this run's POST
+ * created was inserted after the run began, however fast it failed. (Its end time would not tell: a re-run less than a
+ * second after the failure, as a YAML program's `pulumi up` can be, took the stale failure for its own.)
+ */
+function failedInEarlierRun(op: ComputeOperation, startedMs: number): boolean {
   if (op.status !== "DONE" || !(op.error?.errors?.length || (op.httpErrorStatusCode ?? 0) >= 400)) return false;
-  const end = op.endTime ? Date.parse(op.endTime) : NaN;
-  return Number.isFinite(end) && end < startedMs - 1000;
+  const inserted = Date.parse(op.insertTime ?? op.startTime ?? op.endTime ?? "");
+  return Number.isFinite(inserted) && inserted < startedMs - 1000;
 }
 
 /**
@@ -181,7 +187,7 @@ export async function moveAndWait(
       { firewallPolicy: args.policyId, parentId: args.parentId, requestId },
       { signal, onQuotaWait },
     );
-    if (failedLongAgo(op, started)) {
+    if (failedInEarlierRun(op, started)) {
       log(
         "info",
         `FirewallPolicyMove ${urnName}: operation ${op.name ?? "?"} (requestId ${requestId}) failed in an earlier run; retrying the move with a new requestId`,

@@ -1,7 +1,8 @@
 /**
  * examples/read-only (all five data sources) and examples/demo previewed with the plain `pulumi` CLI in their
  * directories: preview with a read-only token, up with the sandbox's Workload Identity Federation credentials file
- * (STS exchange + impersonation), and a data source's failure as the CLI prints it.
+ * (STS exchange + impersonation), and a data source's failure as the CLI prints it, through both faces (the program's
+ * SDK functions, and its YAML twin's `fn::invoke` through the resource plugin: test/helpers/face.ts).
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -11,6 +12,7 @@ import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { REPO_ROOT, changeSummary, exampleDir, initProjectStack } from "../helpers/project-stack";
 import { READER, READ_ONLY_SCOPES, endpointConfig, tokenConfig } from "../helpers/sandbox-config";
+import { FACES } from "../helpers/face";
 
 const READS = [
   "iam.workforcePools.getIamPolicy",
@@ -98,33 +100,38 @@ describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function 
     }
   });
 
-  it("prints a data source's 404 as one paragraph: what failed, the server's words, the hint", async () => {
-    const stack = await initProjectStack({
-      projectDir: exampleDir("read-only"),
-      config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), workforcePoolId: { value: "no-such-pool" } },
+  // Through both faces (test/helpers/face.ts): examples/read-only, and its YAML twin through the resource plugin.
+  for (const face of FACES) {
+    it(`prints a data source's 404 as one paragraph through the ${face.name}: what failed, the server's words, the hint`, async () => {
+      const stack = await initProjectStack({
+        projectDir: face.readOnlyProject,
+        config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), workforcePoolId: { value: "no-such-pool" } },
+      });
+      try {
+        const failed = await stack.preview({ allowFailure: true });
+        assert.notEqual(failed.code, 0);
+        const text = failed.stdout;
+        // eslint-disable-next-line no-control-regex -- no terminal colour codes in what the CLI prints
+        assert.doesNotMatch(text, /\u001b\[/);
+        const diagnostics = text.slice(text.indexOf("Diagnostics:")).split("\n");
+        const start = diagnostics.findIndex((l) => /^\s+error: /.test(l));
+        const end = diagnostics.findIndex((l, i) => i > start && l.trim() === "");
+        const paragraph = diagnostics.slice(start, end).map((l) => l.trim());
+        assert.deepEqual(
+          paragraph,
+          face.dataSourceFailure(
+            face.readOnlyProject,
+            "opsledger:iam:getWorkforcePoolIamPolicy",
+            "iam.workforcePools.getIamPolicy workforce pool locations/global/workforcePools/no-such-pool: " +
+              "404 NOT_FOUND notFound: Resource 'locations/global/workforcePools/no-such-pool' was not found. " +
+              "Check that workforce pool locations/global/workforcePools/no-such-pool exists and that the caller can see it.",
+          ),
+        );
+      } finally {
+        await stack.dispose();
+      }
     });
-    try {
-      const failed = await stack.preview({ allowFailure: true });
-      assert.notEqual(failed.code, 0);
-      const text = failed.stdout;
-      // eslint-disable-next-line no-control-regex -- no terminal colour codes in what the CLI prints
-      assert.doesNotMatch(text, /\u001b\[/);
-      const diagnostics = text.slice(text.indexOf("Diagnostics:")).split("\n");
-      const start = diagnostics.findIndex((l) => /^\s+error: /.test(l));
-      const end = diagnostics.findIndex((l, i) => i > start && l.trim() === "");
-      assert.deepEqual(
-        diagnostics.slice(start, end).map((l) => l.trim()),
-        [
-          "error: Running program '" + exampleDir("read-only") + "/index.ts' failed with an unhandled exception:",
-          "ApiError: iam.workforcePools.getIamPolicy workforce pool locations/global/workforcePools/no-such-pool: " +
-            "404 NOT_FOUND notFound: Resource 'locations/global/workforcePools/no-such-pool' was not found. " +
-            "Check that workforce pool locations/global/workforcePools/no-such-pool exists and that the caller can see it.",
-        ],
-      );
-    } finally {
-      await stack.dispose();
-    }
-  });
+  }
 
   for (const [where, projectDir] of [
     ["examples/demo", exampleDir("demo")],

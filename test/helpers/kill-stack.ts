@@ -1,6 +1,7 @@
 /**
  * kill -9 of a running `pulumi` command's processes, chosen by role: the CLI itself, the language host with the
- * program it runs, the dynamic-provider plugin, or all of them. The kill is synchronous (a read of /proc, then SIGKILL),
+ * program it runs (a YAML program runs inside its language host), the provider (the dynamic-provider plugin, or the
+ * resource plugin pulumi-resource-opsledger), or all of them. The kill is synchronous (a read of /proc, then SIGKILL),
  * so a test can kill from inside a sandbox listener at the exact moment a point is reached; what it returns can then be
  * awaited until every killed process is gone. A signal is delivered asynchronously: a SIGKILLed multi-threaded Node
  * process takes a moment to tear down (longer on a loaded machine), and a SIGSTOPped one to stop, so no test reads a
@@ -20,7 +21,12 @@ export interface Proc {
   readonly startTime: string;
 }
 
-/** What a `pulumi` command runs: the CLI; the language host and the program; the dynamic provider. */
+/**
+ * What a `pulumi` command runs: the CLI; the language host and the program (Node.js: pulumi-language-nodejs and the
+ * node running the program; YAML: pulumi-language-yaml alone); the provider (the dynamic-provider plugin's launcher
+ * script and its node, or pulumi-resource-opsledger's one node process, `node <path>/bin/pulumi-resource-opsledger
+ * <engine address>`: its wrapper's `#!/usr/bin/env node` execs node).
+ */
 export type ProcessRole = "cli" | "program" | "provider";
 
 /** Which processes to kill. */
@@ -92,8 +98,10 @@ export function processTree(rootPid: number): Proc[] {
 /** The role of a process under a `pulumi` command. */
 export function roleOf(p: Proc, cliPid: number): ProcessRole | undefined {
   if (p.pid === cliPid) return "cli";
-  if (/pulumi-language-nodejs|[\\/]cmd[\\/]run[\\/]index\.js/.test(p.args)) return "program";
-  if (/pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/.test(p.args)) return "provider";
+  if (/pulumi-language-(nodejs|yaml)|[\\/]cmd[\\/]run[\\/]index\.js/.test(p.args)) return "program";
+  if (/pulumi-resource-(pulumi-nodejs|opsledger)|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/.test(p.args)) {
+    return "provider";
+  }
   return undefined;
 }
 

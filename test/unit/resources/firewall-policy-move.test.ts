@@ -1,5 +1,7 @@
 import { strict as assert } from "node:assert";
-import { firewallPolicyMoveProvider } from "../../../provider/resources/firewall-policy-move";
+import type { GoogleClient } from "../../../provider/google";
+import type { ComputeOperation } from "../../../provider/operations/types";
+import { firewallPolicyMoveProvider, moveAndWait } from "../../../provider/resources/firewall-policy-move";
 import type {
   FirewallPolicyMoveInputs,
   FirewallPolicyMoveOutputs,
@@ -139,5 +141,66 @@ describe("FirewallPolicyMove diff", () => {
     const d = await firewallPolicyMoveProvider.diff("id", outputs(a, "folders/200000000003"), a);
     assert.equal(d.changes, true);
     assert.deepEqual(d.replaces, []);
+  });
+});
+
+/** A client whose move POSTs answer from `answers` in turn (recording each requestId); nothing else is called. */
+function moveClient(answers: ComputeOperation[]): { client: GoogleClient; requestIds: string[] } {
+  const requestIds: string[] = [];
+  const client = {
+    call: (id: string, params: { requestId?: string }) => {
+      assert.equal(id, "compute.firewallPolicies.move", "only move POSTs: every answer here is DONE");
+      requestIds.push(params.requestId ?? "");
+      const answer = answers.shift();
+      assert.ok(answer, "a POST more than expected");
+      return Promise.resolve(answer);
+    },
+  } as unknown as GoogleClient;
+  return { client, requestIds };
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const QUOTA = { errors: [{ code: "QUOTA_EXCEEDED", message: "Quota exceeded" }] };
+const MOVE_ARGS = {
+  urn: URN,
+  policyId: "300000000002",
+  parentId: "folders/200000000003",
+  requestId: "c55fa92c-62aa-8033-9184-df08795efdf1",
+  deadlineMs: 60_000,
+};
+
+describe("FirewallPolicyMove moveAndWait: a failed operation replayed for an earlier run's requestId", () => {
+  it("skips it with a new requestId even when it ended under a second before this run (inserted earlier)", async () => {
+    const now = Date.now();
+    const stale: ComputeOperation = {
+      name: "operation-old",
+      status: "DONE",
+      insertTime: iso(now - 1_300),
+      endTime: iso(now - 300),
+      httpErrorStatusCode: 403,
+      error: QUOTA,
+    };
+    const fresh: ComputeOperation = { name: "operation-new", status: "DONE", progress: 100, insertTime: iso(now) };
+    const { client, requestIds } = moveClient([stale, fresh]);
+    const op = await moveAndWait(client, MOVE_ARGS);
+    assert.equal(op.name, "operation-new");
+    assert.equal(requestIds.length, 2);
+    assert.equal(requestIds[0], MOVE_ARGS.requestId);
+    assert.notEqual(requestIds[1], MOVE_ARGS.requestId, "the move is sent again under a new requestId");
+  });
+
+  it("reports a failed operation this run's POST created, however fast it failed", async () => {
+    const now = Date.now();
+    const own: ComputeOperation = {
+      name: "operation-own",
+      status: "DONE",
+      insertTime: iso(now),
+      endTime: iso(now),
+      httpErrorStatusCode: 403,
+      error: QUOTA,
+    };
+    const { client, requestIds } = moveClient([own]);
+    await assert.rejects(moveAndWait(client, MOVE_ARGS), /operation-own .*QUOTA_EXCEEDED/s);
+    assert.deepEqual(requestIds, [MOVE_ARGS.requestId]);
   });
 });
