@@ -23,10 +23,14 @@ interface SchemaFunction {
   };
 }
 
+/** The explicit provider's type token, whose properties the schema keeps under `provider`. */
+export const PROVIDER_TYPE = "opsledger:index:Provider";
+
 /** The package schema. */
 export const SCHEMA = schemaJson as unknown as {
   readonly name: string;
   readonly version?: string;
+  readonly provider: SchemaObject;
   readonly resources: Readonly<Record<string, SchemaObject>>;
   readonly functions: Readonly<Record<string, SchemaFunction>>;
 };
@@ -36,9 +40,12 @@ export function schemaText(version: string): string {
   return JSON.stringify({ ...SCHEMA, version });
 }
 
-/** The top-level input or output properties of a resource that the schema marks secret. */
+/**
+ * The top-level input or output properties of a resource that the schema marks secret; `opsledger:index:Provider`
+ * names the provider's settings.
+ */
 export function secretNames(type: string, side: "inputs" | "outputs"): string[] {
-  const resource = SCHEMA.resources[type];
+  const resource = type === PROVIDER_TYPE ? SCHEMA.provider : SCHEMA.resources[type];
   const props = side === "inputs" ? resource?.inputProperties : resource?.properties;
   return Object.entries(props ?? {})
     .filter(([, p]) => p.secret === true)

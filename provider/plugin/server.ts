@@ -15,7 +15,8 @@ import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
 import { flushLogs } from "../resources/context";
 import { checkSettings, configurePlugin, pluginCaller } from "./config";
-import { schemaText } from "./schema";
+import { PROVIDER_TYPE, schemaText, secretNames } from "./schema";
+import { wrapProperties } from "./secrets";
 
 type Props = Record<string, unknown>;
 type Callback<T> = grpc.sendUnaryData<T>;
@@ -84,10 +85,14 @@ export function providerService(version: string): grpc.UntypedServiceImplementat
       call: grpc.ServerUnaryCall<provproto.CheckRequest, unknown>,
       callback: Callback<provproto.CheckResponse>,
     ) => {
-      const news = call.request.getNews();
+      const news = plain(call.request.getNews());
+      // The settings the schema marks secret go back wrapped as secrets, whether or not they came so (a value from
+      // plain stack config or the environment): the engine logs the answer's properties at -v=9, and a plain token
+      // there is a token in the CLI's log files.
+      const inputs = wrapProperties(news, secretNames(PROVIDER_TYPE, "inputs"));
       callback(
         null,
-        new provproto.CheckResponse().setInputs(news).setFailuresList(failures(checkSettings(plain(news)))),
+        new provproto.CheckResponse().setInputs(struct(inputs)).setFailuresList(failures(checkSettings(news))),
       );
     },
     diffConfig: (_call: unknown, callback: Callback<provproto.DiffResponse>) => {

@@ -152,6 +152,8 @@ export interface ProjectStack {
    * decrypt` (they are encrypted with the stack's secrets provider, or gzip before one is known).
    */
   decryptedLogs(): Promise<string[]>;
+  /** The same log files' bytes as they are on disk (encrypted at rest with the stack's secrets provider), as text. */
+  rawLogs(): string[];
   /** Removes the stack (its backend and temp dir) and its settings file; resources it still names stay as they are. */
   dispose(): Promise<void>;
 }
@@ -171,6 +173,18 @@ export interface StateResource {
 }
 
 let counter = 0;
+
+/** The CLI's log files under PULUMI_HOME/logs, oldest first. */
+function logFiles(home: string): string[] {
+  const dir = path.join(home, "logs");
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".log"))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
+}
 
 /** `pulumi stack init` of a new stack in the project directory, then its config. */
 export async function initProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
@@ -325,16 +339,12 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
       return (JSON.parse(r.stdout) as { deployment: StackDeployment }).deployment;
     },
     async decryptedLogs() {
-      const dir = path.join(stack.home, "logs");
-      const files = fs.existsSync(dir)
-        ? fs
-            .readdirSync(dir)
-            .filter((f) => f.endsWith(".log"))
-            .sort()
-        : [];
       const texts: string[] = [];
-      for (const file of files) texts.push((await run(["logs", "decrypt", path.join(dir, file)])).stdout);
+      for (const file of logFiles(stack.home)) texts.push((await run(["logs", "decrypt", file])).stdout);
       return texts;
+    },
+    rawLogs() {
+      return logFiles(stack.home).map((file) => fs.readFileSync(file, "latin1"));
     },
     dispose() {
       // The backend lives in the temp dir: removing it removes the stack (resources it still names are left as they

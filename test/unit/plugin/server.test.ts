@@ -47,6 +47,31 @@ describe("pulumi-resource-opsledger's gRPC service (provider/plugin/server.ts), 
     assert.ok("opsledger:compute:FirewallPolicyMove" in parsed.resources);
   });
 
+  it("answers CheckConfig with the secret settings wrapped as secrets, plain or wrapped as they came (once), the rest as they are", async () => {
+    const SIG = "4dabf18193072939515e22adb298388d";
+    const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+    const resp = await call<provproto.CheckRequest, provproto.CheckResponse>(
+      client.checkConfig.bind(client),
+      new provproto.CheckRequest().setNews(
+        structproto.Struct.fromJavaScript({
+          accessToken: "ya29.plain-token",
+          project: "p",
+        }),
+      ),
+    );
+    assert.deepEqual(resp.getInputs()?.toJavaScript(), {
+      accessToken: { [SIG]: SECRET, value: "ya29.plain-token" },
+      project: "p",
+    });
+    assert.deepEqual(resp.getFailuresList(), []);
+    const wrapped = { [SIG]: SECRET, value: '{"type":"service_account"}' };
+    const again = await call<provproto.CheckRequest, provproto.CheckResponse>(
+      client.checkConfig.bind(client),
+      new provproto.CheckRequest().setNews(structproto.Struct.fromJavaScript({ credentials: wrapped })),
+    );
+    assert.deepEqual(again.getInputs()?.toJavaScript(), { credentials: wrapped });
+  });
+
   it("accepts secrets in Configure and keeps no preview of its own", async () => {
     const resp = await call<provproto.ConfigureRequest, provproto.ConfigureResponse>(
       client.configure.bind(client),
