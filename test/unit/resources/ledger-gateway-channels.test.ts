@@ -3,7 +3,7 @@
  * connection per gateway settings (docs/benchmarks.md, "The ledger through the engine"); settings that differ never
  * share one; a connection left broken is not handed out again; one nobody uses is closed after IDLE_CLOSE_MS and never
  * holds the process open meanwhile. Connections are counted at an HTTP/2 server on 127.0.0.1 (grpc-js speaks h2c to a
- * loopback address without TLS).
+ * loopback address without TLS), by the calls each lease makes on them.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -22,32 +22,50 @@ import type { TestMember } from "../ledger/fixtures";
 
 const realSetTimeout = globalThis.setTimeout;
 
-/** An h2c server counting the connections (HTTP/2 sessions) made to it. */
+/** The method every lease calls: the server answers it UNIMPLEMENTED, after noting the connection it came on. */
+const PING = "/opsledger.test.Channels/Ping";
+
+/**
+ * An h2c server counting the connections (HTTP/2 sessions) that carried a PING call. Only those: a grpc-js channel left
+ * open by another test file in the same mocha worker may still be reconnecting to a port this server reuses, and its
+ * bare connections are not this test's.
+ */
 async function countingServer(): Promise<{ address: string; sessions: () => number; close: () => Promise<void> }> {
   const server = http2.createServer();
-  let sessions = 0;
-  server.on("session", () => sessions++);
+  const sessions = new Set<http2.Http2Session>();
+  server.on("stream", (stream, headers) => {
+    if (headers[":path"] === PING && stream.session !== undefined) sessions.add(stream.session);
+    stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "12" }, { endStream: true });
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
     address: `127.0.0.1:${port}`,
-    sessions: () => sessions,
+    sessions: () => sessions.size,
     close: () =>
-      new Promise<void>((resolve) =>
+      new Promise<void>((resolve) => {
+        for (const session of sessions) session.destroy();
         server.close(() => {
           resolve();
-        }),
-      ),
+        });
+      }),
   };
 }
 
-/** Connects the client's channel (no call needed), bounded. */
-function ready(client: grpc.Client): Promise<void> {
+/** One PING call on the client's channel, bounded; resolves when the server answered (UNIMPLEMENTED). */
+function ping(client: grpc.Client): Promise<void> {
   return new Promise((resolve, reject) => {
-    client.waitForReady(Date.now() + 10_000, (error) => {
-      if (error) reject(error);
-      else resolve();
-    });
+    client.makeUnaryRequest(
+      PING,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      Buffer.alloc(0),
+      { deadline: Date.now() + 10_000 },
+      (error) => {
+        if (error?.code === grpc.status.UNIMPLEMENTED) resolve();
+        else reject(error ?? new Error("the server answered PING"));
+      },
+    );
   });
 }
 
@@ -82,10 +100,10 @@ describe("one gateway connection per provider process and settings (ledger-gatew
     try {
       const leases = Array.from({ length: 20 }, () => leaseGatewayChannel(server.address, undefined));
       assert.equal(new Set(leases.map((l) => l.client)).size, 1);
-      await Promise.all(leases.map((l) => ready(l.client)));
+      await Promise.all(leases.map((l) => ping(l.client)));
       for (const l of leases) l.release();
       const again = leaseGatewayChannel(server.address, undefined);
-      await ready(again.client);
+      await ping(again.client);
       again.release();
       assert.equal(again.client, leases[0]?.client);
       assert.equal(server.sessions(), 1);
@@ -161,7 +179,7 @@ describe("one gateway connection per provider process and settings (ledger-gatew
     const timers: { ms: number | undefined; run: () => void; unref: boolean }[] = [];
     try {
       const lease = leaseGatewayChannel(server.address, undefined);
-      await ready(lease.client);
+      await ping(lease.client);
       globalThis.setTimeout = ((run: () => void, ms?: number) => {
         const timer = { ms, run, unref: false };
         timers.push(timer);
@@ -193,8 +211,9 @@ describe("one gateway connection per provider process and settings (ledger-gatew
       const script = `
         const channels = require(${JSON.stringify(modulePath)});
         const lease = channels.leaseGatewayChannel(${JSON.stringify(server.address)}, undefined);
-        lease.client.waitForReady(Date.now() + 10000, (error) => {
-          if (error) { console.error(error.message); process.exit(2); }
+        const id = (b) => b;
+        lease.client.makeUnaryRequest(${JSON.stringify(PING)}, id, id, Buffer.alloc(0), { deadline: Date.now() + 10000 }, (error) => {
+          if (error?.code !== 12) { console.error(String(error?.message)); process.exit(2); }
           lease.release();
           process.on("exit", () => console.log("exit with " + channels.openGatewayChannels() + " open"));
         });`;
