@@ -4,7 +4,9 @@
  */
 import { strict as assert } from "node:assert";
 import type { GoogleSandbox } from "../../sandbox/google";
+import { changeSummary } from "./project-stack";
 import type { ProjectStack } from "./project-stack";
+import { FIXTURE } from "./fixture-ids";
 
 /** The move's type token. */
 export const MOVE = "opsledger:compute:FirewallPolicyMove";
@@ -51,4 +53,68 @@ export function moveChanges(output: string): string[] {
   return moveBlock(output)
     .filter((l) => /^\s*[~+-] /.test(l))
     .map((l) => l.trim().replace(/\s+:/, ":"));
+}
+
+/**
+ * The read-only preview both examples show (the stack's config holds the reader's token): the four resources and the
+ * default provider to create, every data source read through the plugin, no mutating request, nothing done; the
+ * creative's name, as each program exports it. Returns the preview for the caller's own checks.
+ */
+export async function previewsReadOnly(
+  stack: ProjectStack,
+  sandbox: GoogleSandbox,
+): Promise<Awaited<ReturnType<ProjectStack["preview"]>>> {
+  const preview = await stack.preview({ diff: true });
+  assert.deepEqual(changeSummary(preview.events), { create: 4 });
+  assert.deepEqual(preview.steps.map((s) => s.type).sort(), [
+    "opsledger:compute:FirewallPolicyMove",
+    "opsledger:displayvideo:InventorySourceGroupDeletion",
+    "opsledger:operations:OperationWait",
+    "pulumi:providers:opsledger",
+    "pulumi:pulumi:Stack",
+  ]);
+  const routes = new Set(sandbox.requests().map((r) => r.route));
+  assert.deepEqual(
+    DATA_SOURCE_READS.filter((r) => !routes.has(r)),
+    [],
+  );
+  assert.deepEqual(mutatingRequests(sandbox), []);
+  assert.equal(sandbox.audit().length, 0);
+  assert.match(preview.stdout, /creativeName\s*: "Spring launch 30s"/);
+  return preview;
+}
+
+/**
+ * The first up both examples make (the stack's config holds the deployer's token): the policy moved from its original
+ * parent to folder A with one move under the state's requestId, group 5005 deleted, the operation DONE. Returns the
+ * up and the move's URN and state for the caller's own checks.
+ */
+export async function movesDeletesAndWaits(
+  stack: ProjectStack,
+  sandbox: GoogleSandbox,
+): Promise<{
+  up: Awaited<ReturnType<ProjectStack["up"]>>;
+  urn: string;
+  state: Record<string, unknown>;
+}> {
+  const { originalParent, folderA } = FIXTURE.firewallPolicyMove;
+  const up = await stack.up();
+  assert.equal(up.outputs["parent"], folderA);
+  assert.equal(up.outputs["previousParent"], originalParent);
+  assert.equal(up.outputs["groupOutcome"], "deleted");
+  assert.equal(up.outputs["operationStatus"], "DONE");
+  const { urn, outputs: state } = await moveState(stack);
+  assert.equal(state["__generation"], 1);
+  assert.deepEqual(
+    apiMoves(sandbox).map((m) => m.details.requestId),
+    [state["__requestId"]],
+  );
+  assert.deepEqual(
+    sandbox
+      .audit()
+      .filter((e) => e.kind !== "firewallPolicies.move")
+      .map((e) => [e.kind, e.target]),
+    [["inventorySourceGroups.delete", "inventorySourceGroups/5005"]],
+  );
+  return { up, urn, state };
 }
