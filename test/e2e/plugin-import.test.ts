@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fixture, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
+import { apiMoves, mutatingRequests } from "../helpers/plugin-example";
 import { REPO_ROOT, changeSummary, initProjectStack, stripAnsi } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
 import { deployerConfig, parentOf, seedWithOperationStillRunning } from "../helpers/sandbox-config";
@@ -54,14 +55,6 @@ const WITH_OPTION = `${IMPORTED}  lockdown:
       import: ${OPS.done}
 `;
 
-function moves(sandbox: GoogleSandbox) {
-  return sandbox.audit().filter((e) => e.kind === "firewallPolicies.move" && e.source === "api");
-}
-
-function mutatingRequests(sandbox: GoogleSandbox) {
-  return sandbox.requests().filter((r) => r.method !== "GET" && r.route !== "iam.workforcePools.getIamPolicy");
-}
-
 describe("import through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)", function () {
   this.timeout(600_000);
   let sandbox: GoogleSandbox;
@@ -83,7 +76,7 @@ describe("import through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)",
 
   it("`pulumi import` adopts a policy where it is, with no move, and writes the program's resource", async () => {
     const imported = await stack.run(["import", MOVE, "edge", POLICY, "--yes"]);
-    assert.deepEqual(moves(sandbox), []);
+    assert.deepEqual(apiMoves(sandbox), []);
     assert.deepEqual(mutatingRequests(sandbox), []);
     const state = (await stack.exportState()).resources?.find((r) => r.type === MOVE);
     assert.ok(state, "the policy is in state under its type token");
@@ -104,7 +97,7 @@ describe("import through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)",
     writeProject(dir, generated);
     const preview = await stack.preview({ diff: true });
     assert.deepEqual(changeSummary(preview.events), { same: 2 });
-    assert.deepEqual(moves(sandbox), []);
+    assert.deepEqual(apiMoves(sandbox), []);
   });
 
   it("adopts a policy and a finished operation with the `import` option, no move, then previews no change", async () => {
@@ -112,7 +105,7 @@ describe("import through pulumi-resource-opsledger (pulumi CLI, YAML, sandbox)",
     const { events, outputs } = await stack.up();
     assert.deepEqual(outputs, {});
     assert.deepEqual(changeSummary(events), { import: 2, same: 2 });
-    assert.deepEqual(moves(sandbox), []);
+    assert.deepEqual(apiMoves(sandbox), []);
     assert.equal(await parentOf(sandbox, LOCKDOWN), SECURITY);
     const wait = (await stack.exportState()).resources?.find((r) => r.type === WAIT)?.outputs ?? {};
     assert.equal(wait["status"], "DONE");
