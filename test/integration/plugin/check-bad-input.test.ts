@@ -25,6 +25,7 @@ import { waitFor } from "../../helpers/kill-stack";
 import { CASES } from "../../helpers/bad-input-table";
 import type { BadInput } from "../../helpers/bad-input-table";
 import { DEPLOYER, sandboxEndpoints, tokenRequests } from "../google/helpers";
+import { call } from "../../helpers/grpc-unary";
 
 const VALID_PARENT = "folders/200000000002";
 
@@ -71,17 +72,6 @@ function routeOf(c: BadInput): Route | { readonly none: string } {
     default:
       return { none: "no resource or function of the plugin takes this endpoint's parameters" };
   }
-}
-
-type Unary<Req, Res> = (req: Req, callback: (e: grpc.ServiceError | null, r?: Res) => void) => unknown;
-
-function call<Req, Res>(fn: Unary<Req, Res>, req: Req): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    fn(req, (e, r) => {
-      if (e) reject(e);
-      else resolve(r as Res);
-    });
-  });
 }
 
 function struct(value: Record<string, unknown>): structproto.Struct {

@@ -6,17 +6,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { serve } from "../../../provider/plugin/server";
-
-type Unary<Req, Res> = (req: Req, callback: (e: grpc.ServiceError | null, r?: Res) => void) => unknown;
-
-function call<Req, Res>(fn: Unary<Req, Res>, req: Req): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    fn(req, (e, r) => {
-      if (e) reject(e);
-      else resolve(r as Res);
-    });
-  });
-}
+import { call } from "../../helpers/grpc-unary";
 
 describe("pulumi-resource-opsledger's gRPC service (provider/plugin/server.ts), in process", () => {
   let server: grpc.Server;
