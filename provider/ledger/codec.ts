@@ -9,6 +9,7 @@
  * LedgerDecodeError.
  */
 import { LedgerDecodeError } from "./ledger-decode-error";
+import type * as c from "./config-messages";
 import type * as m from "./messages";
 import { protoType } from "./proto-root";
 import { TxValidationCode } from "./validation-codes";
@@ -136,6 +137,13 @@ export const codecs = {
   ErrorDetail: codec<m.ErrorDetail>("gateway.ErrorDetail"),
   ProposedTransaction: codec<m.ProposedTransaction>("gateway.ProposedTransaction"),
   PreparedTransaction: codec<m.PreparedTransaction>("gateway.PreparedTransaction"),
+  Metadata: codec<c.Metadata>("common.Metadata"),
+  OrdererBlockMetadata: codec<c.OrdererBlockMetadata>("common.OrdererBlockMetadata"),
+  LastConfig: codec<c.LastConfig>("common.LastConfig"),
+  ConfigEnvelope: codec<c.ConfigEnvelope>("common.ConfigEnvelope"),
+  Config: codec<c.Config>("common.Config"),
+  ConfigGroup: codec<c.ConfigGroup>("common.ConfigGroup"),
+  Capabilities: codec<c.Capabilities>("common.Capabilities"),
 } as const;
 
 export type CodecName = keyof typeof codecs;

@@ -6,6 +6,24 @@ export { PROTO_FILES, findProtosDir, protoRoot, protoType, protoEnum } from "./p
 export { codecs } from "./codec";
 export type { CodecName, DecodeContext, MessageCodec, MessageInit } from "./codec";
 export type * from "./messages";
+export type * from "./config-messages";
+export {
+  ChannelCapabilityError,
+  cachedChannelCapabilities,
+  capabilitiesOfConfigBlock,
+  describeChannelCapabilities,
+  forgetChannelCapabilities,
+  lastConfigIndexOf,
+  readChannelCapabilities,
+  resolveChannelCapabilities,
+} from "./channel-capabilities";
+export type {
+  ChannelCapabilities,
+  ChannelCapabilityLevel,
+  ChannelCapabilityProblem,
+  ChannelCapabilityRequest,
+  ChannelCapabilityResolution,
+} from "./channel-capabilities";
 export { unwrap, unwrapEnvelope, unwrapChaincodeAction, HeaderType } from "./unwrap";
 export type { UnwrappedChaincodeAction, UnwrappedEnvelope, UnwrappedNamespace, UnwrappedTransaction } from "./unwrap";
 export {

@@ -18,6 +18,7 @@ export const PROTO_FILES: readonly string[] = [
   "common/common.proto",
   "common/policies.proto",
   "common/ledger.proto",
+  "common/configtx.proto",
   "msp/identities.proto",
   "msp/msp_principal.proto",
   "peer/chaincode.proto",

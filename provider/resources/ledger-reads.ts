@@ -4,7 +4,8 @@
  * (`opsledger:ledger:getTransaction`, `:evaluate`, `:getChainInfo`). Each checks its inputs (every bad one named with
  * its fix, before the signer is opened or anything is sent; a client TLS key for mutual TLS is read and matched against
  * its certificate then too), opens the identity's signer through any reference the
- * LedgerTransaction accepts (ledger-transaction-signer.ts), connects as the component does (openGateway), reads
+ * LedgerTransaction accepts (ledger-transaction-signer.ts), connects as the component does (openGateway), checks the
+ * identity's key type against the channel's capabilities as the component does (ledger-capabilities.ts), reads
  * through provider/ledger's ledger-reads.ts, and closes both.
  */
 import { ValidationError } from "../errors";
@@ -27,6 +28,7 @@ import type {
   LedgerGatewayInputs,
   LedgerIdentityInputs,
 } from "./ledger-transaction-inputs";
+import { ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { openLedgerSigner } from "./ledger-transaction-signer";
 import { openGateway, toBytes } from "./ledger-transaction-submit";
@@ -128,6 +130,9 @@ async function withGateway<T>(
       "create",
     );
     try {
+      // An identity the channel cannot accept is refused naming the channel's capabilities (ledger-capabilities.ts).
+      const refused = await ledgerCapabilityFailure(gateway, inputs);
+      if (refused !== undefined) throw new ValidationError({ subject: `ledger.${kind}`, failures: [refused] });
       return await read(gateway);
     } catch (error) {
       const refusal = clientTlsRefusal(error, inputs.gateway);

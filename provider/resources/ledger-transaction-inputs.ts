@@ -4,12 +4,12 @@
  */
 import * as crypto from "node:crypto";
 import type { FieldFailure } from "../errors";
-import { keyTypeOf, needsV3, KEY_TYPE_NAMES, VISIBILITY_MODES } from "../ledger";
+import { VISIBILITY_MODES } from "../ledger";
 import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
 import { clientTlsFailures } from "./ledger-client-tls";
 import type { Timeouts } from "./common";
-import { certificateOf, identityFailures, isRecord } from "./ledger-transaction-identity";
+import { identityFailures, isRecord } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
 export * from "./ledger-transaction-identity";
@@ -54,7 +54,10 @@ export interface LedgerTransactionInputs {
   __urn: string;
   gateway: LedgerGatewayInputs;
   channel: string;
-  /** @default "V2_0": an Ed25519 identity is refused at check unless this is "V3_0" */
+  /**
+   * An assertion of the channel's capability, checked against the channel's configuration (read before signing);
+   * needed only when the identity may not read that configuration. @default read from the channel
+   */
   channelCapability?: LedgerChannelCapability;
   chaincode: string;
   function: string;
@@ -217,9 +220,9 @@ export function gatewayFailures(gateway: unknown): FieldFailure[] {
 }
 
 /**
- * A key type the channel cannot accept: Fabric admits Ed25519 identities only from 3.0 on, on a channel with the
- * channel capability V3_0 (2.5 peers answer only `creator is malformed`, 3.x peers without V3_0 `creator org`), so
- * an Ed25519 identity needs `channelCapability: "V3_0"`, declared by the user (docs/decisions/0020).
+ * A `channelCapability` that is not one. Whether the identity's key type fits the channel is decided against the
+ * channel's own configuration before anything is signed (ledger-capabilities.ts), `channelCapability` being an
+ * optional assertion checked against it (docs/decisions/0220).
  */
 export function capabilityFailures(n: Record<string, unknown>): FieldFailure[] {
   const capability = n["channelCapability"];
@@ -229,24 +232,11 @@ export function capabilityFailures(n: Record<string, unknown>): FieldFailure[] {
     return [
       {
         property: "channelCapability",
-        reason: `'${shown}' is not a channel capability; use 'V3_0' for a Fabric 3 channel with V3_0 enabled, else 'V2_0' (the default)`,
+        reason: `'${shown}' is not a channel capability; use 'V3_0' for a Fabric 3 channel with V3_0 enabled, else 'V2_0', or leave it out (the channel's configuration is read)`,
       },
     ];
   }
-  const identity = n["identity"];
-  const key = isRecord(identity) ? certificateOf(identity["certificatePem"])?.publicKey : undefined;
-  const type = key === undefined ? undefined : keyTypeOf(key);
-  if (type === undefined || !needsV3(type) || capability === "V3_0") return [];
-  const channel = typeof n["channel"] === "string" ? `'${n["channel"]}'` : "the channel";
-  return [
-    {
-      property: "identity.certificatePem",
-      reason:
-        `has an ${KEY_TYPE_NAMES[type]} key, which Fabric accepts only from 3.0 on, on a channel with the channel ` +
-        `capability V3_0 (Fabric 2.5 and a channel without V3_0 refuse it as 'creator is malformed' or 'creator org'): ` +
-        `if ${channel} has V3_0, set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity`,
-    },
-  ];
+  return [];
 }
 
 /** Every problem with the inputs, as check failures (property + reason naming the fix). Never throws. */

@@ -23,6 +23,7 @@ import { LedgerError } from "../ledger";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { log } from "./context";
+import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type {
@@ -211,6 +212,11 @@ async function check(
     }
   }
   try {
+    // The channel's capabilities, read from the channel (cached), against the identity's key type and the assertion.
+    if (opened !== undefined && !hasUnknown([news.gateway, news.channel, news.channelCapability])) {
+      const failure = await ledgerCapabilityCheck(news, opened.signer, news.__urn);
+      if (failure !== undefined) return { failures: [failure] };
+    }
     const fields = { ...transactionFields(news), transientData: news.transientData, urn: news.__urn };
     if (hasUnknown(fields)) return { inputs: news }; // the txId is shown once every transaction input is known
     // An unchanged transaction keeps its generation and txId: a stack whose txId came from 0.1's key-derived nonce
@@ -296,6 +302,12 @@ export const ledgerTransactionProvider = {
       const connection = connectionOf(inputs, signer);
       const gateway = openGateway(connection, "create");
       try {
+        const refused = await ledgerCapabilityFailure(gateway, inputs, inputs.__urn);
+        if (refused !== undefined) {
+          throw new LedgerError({
+            message: `LedgerTransaction ${nameFromUrn(inputs.__urn)}: ${refused.property} ${refused.reason}`,
+          });
+        }
         const outcome = await submitOnce(gateway, connection, requestOf(inputs, inputs.__generation ?? 1));
         return { id: outcome.txId, outs: outputsOf(inputs, outcome) };
       } finally {

@@ -18,6 +18,7 @@ import { FabricSandboxError } from "./fabric-sandbox-error";
 import { FrontProxy } from "./front-proxy";
 import type { Faults, GatewayContext } from "./gateway-context";
 import { startGatewayServer } from "./gateway-service";
+import { configEnvelope } from "./config-block";
 import { Ledger } from "./ledger";
 import { createOrganization, enrol, MembershipServices, type NodeRole, type Organization } from "./msp";
 import { EndorsingPeer, VISIBILITY_MODES } from "./peer";
@@ -109,7 +110,12 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     policy: { rule: opts.endorsementPolicy, organizations: opts.organizations },
     msp,
   };
-  const ledger = new Ledger(opts.channel, opts.chaincode);
+  const capabilities = { channel: [opts.channelCapability], application: ["V2_5"], orderer: ["V2_0"] };
+  const ledger = new Ledger(
+    opts.channel,
+    opts.chaincode,
+    configEnvelope(opts.channel, opts.organizations, capabilities),
+  );
   const committer = new Committer(config, ledger);
   const peers = organizations.map((o) => new EndorsingPeer(o, config, ledger));
 
@@ -137,7 +143,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     const n = (counters.get(`${role}/${mspId}`) ?? 0) + 1;
     counters.set(`${role}/${mspId}`, n);
     const domain = mspId.toLowerCase();
-    const commonName = name ?? (role === "peer" ? `peer${n}.${domain}` : `User${n}@${domain}`);
+    const commonName = name ?? (role === "client" || role === "admin" ? `User${n}@${domain}` : `${role}${n}.${domain}`);
     const identity = enrol(org.ca, mspId, role, commonName);
     return {
       mspId,
@@ -208,6 +214,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     caCertificates,
     newClientIdentity: (mspId, name) => newIdentity("newClientIdentity", "client", mspId, name),
     newPeerIdentity: (mspId, name) => newIdentity("newPeerIdentity", "peer", mspId, name),
+    newOrdererIdentity: (mspId, name) => newIdentity("newOrdererIdentity", "orderer", mspId, name),
     enrollPublicKey: (mspId, publicKeyPem, name) => {
       const org = organization("enrollPublicKey", mspId);
       const commonName = name ?? `User@${mspId.toLowerCase()}`;

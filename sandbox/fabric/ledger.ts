@@ -1,10 +1,12 @@
 /**
- * The channel ledger: the block chain (block 0 is an empty genesis block; every commit appends one block), the
+ * The channel ledger: the block chain (block 0 is the genesis block, holding the channel's configuration as one
+ * CONFIG envelope when one is given — config-block.ts — and empty otherwise; every commit appends one block), the
  * transaction index (the first transaction stored under a txId, valid or not, as Fabric's block index), the world
  * state, and notifications for commit-status waiters and chaincode-event streams.
  */
 import { createHash } from "node:crypto";
 import { computeTxId } from "./channel-config";
+import { signaturesMetadata } from "./config-block";
 import * as der from "./der";
 import type { ChaincodeEvent } from "./messages";
 import { encode, tryDecode } from "./wire";
@@ -12,6 +14,8 @@ import { definitionKey, LIFECYCLE_NAMESPACE, WorldState } from "./world-state";
 
 /** Index of the per-transaction validation codes in BlockMetadata.metadata (common.BlockMetadataIndex). */
 export const TRANSACTIONS_FILTER_INDEX = 2;
+/** Index of the orderer's metadata (the last configuration block's number) in BlockMetadata.metadata. */
+const SIGNATURES_INDEX = 0;
 const METADATA_ENTRIES = 5;
 
 export interface StoredTransaction {
@@ -76,10 +80,14 @@ export class Ledger {
   private readonly listeners = new Set<BlockListener>();
   private resets = 0;
 
-  /** `chaincode`: the deployed chaincode, whose definition the genesis state holds in _lifecycle. */
+  /**
+   * `chaincode`: the deployed chaincode, whose definition the genesis state holds in _lifecycle. `configEnvelope`: the
+   * genesis block's CONFIG envelope (config-block.ts); block 0 is the last configuration block of every block.
+   */
   constructor(
     readonly channel: string,
     private readonly chaincode?: string,
+    private readonly configEnvelope?: Buffer,
   ) {
     this.reset();
   }
@@ -140,12 +148,15 @@ export class Ledger {
   }
 
   private build(number: bigint, transactions: readonly StoredTransaction[]): StoredBlock {
-    const data = transactions.map((t) => t.envelope);
+    // The genesis configuration transaction is in the block but in no index: it has no txId (configtxgen's has none).
+    const config = number === 0n && this.configEnvelope !== undefined ? [this.configEnvelope] : [];
+    const data = [...config, ...transactions.map((t) => t.envelope)];
     const dataHash = createHash("sha256").update(Buffer.concat(data)).digest();
     const previousHash =
       number === 0n ? Buffer.alloc(0) : (this.chain[Number(number) - 1]?.headerHash ?? Buffer.alloc(0));
     const metadata: Buffer[] = Array.from({ length: METADATA_ENTRIES }, () => Buffer.alloc(0));
-    metadata[TRANSACTIONS_FILTER_INDEX] = Buffer.from(transactions.map((t) => t.code));
+    metadata[TRANSACTIONS_FILTER_INDEX] = Buffer.from([...config.map(() => 0), ...transactions.map((t) => t.code)]);
+    if (this.configEnvelope !== undefined) metadata[SIGNATURES_INDEX] = signaturesMetadata(0);
     const bytes = encode("common.Block", {
       header: { number, previousHash, dataHash },
       data: { data },

@@ -4,11 +4,11 @@
  * channel header ‖ signature header ‖ f(payload without TransientMap), f being the visibility function; a peer
  * that does not support the requested visibility ignores it like a real Fabric peer (which only does "full").
  */
-import type { ChaincodeResponse } from "./chaincode";
+import { CHAINCODE_ERROR, type ChaincodeResponse } from "./chaincode";
 import { sha256, type ChannelConfig } from "./channel-config";
 import type { Ledger } from "./ledger";
 import type { Endorsement } from "./messages";
-import type { Organization } from "./msp";
+import { policyDenied, READER_ROLES, type Organization } from "./msp";
 import { ProposalError, validateProposal, type UnpackedProposal } from "./proposal";
 import { invokeQscc, QSCC_NAME } from "./qscc";
 import { signLowS } from "./signatures";
@@ -91,7 +91,16 @@ export class EndorsingPeer {
       response = this.config.chaincode.invoke(simulator, fn, args);
       version = this.config.chaincode.version;
     } else if (up.chaincodeName === QSCC_NAME) {
-      response = invokeQscc(this.ledger, fn ?? "", args);
+      // qscc's own ACL check (core/scc/qscc/query.go): every function needs the channel's Readers.
+      const creator = await this.config.msp.deserialize(up.signatureHeader.creator);
+      response =
+        creator.ok && !READER_ROLES.includes(creator.identity.role)
+          ? {
+              status: CHAINCODE_ERROR,
+              message: `access denied for [${fn ?? ""}][${this.config.channel}]: [${policyDenied(this.config.channel, "Readers")}]`,
+              payload: Buffer.alloc(0),
+            }
+          : invokeQscc(this.ledger, fn ?? "", args);
       version = "";
     } else {
       return {

@@ -122,8 +122,8 @@ export async function validateProposal(
   if (isCommitted(chdr.txId)) {
     throw new ProposalError(`duplicate transaction found [${chdr.txId}]. Creator [${shdr.creator.toString("hex")}]`);
   }
-  // The endorser's ACL check (peer/Propose = the channel's Writers) for application chaincodes; qscc's functions are
-  // the channel's Readers, which every member role of an organization satisfies here.
+  // The endorser's ACL check (peer/Propose = the channel's Writers) for application chaincodes; qscc checks the
+  // channel's Readers itself (peer.ts), as Fabric's qscc does.
   if (creator.ok && up.chaincodeName !== QSCC_NAME && !WRITER_ROLES.includes(creator.identity.role)) {
     throw new ProposalError(policyDenied(chdr.channelId, "Writers"));
   }

@@ -111,6 +111,11 @@ export interface FabricSandbox {
   /** A new peer identity (NodeOU `peer`) of `mspId`: what endorsements must come from (for crafted transactions). */
   newPeerIdentity(mspId: string, name?: string): SandboxIdentity;
   /**
+   * A new orderer identity (NodeOU `orderer`) of `mspId`: a member of the channel that is none of its Readers, so
+   * qscc refuses it (`access denied for [fn][channel]: [... /Channel/Application/Readers ...]`), as Fabric's ACLs do.
+   */
+  newOrdererIdentity(mspId: string, name?: string): SandboxIdentity;
+  /**
    * A client certificate (NodeOU `client`) of `mspId`'s CA for a public key whose private key is held elsewhere (an
    * HSM, Cloud KMS), as a Fabric CA issues one for a certificate signing request.
    */

@@ -1,0 +1,85 @@
+/**
+ * The channel-capability check of every ledger resource and data source, on both faces (the TypeScript dynamic
+ * resources and the plugin share this core): before anything is signed for ordering — at check, so in preview too, and
+ * again before a create submits (a cached answer then) — the channel's capabilities are read from the channel through
+ * the gateway with the resource's own identity (provider/ledger/channel-capabilities.ts), and an identity whose key
+ * type the channel cannot accept, or a `channelCapability` assertion the channel disagrees with, is a failure naming
+ * the field, what the channel has, and the fix. A channel the identity may not read falls back to the assertion, with
+ * a warning saying so (docs/decisions/0220).
+ */
+import { createHash } from "node:crypto";
+import type { FieldFailure } from "../errors";
+import { ChannelCapabilityError, keyTypeOf, resolveChannelCapabilities } from "../ledger";
+import type { ChannelCapabilityResolution, Gateway, Signer } from "../ledger";
+import { log } from "./context";
+import { clientTlsRefusal } from "./ledger-client-tls";
+import { certificateOf } from "./ledger-transaction-identity";
+import { openGateway } from "./ledger-transaction-submit";
+import type { LedgerChannelCapability, LedgerGatewayInputs } from "./ledger-transaction-inputs";
+
+/** What the check needs of a resource's or data source's inputs (all known). */
+export interface LedgerCapabilityInputs {
+  gateway: LedgerGatewayInputs;
+  channel: string;
+  identity: { certificatePem: string };
+  channelCapability?: LedgerChannelCapability | undefined;
+}
+
+/** The network a gateway reaches, for the per-process cache: its address, TLS root and server name, hashed. */
+export function gatewayNetworkKey(g: LedgerGatewayInputs): string {
+  return createHash("sha256")
+    .update(JSON.stringify([g.address, g.tlsRootCertPem ?? null, g.serverNameOverride ?? null]))
+    .digest("hex");
+}
+
+/**
+ * The channel-capability check over an open `gateway` (signed with the inputs' identity): undefined when the identity
+ * may be used on the channel, else the failure (property + reason). A fallback to the assertion is logged as a warning
+ * on `urn`. Errors other than the check's own (the gateway unreachable with nothing asserted…) are failures too.
+ */
+export async function ledgerCapabilityFailure(
+  gateway: Gateway,
+  inputs: LedgerCapabilityInputs,
+  urn?: string,
+): Promise<FieldFailure | undefined> {
+  const key = certificateOf(inputs.identity.certificatePem)?.publicKey;
+  const keyType = key === undefined ? undefined : keyTypeOf(key);
+  if (keyType === undefined) return undefined; // identityFailures named it already
+  let resolution: ChannelCapabilityResolution;
+  try {
+    resolution = await resolveChannelCapabilities(gateway, {
+      channelId: inputs.channel,
+      keyType,
+      asserted: inputs.channelCapability,
+      network: gatewayNetworkKey(inputs.gateway),
+    });
+  } catch (error) {
+    if (!(error instanceof ChannelCapabilityError)) throw error;
+    // A peer that refused the TLS handshake answered nothing: name the client certificate, not the capability.
+    const refusal = error.problem === "UNREADABLE" ? clientTlsRefusal(error.cause, inputs.gateway) : undefined;
+    if (refusal !== undefined) return { property: "gateway.clientCertPem", reason: refusal };
+    return { property: error.field, reason: error.message };
+  }
+  if (resolution.notice !== undefined) log("warning", resolution.notice, urn);
+  return undefined;
+}
+
+/**
+ * The same check over a gateway of its own, opened with `signer` (the identity's, already checked against its
+ * certificate) and closed after: what a resource's check runs, preview included.
+ */
+export async function ledgerCapabilityCheck(
+  inputs: LedgerCapabilityInputs & { identity: { mspId: string; certificatePem: string } },
+  signer: Signer,
+  urn?: string,
+): Promise<FieldFailure | undefined> {
+  const gateway = openGateway(
+    { gateway: inputs.gateway, identity: inputs.identity, signer, trustedRootCertificates: {} },
+    "create",
+  );
+  try {
+    return await ledgerCapabilityFailure(gateway, inputs, urn);
+  } finally {
+    gateway.close();
+  }
+}
