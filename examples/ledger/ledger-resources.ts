@@ -28,7 +28,7 @@
  *   pulumi config set --secret ledgerTransientData '{"note":"private"}'   # optional
  *   pulumi config set ledgerPreviewEndorse true                 # optional: simulate during preview
  *   pulumi config set ledgerAllowInvalid true                   # optional: record an invalid transaction, do not fail
- *   pulumi config set ledgerChannelCapability V3_0              # optional: a Fabric 3 V3_0 channel (Ed25519 identities)
+ *   pulumi config set ledgerChannelCapability V3_0              # optional assertion (the channel's are read from it)
  *   pulumi config set ledgerOnDestroy '{"function":"DeleteAsset","args":["asset-1"]}'   # optional compensation
  */
 import * as pulumi from "@pulumi/pulumi";

@@ -262,7 +262,7 @@ export async function resolveChannelCapabilities(
       const head =
         asserted === undefined
           ? `has an ${name} key, and this identity`
-          : `says ${asserted}, but this ${name} identity`;
+          : `says ${asserted}, ${asserted === "V3_0" ? "but" : "and"} this ${name} identity`;
       throw new ChannelCapabilityError({
         problem: "IDENTITY_REFUSED",
         field: asserted === undefined ? "identity.certificatePem" : "channelCapability",
@@ -278,6 +278,16 @@ export async function resolveChannelCapabilities(
     const why = notReader
       ? `the identity may not read channel '${channelId}''s configuration (its Readers policy refused qscc)`
       : `channel '${channelId}''s configuration could not be read (${messageOf(error)})`;
+    if (asserted === "V2_0" && v3) {
+      throw new ChannelCapabilityError({
+        problem: "KEY_TYPE_NOT_ACCEPTED",
+        field: "channelCapability",
+        message:
+          `says V2_0 (${why}), and an ${name} identity needs a channel with the capability V3_0: use an ECDSA ` +
+          "P-256 or P-384 identity, or, if the channel has V3_0, set channelCapability: 'V3_0' or leave it out",
+        cause: error,
+      });
+    }
     if (asserted !== undefined) {
       return {
         level: asserted,

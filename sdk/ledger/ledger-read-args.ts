@@ -79,7 +79,10 @@ export interface LedgerReadArgs {
   gateway: LedgerReadGateway;
   /** The channel. */
   channel: string;
-  /** "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability. @default "V2_0" */
+  /**
+   * An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+   * used only when the identity may not read it. @default read from the channel
+   */
   channelCapability?: "V2_0" | "V3_0";
   /** Who asks, and how its key signs. */
   identity: LedgerReadIdentity;

@@ -114,9 +114,11 @@ export interface LedgerTransactionArgs {
   /** The channel. A change is a new transaction (replace), like every other transaction input below. */
   channel: pulumi.Input<string>;
   /**
-   * The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-   * identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
-   * @default "V2_0"
+   * An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+   * identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+   * signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+   * the identity may not read the channel's configuration.
+   * @default read from the channel
    */
   channelCapability?: pulumi.Input<"V2_0" | "V3_0">;
   /** The chaincode name. */

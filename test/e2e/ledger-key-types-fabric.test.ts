@@ -6,9 +6,11 @@
  * transaction); our client commits as the P-384 client too. A tampered endorsement of each key type is refused by our
  * verify-before-sign with the committer's code, and the same change signed by the official client (which checks
  * nothing) is refused by Fabric's committer with that code. `opsledger-ledger verify` passes the committed
- * transaction and its block and fails a tampered copy. Without `channelCapability: V3_0`, preview refuses the Ed25519
- * identity before anything reaches the gateway; so it does on the run's shared Fabric 2.5.16 network, with an Ed25519
- * client certified by Org1's real CA, whose endorsement Fabric 2.5 itself refuses only as "creator is malformed".
+ * transaction and its block and fails a tampered copy. No `channelCapability` is set: the provider reads the channel's
+ * capabilities from the channel (issue 30); an assertion of V2_0 fails naming the channel's V3_0. On the run's shared
+ * Fabric 2.5.16 network an Ed25519 client certified by Org1's real CA is refused in preview with only that read sent
+ * (Fabric 2.5 refuses the read itself as "creator is malformed", and the failure says what that means), through both
+ * faces, and an assertion of V3_0 fails naming the channel's V2_0.
  *
  * Every signer backend that has the key type commits VALID on the same network, through the CLI, with a client
  * certificate the test has the organization's CA issue for the backend's public key: a SoftHSM2 token's Ed25519 key
@@ -34,8 +36,12 @@ import * as official from "@hyperledger/fabric-gateway";
 import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import type { ProjectStack } from "../helpers/project-stack";
 import { commitsOverMutualTls, refusesUntrustedClientCertificate } from "../helpers/ledger-mutual-tls";
+import {
+  assertionDisagrees,
+  ed25519NeedsNoSetting,
+  refusesEd25519BeforeSending,
+} from "../helpers/ledger-capability-behaviours";
 import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
 import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
@@ -51,21 +57,6 @@ const E2E_TEST_TIMEOUT_MS = 600_000;
 const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
 const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
 
-/**
- * Runs `pulumi preview` of a stack whose identity is Ed25519 on a channel not declared V3_0, and asserts that it fails
- * with the V3_0 message before any call reaches the gateway; gives the preview's output.
- */
-async function previewRefusesEd25519(t: ComponentTarget, stack: ProjectStack): Promise<string> {
-  const mark = t.proxy.calls.length;
-  const failed = await stack.preview({ allowFailure: true });
-  assert.notEqual(failed.code, 0);
-  assert.match(
-    failed.output,
-    /property identity\.certificatePem value .*has a problem: has an Ed25519 key, which Fabric accepts only from 3\.0 on, on a channel with the channel capability V3_0/,
-  );
-  assert.deepEqual(t.proxy.paths(mark), [], "nothing reached the gateway");
-  return failed.output;
-}
 describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P-384 organization", function () {
   this.timeout(E2E_TEST_TIMEOUT_MS);
   let t: ComponentTarget;
@@ -119,7 +110,7 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
 
   it("commits the component VALID as the Ed25519 client, endorsed by the Ed25519 and the P-384 peer", async () => {
     const key = uniqueKey("ed25519");
-    const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"], channelCapability: "V3_0" });
+    const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"] });
     try {
       const up = await stack.up();
       const o = up.outputs;
@@ -254,7 +245,6 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
           fn: "CreateAsset",
           args: [uniqueKey(b.kind), "blue"],
           identity: backend.identity,
-          ...(b.keyType === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
         });
         try {
           const { outputs } = await stack.up();
@@ -280,15 +270,10 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
   it("is refused by the peer with a client certificate from a CA outside its TLS roots, naming the field", () =>
     refusesUntrustedClientCertificate(t, "Org2MSP", dir));
 
-  it("refuses the Ed25519 identity in preview when the channel's V3_0 is not declared, sending nothing", async () => {
-    const stack = await componentStack(t, { fn: "CreateAsset", args: [uniqueKey("v2"), "blue"] });
-    try {
-      const output = await previewRefusesEd25519(t, stack);
-      assert.match(output, /set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity/);
-    } finally {
-      await stack.dispose();
-    }
-  });
+  it("refuses an assertion of V2_0, naming the channel's V3_0 and its other capabilities", () =>
+    assertionDisagrees(t, t.identity, "V2_0", "Channel V3_0, Application V2_5, Orderer V2_0"));
+  it("commits VALID as the Ed25519 client through the plugin (YAML twin), no capability set", () =>
+    ed25519NeedsNoSetting(t, t.identity, "plugin"));
 });
 
 describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
@@ -304,14 +289,22 @@ describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)",
   });
   after(() => t.close());
 
-  it("is refused by preview before anything is sent; Fabric 2.5 itself answers only 'creator is malformed'", async () => {
+  const refused25 = new RegExp(
+    "has an Ed25519 key, and this identity was refused even a read of channel 'opsledger''s configuration \\(qscc " +
+      "GetChainInfo; Fabric: access denied: channel \\[opsledger\\] creator org unknown, creator is malformed\\): a " +
+      "Fabric 2\\.x peer answers so, since it cannot import Ed25519 keys and no 2\\.x channel has the capability V3_0",
+  );
+
+  for (const face of ["component", "plugin"] as const) {
+    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face})`, () =>
+      refusesEd25519BeforeSending(t, identity, refused25, face));
+  }
+
+  it("refuses a P-256 client's assertion of V3_0, naming the channel's V2_0 and its other capabilities", async () =>
+    assertionDisagrees(t, await newClientOf(t, "ecdsa-p256"), "V3_0", "Channel V2_0, Application V2_5, Orderer V2_0"));
+
+  it("is refused by Fabric 2.5 itself only as 'creator is malformed' when sent anyway", async () => {
     const key = uniqueKey("ed25519-on-2.5");
-    const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "blue"], identity });
-    try {
-      await previewRefusesEd25519(t, stack);
-    } finally {
-      await stack.dispose();
-    }
     // What the check spares the user: the same identity sent anyway (our client has no capability notion) gets an
     // answer that names no cause (the peer's log alone says "Certificate's public key type not recognized. Supported
     // keys: [ECDSA, RSA]"); a P-256 client certified the same way commits, so the key type is the difference.

@@ -32,6 +32,11 @@ export function faceConfig(face: LedgerFace, config: ConfigValues): ConfigValues
   if (config["ledgerOnDestroy"] !== undefined) {
     throw new Error("the YAML twin of examples/ledger has no ledgerOnDestroy: run that body through the component");
   }
+  if (config["ledgerChannelCapability"] !== undefined) {
+    throw new Error(
+      "the YAML twin of examples/ledger has no ledgerChannelCapability (the channel's are read): run that body through the component",
+    );
+  }
   return { ledgerTransientData: { value: "{}", secret: true }, ...config };
 }
 

@@ -3,7 +3,8 @@
  * getChainInfo run on both faces) against every ledger target, 3.1.5 included: a committed transaction read by txId
  * (VALID with opaque bytes, MVCC_READ_CONFLICT), decoded and verified; a chaincode query; the chain's height and
  * hashes; and the readable errors for a txId not on the channel, a malformed txId, a channel the peer has not joined,
- * a chaincode not defined, and a reader identity asked to evaluate. The reads sign with a peer identity (a member of
+ * a chaincode not defined, and a reader identity asked to evaluate; the channel's capabilities, read from its last
+ * configuration block (issue 30: the sandbox's genesis block carries them as a real channel's does). The reads sign with a peer identity (a member of
  * the channel's Readers, not of its Writers) given as a key file, as a program would.
  */
 import { strict as assert } from "node:assert";
@@ -11,7 +12,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createPublicKey } from "node:crypto";
-import { certificateSubject, codecs, fabricSki, LedgerReadError, toHex, type Gateway } from "../../../provider/ledger";
+import { common as fabricCommon } from "@hyperledger/fabric-protos";
+import {
+  certificateSubject,
+  codecs,
+  fabricSki,
+  LedgerReadError,
+  readChannelCapabilities,
+  toHex,
+  type Gateway,
+} from "../../../provider/ledger";
 import { ValidationError } from "../../../provider/errors";
 import { invoke } from "../../../provider/plugin/adapter";
 import {
@@ -179,6 +189,25 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
       const next = codecs.Block.decode(await ledger.readBlock(height));
       assert.match(info.currentBlockHash, /^[0-9a-f]{64}$/);
       assert.equal(info.currentBlockHash, toHex(next.header?.previousHash ?? new Uint8Array()));
+    });
+
+    it("reads the channel's capabilities from the last configuration block the newest block names (issue 30)", async () => {
+      const capabilities = await readChannelCapabilities(gateway, ledger.channel);
+      // The newest block's SIGNATURES metadata, decoded with the official protos, names the last configuration block.
+      const newest = fabricCommon.Block.deserializeBinary(await ledger.readBlock((await ledger.blockHeight()) - 1n));
+      const entry = newest.getMetadata()?.getMetadataList_asU8()[0] ?? new Uint8Array(0);
+      const obm = fabricCommon.OrdererBlockMetadata.deserializeBinary(
+        fabricCommon.Metadata.deserializeBinary(entry).getValue_asU8(),
+      );
+      const level = target.label === "Fabric 3.1.5" ? "V3_0" : "V2_0";
+      assert.deepEqual(capabilities, {
+        channel: ledger.channel,
+        channelGroup: [level],
+        application: ["V2_5"],
+        orderer: ["V2_0"],
+        configBlock: BigInt(obm.getLastConfig()?.getIndex() ?? -1),
+        level,
+      });
     });
 
     it("signs its reads through a key in an environment variable and a PKCS#11 token key (PIN from the environment)", async () => {
