@@ -45,6 +45,8 @@ export interface ChannelSettings {
   readonly consensus: FabricConsensus;
   /** The orderers' host names (ordererHosts). */
   readonly ordererHosts: readonly string[];
+  /** The Channel group's capability. @default channelCapability(version) */
+  readonly channelCapability?: "V2_0" | "V3_0";
 }
 
 const LOCAL_SANS = ["127.0.0.1", "localhost"];
@@ -194,7 +196,7 @@ export function configtxYaml(layout: NetworkLayout, ports: ChannelPorts, setting
   };
   const profile = {
     Policies: channelPolicies,
-    Capabilities: { [channelCapability(settings.version)]: true },
+    Capabilities: { [settings.channelCapability ?? channelCapability(settings.version)]: true },
     Orderer: {
       ...consensusSection(layout, ports, settings),
       BatchTimeout: `${settings.batchTimeoutMs}ms`,

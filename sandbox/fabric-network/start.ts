@@ -25,7 +25,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { AdminTools } from "./admin-tools";
-import { CHANNEL_PROFILE, configtxYaml, cryptoConfigYaml } from "./channel-config";
+import { CHANNEL_PROFILE, channelCapability, configtxYaml, cryptoConfigYaml } from "./channel-config";
 import { deployChaincode } from "./deploy-chaincode";
 import { ensureFabric, isFabricVersion } from "./fabric-home";
 import { endorseThroughGateway } from "./gateway-probe";
@@ -53,13 +53,24 @@ function resolveOptions(options: T.FabricNetworkOptions): Resolved {
   if (!isFabricVersion(version))
     throw new Error(`version must be one of ${T.FABRIC_VERSIONS.join(", ")}, got '${String(version)}'`);
   const { consensus, orderers } = resolveConsensus(version, options.consensus, options.orderers);
+  const keyTypes = resolveKeyTypes(version, options.keyTypes);
+  const capability = options.channelCapability ?? channelCapability(version);
+  if (capability === "V3_0" && version.startsWith("2.")) {
+    throw new Error(`channelCapability V3_0 needs Fabric 3.x; Fabric ${version} knows V2_0 only`);
+  }
+  if (capability === "V2_0" && (consensus === "BFT" || [...keyTypes.values()].includes("ed25519"))) {
+    throw new Error(
+      "channelCapability V2_0: BFT ordering and Ed25519 organizations need V3_0; leave channelCapability out for them",
+    );
+  }
   return {
+    channelCapability: capability,
     version,
     consensus,
     ordererHosts: ordererHosts(orderers),
     dir: options.dir,
     fabricHome: options.fabricHome,
-    keyTypes: resolveKeyTypes(version, options.keyTypes),
+    keyTypes,
     startTimeoutMs: options.startTimeoutMs ?? T.DEFAULT_FABRIC_START_TIMEOUT_MS,
     batchTimeoutMs: options.batchTimeoutMs ?? T.DEFAULT_BATCH_TIMEOUT_MS,
     maxMessageCount: options.maxMessageCount ?? T.DEFAULT_MAX_MESSAGE_COUNT,

@@ -85,6 +85,12 @@ export interface FabricNetworkOptions {
    */
   readonly keyTypes?: Readonly<Record<string, FabricKeyType>>;
   /**
+   * The channel's Channel-group capability. A 3.x release runs V3_0 unless told "V2_0" (a 3.x channel without V3_0,
+   * as one created before an upgrade: Raft only, no Ed25519 organization); 2.x knows only V2_0.
+   * @default "V3_0" on 3.x, "V2_0" on 2.x
+   */
+  readonly channelCapability?: "V2_0" | "V3_0";
+  /**
    * Whether the peers require a client TLS certificate from every client (`peer.tls.clientAuthRequired`, trusting
    * both organizations' TLS CAs, so each gateway reaches the other organization's peer too): mutual TLS to the
    * gateway. Clients present their user's cryptogen TLS certificate (FabricIdentity.tlsCertificatePem). The orderers

@@ -140,6 +140,8 @@ export interface TargetStartOptions {
   readonly consensus?: FabricConsensus;
   /** Peers that require client TLS certificates (FabricNetworkOptions.clientAuth; implies `own`). */
   readonly clientAuth?: boolean;
+  /** The channel's capability of an own network (FabricNetworkOptions.channelCapability; implies `own`). */
+  readonly channelCapability?: "V2_0" | "V3_0";
 }
 
 const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
@@ -297,8 +299,13 @@ function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
 }
 
 async function startNetworkTarget(version: FabricVersion, options: TargetStartOptions): Promise<LedgerTarget> {
-  const { batchTimeoutMs, keyTypes, consensus, clientAuth } = options;
-  const own = (options.own ?? false) || keyTypes !== undefined || consensus === "BFT" || clientAuth === true;
+  const { batchTimeoutMs, keyTypes, consensus, clientAuth, channelCapability } = options;
+  const own =
+    (options.own ?? false) ||
+    keyTypes !== undefined ||
+    consensus === "BFT" ||
+    clientAuth === true ||
+    channelCapability !== undefined;
   const shared = own ? undefined : sharedNetwork(version);
   const network =
     shared ??
@@ -308,6 +315,7 @@ async function startNetworkTarget(version: FabricVersion, options: TargetStartOp
       ...(keyTypes === undefined ? {} : { keyTypes }),
       ...(consensus === undefined ? {} : { consensus }),
       ...(clientAuth === undefined ? {} : { clientAuth }),
+      ...(channelCapability === undefined ? {} : { channelCapability }),
     }));
   return networkTarget(network);
 }
