@@ -34,9 +34,10 @@ type EvaluateArgs struct {
 	Chaincode string `pulumi:"chaincode"`
 	// The channel.
 	Channel string `pulumi:"channel"`
-	// "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+	// An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+	// used only when the identity may not read it.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability *string `pulumi:"channelCapability"`
 	// The function to query, e.g. "ReadAsset".
 	Function string `pulumi:"function"`
@@ -71,9 +72,10 @@ type EvaluateOutputArgs struct {
 	Chaincode pulumi.StringInput `pulumi:"chaincode"`
 	// The channel.
 	Channel pulumi.StringInput `pulumi:"channel"`
-	// "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+	// An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+	// used only when the identity may not read it.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrInput `pulumi:"channelCapability"`
 	// The function to query, e.g. "ReadAsset".
 	Function pulumi.StringInput `pulumi:"function"`

@@ -25,9 +25,10 @@ func GetChainInfo(ctx *pulumi.Context, args *GetChainInfoArgs, opts ...pulumi.In
 type GetChainInfoArgs struct {
 	// The channel.
 	Channel string `pulumi:"channel"`
-	// "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+	// An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+	// used only when the identity may not read it.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability *string `pulumi:"channelCapability"`
 	// The gateway peer to ask.
 	Gateway LedgerReadGateway `pulumi:"gateway"`
@@ -54,9 +55,10 @@ func GetChainInfoOutput(ctx *pulumi.Context, args GetChainInfoOutputArgs, opts .
 type GetChainInfoOutputArgs struct {
 	// The channel.
 	Channel pulumi.StringInput `pulumi:"channel"`
-	// "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+	// An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+	// used only when the identity may not read it.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrInput `pulumi:"channelCapability"`
 	// The gateway peer to ask.
 	Gateway LedgerReadGatewayInput `pulumi:"gateway"`

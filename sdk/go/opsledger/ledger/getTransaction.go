@@ -28,9 +28,10 @@ func GetTransaction(ctx *pulumi.Context, args *GetTransactionArgs, opts ...pulum
 type GetTransactionArgs struct {
 	// The channel.
 	Channel string `pulumi:"channel"`
-	// "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+	// An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+	// used only when the identity may not read it.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability *string `pulumi:"channelCapability"`
 	// The gateway peer to ask.
 	Gateway LedgerReadGateway `pulumi:"gateway"`
@@ -79,9 +80,10 @@ func GetTransactionOutput(ctx *pulumi.Context, args GetTransactionOutputArgs, op
 type GetTransactionOutputArgs struct {
 	// The channel.
 	Channel pulumi.StringInput `pulumi:"channel"`
-	// "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+	// An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+	// used only when the identity may not read it.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrInput `pulumi:"channelCapability"`
 	// The gateway peer to ask.
 	Gateway LedgerReadGatewayInput `pulumi:"gateway"`

@@ -34,10 +34,12 @@ type LedgerTransaction struct {
 	Chaincode pulumi.StringPtrOutput `pulumi:"chaincode"`
 	// The channel. A change is a new transaction (replace), like every other transaction input below.
 	Channel pulumi.StringPtrOutput `pulumi:"channel"`
-	// The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-	// identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+	// An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+	// identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+	// signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+	// the identity may not read the channel's configuration.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrOutput `pulumi:"channelCapability"`
 	// MSP ids of the endorsers.
 	Endorsers pulumi.StringArrayOutput `pulumi:"endorsers"`
@@ -157,10 +159,12 @@ type ledgerTransactionArgs struct {
 	Chaincode string `pulumi:"chaincode"`
 	// The channel. A change is a new transaction (replace), like every other transaction input below.
 	Channel string `pulumi:"channel"`
-	// The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-	// identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+	// An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+	// identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+	// signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+	// the identity may not read the channel's configuration.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability *string `pulumi:"channelCapability"`
 	// MSP ids that must endorse (each must then have a valid endorsement).
 	//
@@ -204,10 +208,12 @@ type LedgerTransactionArgs struct {
 	Chaincode pulumi.StringInput
 	// The channel. A change is a new transaction (replace), like every other transaction input below.
 	Channel pulumi.StringInput
-	// The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-	// identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+	// An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+	// identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+	// signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+	// the identity may not read the channel's configuration.
 	//
-	// Default: "V2_0"
+	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrInput
 	// MSP ids that must endorse (each must then have a valid endorsement).
 	//
@@ -303,10 +309,12 @@ func (o LedgerTransactionOutput) Channel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerTransaction) pulumi.StringPtrOutput { return v.Channel }).(pulumi.StringPtrOutput)
 }
 
-// The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-// identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+// An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+// identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+// signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+// the identity may not read the channel's configuration.
 //
-// Default: "V2_0"
+// Default: read from the channel
 func (o LedgerTransactionOutput) ChannelCapability() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerTransaction) pulumi.StringPtrOutput { return v.ChannelCapability }).(pulumi.StringPtrOutput)
 }
