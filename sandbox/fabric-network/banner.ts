@@ -54,7 +54,6 @@ export function networkBanner(network: FabricNetwork): string {
       `pulumi config set ledgerCertificatePem -- ${cat(org1.client.certificatePath)}`,
       "pulumi config set ledgerSigner keyFile",
       `pulumi config set ledgerKeyFile ${shellQuote(org1.client.privateKeyPath)}`,
-      ...(org1.keyType === "ed25519" ? ["pulumi config set ledgerChannelCapability V3_0"] : []),
       ...(org1.clientAuthRequired
         ? [
             `pulumi config set ledgerClientCertPem -- ${cat(org1.client.tlsCertificatePath)}`,

@@ -7,6 +7,7 @@ import { valueAt as get } from "../../helpers/yaml-path";
 import { channelCapability, configtxYaml, cryptoConfigYaml } from "../../../sandbox/fabric-network/channel-config";
 import { coreYaml, hasPath, ordererYaml, setPath } from "../../../sandbox/fabric-network/node-config";
 import { resolveKeyTypes } from "../../../sandbox/fabric-network/org-keys";
+import { startFabricNetwork } from "../../../sandbox/fabric-network";
 import { NetworkLayout, ordererHosts } from "../../../sandbox/fabric-network/topology";
 
 function list(doc: unknown, path: string): unknown[] {
@@ -38,6 +39,12 @@ describe("Fabric network configuration", () => {
     assert.deepEqual(get(profile("3.1.5"), "Capabilities"), { V3_0: true });
     assert.deepEqual(get(profile("3.1.5"), "Orderer.Capabilities"), { V2_0: true });
     assert.deepEqual(get(profile("3.1.5"), "Application.Capabilities"), { V2_5: true });
+    // A 3.x channel without V3_0, on request (issue 30: an Ed25519 identity on such a channel).
+    const v2 = get(
+      parse(configtxYaml(layout, ports, { version: "3.1.5", ...settings, channelCapability: "V2_0" })),
+      "Profiles.OpsledgerChannel",
+    );
+    assert.deepEqual(get(v2, "Capabilities"), { V2_0: true });
   });
 
   it("names three etcdraft consenters, per-organization orderer endpoints and one anchor peer per organization", () => {
@@ -233,5 +240,22 @@ describe("Fabric network configuration", () => {
       assert.equal(hasPath(doc, "a.c.d"), true);
       assert.equal(hasPath(doc, "a.x"), false);
     });
+  });
+});
+
+describe("Fabric network options: channelCapability", () => {
+  it("refuses V3_0 on 2.x, and V2_0 with BFT or an Ed25519 organization, before anything starts", async () => {
+    await assert.rejects(startFabricNetwork({ version: "2.5.16", channelCapability: "V3_0" }), {
+      message: "channelCapability V3_0 needs Fabric 3.x; Fabric 2.5.16 knows V2_0 only",
+    });
+    const needsV3 =
+      "channelCapability V2_0: BFT ordering and Ed25519 organizations need V3_0; leave channelCapability out for them";
+    await assert.rejects(startFabricNetwork({ version: "3.1.5", consensus: "BFT", channelCapability: "V2_0" }), {
+      message: needsV3,
+    });
+    await assert.rejects(
+      startFabricNetwork({ version: "3.1.5", keyTypes: { Org1MSP: "ed25519" }, channelCapability: "V2_0" }),
+      { message: needsV3 },
+    );
   });
 });
