@@ -168,6 +168,18 @@ describe("channel capabilities read from the channel (issue 30 point 1, Fabric s
     assert.equal((created.outs as { validationCode: string }).validationCode, "VALID");
   });
 
+  it("V3_0: concurrent checks of many resources share one read of the channel's capabilities", async () => {
+    const mark = v3.proxy.calls.length;
+    const checks = await Promise.all(
+      Array.from({ length: 8 }, () => ledgerTransactionProvider.check({}, inputs(v3, ed25519Client(v3, "Org1MSP")))),
+    );
+    assert.deepEqual(
+      checks.map((c) => c.failures),
+      checks.map(() => undefined),
+    );
+    assert.deepEqual(paths(v3, mark), EVALUATES(3), "one read: GetChainInfo, the newest block, block 0");
+  });
+
   it("V3_0: an assertion of V2_0 disagrees with the channel, and the failure names both", async () => {
     const checked = await ledgerTransactionProvider.check(
       {},
