@@ -5,11 +5,21 @@
  * are refused with that read the only call (no Endorse, no Submit), through both faces, the failure saying what the
  * answer means; a P-256 client's assertion of V3_0 fails naming the channel's V2_0. Sent anyway by our client (which
  * has no capability notion), the same Ed25519 identity gets only Fabric's `creator org [Org1MSP]`, while a P-256 client
- * certified the same way commits. (V3_0 channels: test/e2e/ledger-key-types-fabric.test.ts on Raft,
+ * certified the same way commits. The orderer organization's admin, a member of the channel but none of its
+ * Application Readers, is refused the read by qscc's ACL: recognized as such, and an assertion is used in its place.
+ * (V3_0 channels: test/e2e/ledger-key-types-fabric.test.ts on Raft,
  * ledger-component-bft.test.ts on BFT; Fabric 2.5.16 in the first file too.)
  */
 import { strict as assert } from "node:assert";
-import { EndorseError, readChannelCapabilities } from "../../provider/ledger";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  EndorseError,
+  LedgerReadError,
+  readChannelCapabilities,
+  resolveChannelCapabilities,
+} from "../../provider/ledger";
+import { NetworkLayout } from "../../sandbox/fabric-network/topology";
 import { assertionDisagrees, refusesEd25519BeforeSending } from "../helpers/ledger-capability-behaviours";
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
@@ -58,6 +68,41 @@ describe("an Ed25519 identity on real Fabric 3.1.5 without V3_0 (a channel at V2
 
   it("refuses a P-256 client's assertion of V3_0, naming the channel's V2_0 and its other capabilities", async () =>
     assertionDisagrees(t, await newClientOf(t, "ecdsa-p256"), "V3_0", "Channel V2_0, Application V2_5, Orderer V2_0"));
+
+  it("an identity the channel's Readers refuse (the orderer organization's admin): said so, the assertion used", async () => {
+    const network = t.ledger.network;
+    assert.ok(network !== undefined);
+    // cryptogen's users/Admin@<orderer domain>/msp, next to the TLS folder the network names.
+    const msp = path.join(path.dirname(path.dirname(new NetworkLayout(network.dir).ordererAdminTls().cert)), "msp");
+    const only = (folder: string): string => {
+      const [file, ...rest] = fs.readdirSync(path.join(msp, folder));
+      assert.ok(file !== undefined && rest.length === 0, `${folder} holds one file`);
+      return fs.readFileSync(path.join(msp, folder, file), "utf8");
+    };
+    const admin = { mspId: "OrdererMSP", certificatePem: only("signcerts"), privateKeyPem: only("keystore") };
+    const gateway = t.ledger.connectOurs({ identity: admin });
+    try {
+      const read = await failure(readChannelCapabilities(gateway, t.ledger.channel));
+      assert.ok(read instanceof LedgerReadError, String(read));
+      assert.equal(read.problem, "NOT_A_READER");
+      assert.match(String(read.cause), /with policy \[\/Channel\/Application\/Readers\]/);
+      const resolved = await resolveChannelCapabilities(gateway, {
+        channelId: t.ledger.channel,
+        keyType: "ecdsa-p256",
+        asserted: "V2_0",
+        network: `acl-${network.networkFile}`,
+      });
+      assert.deepEqual(resolved, {
+        level: "V2_0",
+        source: "assertion",
+        notice:
+          "the identity may not read channel 'opsledger''s configuration (its Readers policy refused qscc); using " +
+          "channelCapability V2_0 as declared",
+      });
+    } finally {
+      gateway.close();
+    }
+  });
 
   it("is refused by Fabric 3.1.5 itself only as 'creator org [Org1MSP]' when sent anyway", async () => {
     const key = uniqueKey("ed25519-on-v2");
