@@ -277,6 +277,10 @@ const sections: readonly Section[] = [
           "provider MB",
           "state KB",
           "up, checkpoints skipped s (diagnostic)",
+          "one LedgerTransactions up s",
+          "batch up / script",
+          "batch provider MB",
+          "batch state KB",
         ],
         r.rows.map((row) => [
           row.count,
@@ -288,7 +292,11 @@ const sections: readonly Section[] = [
           `${((row.pulumiUpMs - row.floorUpMs) / row.scriptMs).toFixed(2)}x`,
           row.providerMb,
           row.stateKb,
-          s(row.upNoCheckpointsMs),
+          row.upNoCheckpointsMs === undefined ? "not run" : s(row.upNoCheckpointsMs),
+          s(row.batchUpMs),
+          `${(row.batchUpMs / row.scriptMs).toFixed(2)}x`,
+          row.batchProviderMb,
+          row.batchStateKb,
         ]),
       );
       const steps = Object.keys(r.rows[0]?.componentStepMs ?? {});

@@ -60,7 +60,8 @@ function grpcError(e: unknown, code = grpc.status.UNKNOWN): grpc.ServiceError {
       .setReasonsList([...partial.reasons]);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-    const status = new statusproto.Status().setCode(code).setMessage(message).addDetails(any);
+    const status = new statusproto.Status().setCode(code).setMessage(message);
+    status.addDetails(any); // (returns the detail, not the status)
     metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   }
   return Object.assign(new Error(message), { code, details: message, metadata });
