@@ -14,28 +14,36 @@
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { GATEWAY } from "../helpers/gateway-proxy";
-import { batchStack, committedOf } from "../helpers/ledger-batch-project";
+import { batchStack, batchType, committedOf } from "../helpers/ledger-batch-project";
 import type { BatchItem, BatchStack } from "../helpers/ledger-batch-project";
 import { startComponentTarget, submits, submittedTxId, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import { isLedgerProvider } from "../helpers/ledger-faces";
+import type { LedgerFace } from "../helpers/ledger-faces";
 import { isRunning, killCommand } from "../helpers/kill-stack";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { stripAnsi } from "../helpers/project-stack";
 
-const BATCH_TYPE = "pulumi-nodejs:dynamic/ledger:LedgerTransactions";
-
 /** key → txId of each item the preview's step for the resource shows (its checked inputs). */
-function previewedTxIds(events: readonly EngineEvent[]): Record<string, string> {
-  const step = events.find((e) => e.resourcePreEvent?.metadata.type === BATCH_TYPE)?.resourcePreEvent?.metadata;
+function previewedTxIds(events: readonly EngineEvent[], face: LedgerFace): Record<string, string> {
+  const type = batchType(face);
+  const step = events.find((e) => e.resourcePreEvent?.metadata.type === type)?.resourcePreEvent?.metadata;
   const items = (step?.new?.inputs["transactions"] ?? []) as { key: string; txId?: string }[];
   return Object.fromEntries(items.map((i) => [i.key, i.txId ?? "(none)"]));
 }
 
 const create = (key: string, value: string): BatchItem => ({ key, function: "CreateAsset", args: [key, value] });
 
-for (const target of ledgerTargets(["2.5.16"])) {
-  describe(`LedgerTransactions through the pulumi CLI (${target.label})`, function () {
+/** The sandbox through both faces; real Fabric 2.5.16 through the component. */
+const RUNS = ledgerTargets(["2.5.16"]).flatMap((target) =>
+  (target.kind === "sandbox" ? (["component", "plugin"] as const) : (["component"] as const)).map((face) => ({
+    target,
+    face,
+  })),
+);
+
+for (const { target, face } of RUNS) {
+  describe(`LedgerTransactions through the pulumi CLI (${target.label}, ${face})`, function () {
     this.timeout(600_000);
     let t: ComponentTarget;
     before(async () => {
@@ -47,10 +55,10 @@ for (const target of ledgerTargets(["2.5.16"])) {
 
     it("previews each item's txId and submits exactly those once; reorder, insert, change and remove", async () => {
       const [a, b, c] = [uniqueKey("a"), uniqueKey("b"), uniqueKey("c")];
-      const s: BatchStack = await batchStack(t, [create(a, "red"), create(b, "blue")]);
+      const s: BatchStack = await batchStack(t, [create(a, "red"), create(b, "blue")], { face });
       try {
         const preview = await s.stack.preview();
-        const planned = previewedTxIds(preview.events);
+        const planned = previewedTxIds(preview.events, face);
         assert.deepEqual(Object.keys(planned), [a, b]);
         for (const txId of Object.values(planned)) assert.match(txId, /^[0-9a-f]{64}$/);
         let mark = t.proxy.calls.length;
@@ -66,7 +74,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
 
         // Reordered, with an item inserted first: the two keep their txIds; only the new one is submitted.
         await s.setItems([create(c, "green"), create(b, "blue"), create(a, "red")]);
-        const again = previewedTxIds((await s.stack.preview()).events);
+        const again = previewedTxIds((await s.stack.preview()).events, face);
         assert.equal(again[a], planned[a]);
         assert.equal(again[b], planned[b]);
         assert.match(again[c] ?? "", /^[0-9a-f]{64}$/);
@@ -88,7 +96,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
           { key: b, function: "UpdateAsset", args: [b, "black"] },
           create(a, "red"),
         ]);
-        const changed = previewedTxIds((await s.stack.preview()).events);
+        const changed = previewedTxIds((await s.stack.preview()).events, face);
         assert.notEqual(changed[b], planned[b]);
         assert.deepEqual([changed[a], changed[c]], [planned[a], again[c]]);
         mark = t.proxy.calls.length;
@@ -138,7 +146,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
           { key: conflict, function: "UpdateAsset", args: [conflict, "green"] },
           create(ok3, "blue"),
         ],
-        { ordered: true },
+        { ordered: true, face },
       );
       try {
         const created = await write("CreateAsset", "white");
@@ -174,7 +182,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
         assert.ok(concurrent !== "");
         // The engine recorded the committed item with the error (ErrorResourceInitFailed).
         const state = await s.stack.exportState();
-        const resource = state.resources?.find((r) => r.type === BATCH_TYPE);
+        const resource = state.resources?.find((r) => r.type === batchType(face));
         assert.deepEqual(
           ((resource?.outputs?.["committed"] ?? []) as { key: string; txId: string }[]).map((x) => [x.key, x.txId]),
           [[ok1, ok1TxId]],
@@ -207,7 +215,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
       const s = await batchStack(
         t,
         keys.map((k) => create(k, "violet")),
-        { ordered: true },
+        { ordered: true, face },
       );
       try {
         const start = await t.reader.height();
@@ -226,7 +234,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
         assert.ok(cliPid !== undefined);
         const kill = killCommand(cliPid, "tree");
         assert.ok(
-          kill.killed.some((p) => isLedgerProvider("component", p)),
+          kill.killed.some((p) => isLedgerProvider(face, p)),
           "the provider process was killed",
         );
         assert.equal((await running).signal, "SIGKILL");

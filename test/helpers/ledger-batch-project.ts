@@ -1,13 +1,23 @@
 /**
  * A Pulumi project of one ledger.LedgerTransactions whose items the stack config's `items` lists, as a user would
  * write it (written by test/helpers/ledger-project.ts's writer, run with the plain `pulumi` CLI), against a
- * ComponentTarget's gateway proxy (test/helpers/ledger-component.ts). Its outputs: `committed` (the resource's output)
- * and `planned` (each item's key and txId).
+ * ComponentTarget's gateway proxy (test/helpers/ledger-component.ts); or its YAML twin through the plugin
+ * (test/fixtures/pulumi/ledger-batch-yaml, face "plugin"). Its outputs: `committed` (the resource's output) and
+ * `planned` (each item's key and txId).
  */
+
+/** The resource's type token in the state and in the engine's events, per face. */
+export function batchType(face: LedgerFace): string {
+  return face === "component"
+    ? "pulumi-nodejs:dynamic/ledger:LedgerTransactions"
+    : "opsledger:ledger:LedgerTransactions";
+}
 import * as crypto from "node:crypto";
+import * as path from "node:path";
 import type { ComponentTarget } from "./ledger-component";
+import type { LedgerFace } from "./ledger-faces";
 import { writeLedgerProject } from "./ledger-project";
-import { initProjectStack } from "./project-stack";
+import { initProjectStack, REPO_ROOT } from "./project-stack";
 import type { ProjectStack } from "./project-stack";
 
 /** One item as the program declares it. */
@@ -54,9 +64,12 @@ export interface BatchStack {
 export async function batchStack(
   t: ComponentTarget,
   items: readonly BatchItem[],
-  options: { ordered?: boolean } = {},
+  options: { ordered?: boolean; face?: LedgerFace } = {},
 ): Promise<BatchStack> {
-  const project = writeLedgerProject(INDEX_TS);
+  const project =
+    options.face === "plugin"
+      ? { dir: path.join(REPO_ROOT, "test", "fixtures", "pulumi", "ledger-batch-yaml"), remove: () => undefined }
+      : writeLedgerProject(INDEX_TS);
   try {
     const stack = await initProjectStack({
       projectDir: project.dir,
