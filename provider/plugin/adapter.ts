@@ -190,17 +190,16 @@ export async function update(
 ): Promise<Props> {
   const kind = kindOf(type, kinds);
   const n = unwrapProperties(news);
-  const updateStep = kind.module.update;
-  if (updateStep === undefined) throw new Error(`pulumi-resource-opsledger: ${type} has no update`);
+  const module = kind.module;
+  if (module.update === undefined) throw new Error(`pulumi-resource-opsledger: ${type} has no update`);
   const finishing = (outs: Props): Props => finish(type, kind, outs, n.plain, n.secret);
   const result = await finishingPartial(
     () =>
-      updateStep.call(
-        kind.module,
+      (module.update?.(
         id,
         withPlumbing(kind, urn, unwrapProperties(olds).plain),
         withPlumbing(kind, urn, n.plain, "update", timeoutSeconds),
-      ),
+      ) ?? Promise.resolve({})) as Promise<{ outs?: unknown }>,
     finishing,
   );
   return finishing((result.outs ?? {}) as Props);

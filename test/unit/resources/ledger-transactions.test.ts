@@ -9,10 +9,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { deriveTxId } from "../../../provider/resources/ledger-transaction";
-import {
-  itemUrn,
-  ledgerTransactionsProvider,
-} from "../../../provider/resources/ledger-transactions";
+import { itemUrn, ledgerTransactionsProvider } from "../../../provider/resources/ledger-transactions";
 import type {
   LedgerTransactionsInputs,
   LedgerTransactionsItem,
@@ -136,7 +133,7 @@ describe("LedgerTransactions check", () => {
       refused.failures?.map((f) => f.property),
       ["identity.certificatePem"],
     );
-    assert.match(refused.failures?.[0]?.reason ?? "", /Ed25519 key, which Fabric accepts only from 3\.0 on/);
+    assert.match(refused.failures[0]?.reason ?? "", /Ed25519 key, which Fabric accepts only from 3\.0 on/);
     const accepted = await checked({}, inputs([item("a")], { identity: ed, channelCapability: "V3_0" }));
     assert.match(accepted.transactions[0]?.txId ?? "", /^[0-9a-f]{64}$/);
   });
@@ -153,7 +150,7 @@ describe("LedgerTransactions check", () => {
     // A changed item gets its next generation; the others keep theirs.
     const third = await checked(second, inputs([item("c"), item("b", "green"), item("a")]));
     assert.equal(third.transactions[1]?.generation, 2);
-    assert.equal(third.transactions[1]?.txId, deriveTxId(identity, itemUrn(URN, "b"), 2));
+    assert.equal(third.transactions[1].txId, deriveTxId(identity, itemUrn(URN, "b"), 2));
     assert.deepEqual(
       [third.transactions[0]?.txId, third.transactions[2]?.txId],
       [txIds(first)["c"] ?? second.transactions[0]?.txId, txIds(first)["a"]],
@@ -199,7 +196,7 @@ describe("LedgerTransactions partial failure (a gateway that never answers, a 1 
     assert.match(error.message, /^LedgerTransactions batch: 2 of 2 transactions failed; the 0 committed are recorded/);
     assert.equal(typeof error.id, "string");
     assert.equal(error.properties?.["__provider"], "PROVIDER");
-    assert.deepEqual(error.properties?.["committed"], []);
+    assert.deepEqual(error.properties["committed"], []);
     assert.deepEqual(
       error.reasons?.slice(1).map((r) => r.slice(0, 4)),
       ["'a':", "'b':"],
