@@ -36,6 +36,8 @@ export interface LedgerScaleOptions {
   readonly sizes?: readonly number[];
   /** The scripts' concurrency and the CLI's --parallel. @default 16 */
   readonly parallel?: number;
+  /** The largest count run as one resource per transaction (1,000 of them take a long time). @default every size */
+  readonly singlesUpTo?: number;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -46,13 +48,14 @@ export interface LedgerScaleRow {
   readonly scriptWorkMs: number;
   readonly componentCallsMs: number;
   readonly componentStepMs: Readonly<Record<string, number>>;
-  readonly pulumiUpMs: number;
-  readonly providerMb: number;
+  /** undefined above `singlesUpTo` (not run). */
+  readonly pulumiUpMs: number | undefined;
+  readonly providerMb: number | undefined;
   readonly floorUpMs: number;
   /** The same up with PULUMI_SKIP_CHECKPOINTS=true (a diagnostic of the engine's checkpoint writes; up to 100). */
   readonly upNoCheckpointsMs: number | undefined;
   /** The size of the stack's state after the up, as `pulumi stack export` prints it (compact JSON). */
-  readonly stateKb: number;
+  readonly stateKb: number | undefined;
   /** `pulumi up` of the same transactions as the items of one LedgerTransactions (maxInFlight = the concurrency). */
   readonly batchUpMs: number;
   readonly batchProviderMb: number;
@@ -159,11 +162,15 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
       };
       say(`${String(count)}: pulumi up of one LedgerTransactions of ${String(count)} item(s)`);
       const batch = await ledgerUp("batch", {}, "ledgerBatch");
-      say(`${String(count)}: pulumi up of ${String(count)} LedgerTransaction(s)`);
-      const up = await ledgerUp("up");
+      const singles = count <= (options.singlesUpTo ?? Infinity);
+      say(
+        `${String(count)}: pulumi up of ${String(count)} LedgerTransaction(s)${singles ? "" : ": not run (singlesUpTo)"}`,
+      );
+      const up = singles ? await ledgerUp("up") : undefined;
       // The diagnostic only up to 100: at 1,000 it would double the longest part of the run.
       say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)`);
-      const unsaved = count <= 100 ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
+      const unsaved =
+        singles && count <= 100 ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
       say(`${String(count)}: Pulumi's floor`);
       const floor = await pulumiUp(
         "noop",
@@ -176,11 +183,11 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         scriptWorkMs: plain.result.workMs,
         componentCallsMs: component.result.workMs,
         componentStepMs: component.result.stepMs ?? {},
-        pulumiUpMs: up.ms,
-        providerMb: up.providerMb,
+        pulumiUpMs: up?.ms,
+        providerMb: up?.providerMb,
         floorUpMs: floor.ms,
         upNoCheckpointsMs: unsaved?.ms,
-        stateKb: up.stateKb,
+        stateKb: up?.stateKb,
         batchUpMs: batch.ms,
         batchProviderMb: batch.providerMb,
         batchStateKb: batch.stateKb,
