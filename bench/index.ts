@@ -294,7 +294,7 @@ const sections: readonly Section[] = [
         r.rows.map((row) => [
           row.count,
           s(row.scriptMs),
-          s(row.componentCallsMs),
+          row.componentCallsMs === undefined ? "failed" : s(row.componentCallsMs),
           row.pulumiUpMs === undefined ? "not run" : s(row.pulumiUpMs),
           s(row.floorUpMs),
           row.pulumiUpMs === undefined ? "-" : `${(row.pulumiUpMs / row.scriptMs).toFixed(2)}x`,

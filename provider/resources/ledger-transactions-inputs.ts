@@ -109,6 +109,7 @@ export function itemAsTransaction(i: LedgerTransactionsInputs, item: LedgerTrans
 const ITEM_PROPERTIES = /^(chaincode|function|args|endorsingOrganizations)(\.|\[|$)/;
 
 function listFailures(list: unknown): FieldFailure[] {
+  if (!Array.isArray(list) && hasUnknown(list)) return []; // the whole list is known only once applied (preview)
   if (!Array.isArray(list) || list.length === 0) {
     return [
       {
@@ -169,8 +170,9 @@ export function ledgerTransactionsInputFailures(news: Partial<LedgerTransactions
       reason: `must be a whole number from 1 to ${String(MAX_IN_FLIGHT_LIMIT)} (the items in flight at once)`,
     });
   }
+  const list = n["transactions"];
   if (failures.some((f) => f.property === "transactions")) return failures;
-  const items = (n["transactions"] as unknown[]).filter(isRecord);
+  const items = Array.isArray(list) ? list.filter(isRecord) : [];
   // The single transaction's checks, per item: the shared settings' failures once, each item's under its index.
   const shared = new Map<string, FieldFailure>();
   items.forEach((item, index) => {
@@ -192,11 +194,6 @@ export function ledgerTransactionsInputFailures(news: Partial<LedgerTransactions
     }
   });
   return [...shared.values(), ...failures];
-}
-
-/** The item list of inputs that may hold unknowns (preview): each item's key when known. */
-export function knownKey(item: unknown): string | undefined {
-  return isRecord(item) && typeof item["key"] === "string" && !hasUnknown(item["key"]) ? item["key"] : undefined;
 }
 
 export type { LedgerIdentityInputs };

@@ -76,6 +76,14 @@ function requestOf(i: LedgerTransactionsInputs, item: LedgerTransactionsItem): S
   };
 }
 
+/** Says which items a step will submit, with their txIds (the first 20): what a preview shows on the resource's row. */
+function showPending(urn: string, pending: readonly LedgerTransactionsItem[]): void {
+  if (pending.length === 0) return;
+  const shown = pending.slice(0, 20).map((t) => `${t.key} → ${t.txId ?? "(known once its inputs are)"}`);
+  const more = pending.length > shown.length ? `, and ${String(pending.length - shown.length)} more` : "";
+  log("info", `${KIND} ${nameFromUrn(urn)}: ${String(pending.length)} to submit: ${shown.join(", ")}${more}`, urn);
+}
+
 async function check(
   olds: Partial<LedgerTransactionsInputs>,
   news: LedgerTransactionsInputs,
@@ -92,7 +100,9 @@ async function check(
       return { failures: [signerCheckFailure(news.identity, error)] };
     }
   }
-  const before = new Map((olds.transactions ?? []).map((item) => [item.key, item]));
+  // A list not known yet (preview: made from another resource's outputs) shows no txIds.
+  if (!Array.isArray(news.transactions)) return { inputs: news };
+  const before = new Map((Array.isArray(olds.transactions) ? olds.transactions : []).map((item) => [item.key, item]));
   const sharedKnown = !hasUnknown([news.__urn, news.channel, news.chaincode, news.identity]);
   const transactions = news.transactions.map((item): LedgerTransactionsItem => {
     const { generation: _g, txId: _t, ...declared } = item;
@@ -108,6 +118,8 @@ async function check(
       same && old.txId !== undefined ? old.txId : deriveTxId(news.identity, itemUrn(news.__urn, item.key), generation);
     return { ...declared, generation, txId };
   });
+  // A first create has no diff step: its preview shows what will be submitted from here.
+  if (olds.transactions === undefined) showPending(news.__urn, transactions);
   return { inputs: { ...news, transactions } };
 }
 
@@ -138,6 +150,7 @@ async function diff(
   olds: LedgerTransactionsOutputs,
   news: LedgerTransactionsInputs,
 ): Promise<dynamic.DiffResult> {
+  if (!Array.isArray(news.transactions)) return { changes: true, replaces: [], deleteBeforeReplace: false };
   const done = recorded(olds);
   const name = nameFromUrn(news.__urn);
   const keys = new Set(news.transactions.map((t) => t.key));
@@ -151,11 +164,7 @@ async function diff(
       news.__urn,
     );
   }
-  if (pending.length > 0) {
-    const shown = pending.slice(0, 20).map((t) => `${t.key} → ${t.txId ?? "(known once its inputs are)"}`);
-    const more = pending.length > shown.length ? `, and ${String(pending.length - shown.length)} more` : "";
-    log("info", `${KIND} ${name}: ${String(pending.length)} to submit: ${shown.join(", ")}${more}`, news.__urn);
-  }
+  showPending(news.__urn, pending);
   const { clientKeyPem, ...gateway } = news.gateway;
   const split = splitIdentity(news.identity);
   const changed =

@@ -61,6 +61,12 @@ for (const { target, face } of RUNS) {
         const planned = previewedTxIds(preview.events, face);
         assert.deepEqual(Object.keys(planned), [a, b]);
         for (const txId of Object.values(planned)) assert.match(txId, /^[0-9a-f]{64}$/);
+        assert.ok(
+          stripAnsi(preview.stdout).includes(
+            `LedgerTransactions batch: 2 to submit: ${a} → ${String(planned[a])}, ${b} → ${String(planned[b])}`,
+          ),
+          `the preview names each item's txId:\n${preview.stdout}`,
+        );
         let mark = t.proxy.calls.length;
         const first = await s.stack.up();
         assert.deepEqual(
@@ -71,6 +77,13 @@ for (const { target, face } of RUNS) {
           ],
         );
         assert.deepEqual(submits(t.proxy, mark).map(submittedTxId).sort(), [planned[a], planned[b]].sort());
+        mark = t.proxy.calls.length;
+        await s.stack.refresh();
+        assert.deepEqual(
+          t.proxy.paths(mark),
+          [GATEWAY.evaluate, GATEWAY.evaluate],
+          "refresh reads each recorded txId back through qscc, and nothing else",
+        );
 
         // Reordered, with an item inserted first: the two keep their txIds; only the new one is submitted.
         await s.setItems([create(c, "green"), create(b, "blue"), create(a, "red")]);

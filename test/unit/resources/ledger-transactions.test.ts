@@ -164,6 +164,16 @@ describe("LedgerTransactions check", () => {
   });
 });
 
+describe("LedgerTransactions with a list not known yet (preview)", () => {
+  it("check passes it through, and diff reports a change", async () => {
+    const news = { ...inputs([]), transactions: UNKNOWN as unknown as LedgerTransactionsItem[] };
+    const result = await ledgerTransactionsProvider.check({}, news);
+    assert.deepEqual(result, { inputs: news });
+    const done = await checked({}, inputs([item("a")]));
+    assert.equal((await ledgerTransactionsProvider.diff("id", outputsOf(done), news)).changes, true);
+  });
+});
+
 describe("LedgerTransactions diff", () => {
   it("no change when every item is recorded; a change for a new, changed or removed item, never a replace", async () => {
     const done = await checked({}, inputs([item("a"), item("b")]));
