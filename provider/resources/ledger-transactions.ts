@@ -278,6 +278,9 @@ async function apply(
   const outs = outputsOf(i, outcomes);
   const id = batchId(i.__urn);
   if (failed.length === 0) return { id, outs };
+  // In list order, whatever order they failed in.
+  const place = new Map(i.transactions.map((t, index) => [t.key, index]));
+  failed.sort((x, y) => (place.get(x.key) ?? 0) - (place.get(y.key) ?? 0));
   const items = failed.map((f) => `'${f.key}': ${f.message}`);
   const waiting = notStarted > 0 ? `; ${String(notStarted)} not started (ordered: each waits for the one before)` : "";
   const summary =
