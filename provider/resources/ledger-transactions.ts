@@ -265,7 +265,9 @@ async function apply(
             });
             return true;
           } catch (error) {
-            failed.push({ key: item.key, message: messageOf(error) });
+            // The single transaction's message offers allowInvalid, which a list item does not have.
+            const message = messageOf(error).replace(/, or set allowInvalid: true to record it$/, "");
+            failed.push({ key: item.key, message });
             return i.ordered !== true; // in list order, a later item may depend on this one
           }
         });

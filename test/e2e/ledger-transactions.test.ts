@@ -191,6 +191,11 @@ for (const { target, face } of RUNS) {
             `'${conflict}': LedgerTransaction [^ ]+: transaction ${String(conflicted)} was committed in block \\d+ with validation code MVCC_READ_CONFLICT \\(11\\)`,
           ),
         );
+        assert.match(
+          out,
+          /An invalid transaction changes nothing on the ledger; run the update again to submit a new transaction/,
+        );
+        assert.doesNotMatch(out, /allowInvalid/, "a list item has no allowInvalid to offer");
         assert.equal(await t.reader.evaluate("ReadAsset", conflict), "yellow");
         assert.ok(concurrent !== "");
         // The engine recorded the committed item with the error (ErrorResourceInitFailed).
