@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../scripts/lib/pulumi-cli";
 
-export type BenchProgram = "moves" | "noop" | "reads" | "readsFloor" | "ledger";
+export type BenchProgram = "moves" | "noop" | "reads" | "readsFloor" | "ledger" | "ledgerBatch";
 
 const PROGRAMS: Readonly<Record<BenchProgram, string>> = {
   /** `count` FirewallPolicyMoves of the policies firstPolicy, firstPolicy + 1, ... to `parentId`. */
@@ -117,6 +117,31 @@ for (let i = 0; i < count; i++) {
   codes.push(tx.validationCode);
 }
 export const valid = pulumi.all(codes).apply((c) => c.filter((code) => code === "VALID").length);
+`,
+  /**
+   * The same \`count\` PutAssets as \`ledger\`, as the items of one LedgerTransactions with \`maxInFlight\` items in
+   * flight (bench/ledger-scale.ts).
+   */
+  ledgerBatch: `import * as pulumi from "@pulumi/pulumi";
+import * as opsledger from "pulumi-opsledger";
+
+const config = new pulumi.Config();
+const count = config.requireNumber("count");
+const prefix = config.require("prefix");
+const batch = new opsledger.ledger.LedgerTransactions("batch", {
+  gateway: {
+    address: config.require("gateway"),
+    tlsRootCertPem: config.require("tlsRootCertPem"),
+    serverNameOverride: config.require("serverNameOverride"),
+  },
+  channel: config.require("channel"),
+  chaincode: config.require("chaincode"),
+  identity: { mspId: config.require("mspId"), certificatePem: config.require("certificatePem"), keyFile: config.require("keyFile") },
+  trustedRootCertificates: JSON.parse(config.require("trustedRootCertificates")) as Record<string, string>,
+  transactions: Array.from({ length: count }, (_, i) => ({ key: \`tx-\${i}\`, function: "PutAsset", args: [\`\${prefix}-\${i}\`, "blue"] })),
+  maxInFlight: config.requireNumber("maxInFlight"),
+});
+export const valid = batch.committed.apply((c) => c.filter((x) => x.validationCode === "VALID").length);
 `,
   /** Pulumi's own floor for the reads: as many outputs resolved by a promise, without this package or HTTP. */
   readsFloor: `import * as pulumi from "@pulumi/pulumi";

@@ -6,7 +6,8 @@
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks. `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
  * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
- * `--consensus BFT` for SmartBFT on 3.1.5; OPSLEDGER_BENCH_LEDGER_SIZES (default 1,100) sizes it.
+ * `--consensus BFT` for SmartBFT on 3.1.5; OPSLEDGER_BENCH_LEDGER_SIZES (default 1,100) sizes it, and
+ * OPSLEDGER_BENCH_LEDGER_SINGLES_UP_TO caps the sizes run as one LedgerTransaction each (1,000 of those take long).
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
@@ -260,7 +261,15 @@ const sections: readonly Section[] = [
       const version = (flag("fabric") ?? (consensus === "BFT" ? "3.1.5" : "2.5.16")) as FabricVersion;
       const sizes = numbers(process.env["OPSLEDGER_BENCH_LEDGER_SIZES"]) ?? [1, 100];
       const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
-      const r = await benchLedgerScale({ version, consensus, sizes, parallel, onProgress: progress });
+      const singlesUpTo = numbers(process.env["OPSLEDGER_BENCH_LEDGER_SINGLES_UP_TO"])?.[0];
+      const r = await benchLedgerScale({
+        version,
+        consensus,
+        sizes,
+        parallel,
+        ...(singlesUpTo === undefined ? {} : { singlesUpTo }),
+        onProgress: progress,
+      });
       const s = (ms: number): string => (ms / 1000).toFixed(2);
       printTable(
         `LedgerTransactions through the plain pulumi CLI against a real Fabric ${r.version} network (${r.consensus}, ` +
@@ -277,18 +286,26 @@ const sections: readonly Section[] = [
           "provider MB",
           "state KB",
           "up, checkpoints skipped s (diagnostic)",
+          "one LedgerTransactions up s",
+          "batch up / script",
+          "batch provider MB",
+          "batch state KB",
         ],
         r.rows.map((row) => [
           row.count,
           s(row.scriptMs),
-          s(row.componentCallsMs),
-          s(row.pulumiUpMs),
+          row.componentCallsMs === undefined ? "failed" : s(row.componentCallsMs),
+          row.pulumiUpMs === undefined ? "not run" : s(row.pulumiUpMs),
           s(row.floorUpMs),
-          `${(row.pulumiUpMs / row.scriptMs).toFixed(2)}x`,
-          `${((row.pulumiUpMs - row.floorUpMs) / row.scriptMs).toFixed(2)}x`,
-          row.providerMb,
-          row.stateKb,
-          s(row.upNoCheckpointsMs),
+          row.pulumiUpMs === undefined ? "-" : `${(row.pulumiUpMs / row.scriptMs).toFixed(2)}x`,
+          row.pulumiUpMs === undefined ? "-" : `${((row.pulumiUpMs - row.floorUpMs) / row.scriptMs).toFixed(2)}x`,
+          row.providerMb ?? "-",
+          row.stateKb ?? "-",
+          row.upNoCheckpointsMs === undefined ? "not run" : s(row.upNoCheckpointsMs),
+          s(row.batchUpMs),
+          `${(row.batchUpMs / row.scriptMs).toFixed(2)}x`,
+          row.batchProviderMb,
+          row.batchStateKb,
         ]),
       );
       const steps = Object.keys(r.rows[0]?.componentStepMs ?? {});

@@ -62,6 +62,12 @@ export const RESOURCE_SOURCES: readonly ResourceSource[] = [
     cls: "LedgerTransaction",
     sdkOnly: ["submission"],
   },
+  {
+    token: "opsledger:ledger:LedgerTransactions",
+    file: "sdk/ledger/ledger-transactions.ts",
+    args: "LedgerTransactionsArgs",
+    cls: "LedgerTransactions",
+  },
 ];
 
 export const FUNCTION_SOURCES: readonly FunctionSource[] = [

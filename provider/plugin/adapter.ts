@@ -77,6 +77,37 @@ function finish(type: string, kind: ResourceKind, outs: Props, original: Props, 
   return wrapProperties(result, [...secret, ...secretNames(type, "outputs"), ...(kind.secretOutputs ?? [])]);
 }
 
+/**
+ * A create or update that made part of its effect (ledger.LedgerTransactions: some items committed) throws an error
+ * carrying the resource's id and the outputs to record; the server sends them as ErrorResourceInitFailed and the
+ * engine keeps them in the state with the error. The outputs are finished as a success's are (secrets marked).
+ */
+export interface PartialFailure {
+  readonly id: string;
+  readonly properties: Props;
+  readonly reasons: readonly string[];
+}
+
+export function partialFailureOf(e: unknown): PartialFailure | undefined {
+  const p = e as Partial<PartialFailure> | null;
+  if (typeof p?.id !== "string" || p.id === "" || typeof p.properties !== "object") return undefined;
+  return { id: p.id, properties: p.properties, reasons: Array.isArray(p.reasons) ? p.reasons : [] };
+}
+
+/** Runs a create or update; a partial failure's outputs are finished with `finishing` before it goes on. */
+async function finishingPartial<T>(work: () => Promise<T>, finishing: (outs: Props) => Props): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    const partial = partialFailureOf(e);
+    if (partial === undefined) throw e;
+    throw Object.assign(new Error(e instanceof Error ? e.message : String(e)), {
+      ...partial,
+      properties: finishing(partial.properties),
+    });
+  }
+}
+
 export async function check(
   type: string,
   urn: string,
@@ -140,8 +171,12 @@ export async function create(
 ): Promise<{ id: string; outs: Props }> {
   const kind = kindOf(type, kinds);
   const n = unwrapProperties(news);
-  const result = await kind.module.create(withPlumbing(kind, urn, n.plain, "create", timeoutSeconds));
-  return { id: result.id, outs: finish(type, kind, (result.outs ?? {}) as Props, n.plain, n.secret) };
+  const finishing = (outs: Props): Props => finish(type, kind, outs, n.plain, n.secret);
+  const result = await finishingPartial(
+    () => kind.module.create(withPlumbing(kind, urn, n.plain, "create", timeoutSeconds)),
+    finishing,
+  );
+  return { id: result.id, outs: finishing((result.outs ?? {}) as Props) };
 }
 
 export async function update(
@@ -155,13 +190,19 @@ export async function update(
 ): Promise<Props> {
   const kind = kindOf(type, kinds);
   const n = unwrapProperties(news);
-  if (kind.module.update === undefined) throw new Error(`pulumi-resource-opsledger: ${type} has no update`);
-  const result = await kind.module.update(
-    id,
-    withPlumbing(kind, urn, unwrapProperties(olds).plain),
-    withPlumbing(kind, urn, n.plain, "update", timeoutSeconds),
+  const module = kind.module;
+  if (module.update === undefined) throw new Error(`pulumi-resource-opsledger: ${type} has no update`);
+  const finishing = (outs: Props): Props => finish(type, kind, outs, n.plain, n.secret);
+  const result = await finishingPartial(
+    () =>
+      (module.update?.(
+        id,
+        withPlumbing(kind, urn, unwrapProperties(olds).plain),
+        withPlumbing(kind, urn, n.plain, "update", timeoutSeconds),
+      ) ?? Promise.resolve({})) as Promise<{ outs?: unknown }>,
+    finishing,
   );
-  return finish(type, kind, (result.outs ?? {}) as Props, n.plain, n.secret);
+  return finishing((result.outs ?? {}) as Props);
 }
 
 export async function read(

@@ -7,6 +7,7 @@
 import { adoptFirewallPolicyMove, firewallPolicyMoveProvider } from "../resources/firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "../resources/inventory-source-group-deletion";
 import { ledgerTransactionProvider } from "../resources/ledger-transaction";
+import { ledgerTransactionsProvider } from "../resources/ledger-transactions";
 import { adoptOperationWait, operationWaitProvider } from "../resources/operation-wait";
 import {
   readCreative,
@@ -103,6 +104,18 @@ export const RESOURCES: Readonly<Record<string, ResourceKind>> = {
       "opsledger:ledger:LedgerTransaction",
       "its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted",
       "Declare it without import: a transaction this resource already committed under its txId is found on the ledger and adopted, not submitted again",
+    ),
+  },
+  "opsledger:ledger:LedgerTransactions": {
+    module: ledgerTransactionsProvider,
+    urnKey: "__urn",
+    timeoutSteps: ["create", "update"],
+    // sdk/ledger/ledger-transactions.ts marks the same output.
+    secretOutputs: ["credentials"],
+    adopt: importRefusal(
+      "opsledger:ledger:LedgerTransactions",
+      "its items' exactly-once txIds are derived from the resource's URN, and its signing identity cannot be read back from the ledger",
+      "Declare it without import: every item this resource already committed under its txId is found on the ledger and adopted, not submitted again",
     ),
   },
 };

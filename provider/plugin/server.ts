@@ -6,11 +6,13 @@
  * calls the adapter, and converts back; errors go to the engine as one-paragraph messages.
  */
 import * as grpc from "@grpc/grpc-js";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
 import { flushLogs } from "../resources/context";
@@ -41,10 +43,28 @@ function struct(props: Props): structproto.Struct {
   );
 }
 
-/** An error as the engine shows it: the message only (it already names the resource, the cause and the fix). */
+/**
+ * An error as the engine shows it: the message only (it already names the resource, the cause and the fix). A partial
+ * failure of a create or update (adapter.partialFailureOf) also carries ErrorResourceInitFailed in the status details
+ * (`grpc-status-details-bin`, a google.rpc.Status), as @pulumi/pulumi's dynamic-provider host sends it: the engine
+ * then records the id and outputs with the error.
+ */
 function grpcError(e: unknown, code = grpc.status.UNKNOWN): grpc.ServiceError {
   const message = e instanceof Error ? e.message : String(e);
-  return Object.assign(new Error(message), { code, details: message, metadata: new grpc.Metadata() });
+  const metadata = new grpc.Metadata();
+  const partial = adapter.partialFailureOf(e);
+  if (partial !== undefined) {
+    const detail = new provproto.ErrorResourceInitFailed()
+      .setId(partial.id)
+      .setProperties(struct(partial.properties))
+      .setReasonsList([...partial.reasons]);
+    const any = new anyproto.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status().setCode(code).setMessage(message);
+    status.addDetails(any); // (returns the detail, not the status)
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return Object.assign(new Error(message), { code, details: message, metadata });
 }
 
 function failures(list: readonly { property: string; reason: string }[]): provproto.CheckFailure[] {

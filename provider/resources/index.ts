@@ -7,6 +7,7 @@ import { configureProvider, flushLogs } from "./context";
 import { firewallPolicyMoveProvider } from "./firewall-policy-move";
 import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-deletion";
 import type { ledgerTransactionProvider } from "./ledger-transaction";
+import type { ledgerTransactionsProvider } from "./ledger-transactions";
 import { operationWaitProvider } from "./operation-wait";
 import { exitWhenOutputIsGone } from "./orphan-guard";
 import { runWithSettings, settingsOf } from "./resource-settings";
@@ -28,11 +29,22 @@ function ledgerTransaction(): typeof ledgerTransactionProvider {
   return ledger;
 }
 
+let ledgerBatch: typeof ledgerTransactionsProvider | undefined;
+function ledgerTransactions(): typeof ledgerTransactionsProvider {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
+  ledgerBatch ??= (require("./ledger-transactions") as typeof import("./ledger-transactions"))
+    .ledgerTransactionsProvider;
+  return ledgerBatch;
+}
+
 export const providers = {
   firewallPolicyMove: firewallPolicyMoveProvider,
   inventorySourceGroupDeletion: inventorySourceGroupDeletionProvider,
   get ledgerTransaction(): typeof ledgerTransactionProvider {
     return ledgerTransaction();
+  },
+  get ledgerTransactions(): typeof ledgerTransactionsProvider {
+    return ledgerTransactions();
   },
   operationWait: operationWaitProvider,
 };
@@ -44,6 +56,7 @@ const KINDS: Readonly<Record<string, ProviderKind>> = {
   "compute:FirewallPolicyMove": "firewallPolicyMove",
   "displayvideo:InventorySourceGroupDeletion": "inventorySourceGroupDeletion",
   "ledger:LedgerTransactionSubmission": "ledgerTransaction",
+  "ledger:LedgerTransactions": "ledgerTransactions",
   "operations:OperationWait": "operationWait",
 };
 
@@ -97,7 +110,7 @@ export function dispatch(method: string, args: unknown[]): Promise<unknown> {
       },
       async (e: unknown) => {
         await flushLogs();
-        throw plainError(e);
+        throw plainError(e, args[method === "update" ? 2 : 0]);
       },
     );
 }
@@ -126,7 +139,20 @@ export const provider: dynamic.ResourceProvider = {
  * The dynamic-provider host hands errors of read and delete straight to grpc-js as a call status, where fields such as
  * `code`, `details` and `metadata` have grpc meanings (a `metadata` without .clone() crashes the host). So the host
  * only ever sees a plain Error carrying the message, which already names the resource, the cause and the fix.
+ *
+ * A create or update that made part of its effect (ledger-transactions.ts) throws an error with the resource's `id`
+ * and the `properties` to record: the host sends those as ErrorResourceInitFailed, and the engine keeps them in the
+ * state with the error. The host passes them as they are, so the `__provider` it adds to every other answer's outputs
+ * (refresh and delete need it) is added here from the call's inputs.
  */
-function plainError(e: unknown): Error {
-  return new Error(e instanceof Error ? e.message : String(e));
+function plainError(e: unknown, inputs: unknown): Error {
+  const plain = new Error(e instanceof Error ? e.message : String(e));
+  const partial = e as { id?: unknown; properties?: unknown; reasons?: unknown } | null;
+  if (typeof partial?.id !== "string" || partial.id === "" || typeof partial.properties !== "object") return plain;
+  const provider = (inputs as Record<string, unknown> | null)?.["__provider"];
+  return Object.assign(plain, {
+    id: partial.id,
+    properties: { ...(partial.properties as object), ...(provider === undefined ? {} : { __provider: provider }) },
+    reasons: Array.isArray(partial.reasons) ? partial.reasons : [],
+  });
 }

@@ -55,7 +55,7 @@ export type { EndorserCatchUpOptions } from "./ledger-transaction-peers";
 export type { SubmitOnceRequest } from "./ledger-transaction-submit";
 
 /** The identity's key material and PIN (what only the secret `credentials` output may hold) and the rest. */
-function splitIdentity(identity: LedgerIdentityInputs): {
+export function splitIdentity(identity: LedgerIdentityInputs): {
   identity: LedgerIdentityOutputs;
   secrets: { privateKeyPem?: string; pin?: string };
 } {
@@ -68,7 +68,7 @@ function splitIdentity(identity: LedgerIdentityInputs): {
 }
 
 /** The identity inputs again, from outputs (state written by 0.1 has only credentials.privateKeyPem). */
-function identityOfOutputs(o: LedgerTransactionOutputs): LedgerIdentityInputs {
+export function identityOfOutputs(o: Pick<LedgerTransactionOutputs, "credentials" | "identity">): LedgerIdentityInputs {
   const { privateKeyPem, pin } = o.credentials;
   const { pkcs11, ...rest } = o.identity;
   return {
@@ -78,7 +78,14 @@ function identityOfOutputs(o: LedgerTransactionOutputs): LedgerIdentityInputs {
   };
 }
 
-function connectionOf(i: LedgerTransactionInputs, signer: Signer): Connection {
+/** The settings a connection is made of: what LedgerTransactions (ledger-transactions.ts) shares with this resource. */
+type ConnectionInputs = Pick<LedgerTransactionInputs, "gateway" | "identity" | "trustedRootCertificates" | "timeouts">;
+type ConnectionOutputs = Pick<
+  LedgerTransactionOutputs,
+  "gateway" | "identity" | "credentials" | "trustedRootCertificates" | "timeouts"
+>;
+
+export function connectionOf(i: ConnectionInputs, signer: Signer): Connection {
   return {
     gateway: i.gateway,
     identity: { mspId: i.identity.mspId, certificatePem: i.identity.certificatePem },
@@ -88,7 +95,7 @@ function connectionOf(i: LedgerTransactionInputs, signer: Signer): Connection {
   };
 }
 
-function connectionOfOutputs(o: LedgerTransactionOutputs, signer: Signer): Connection {
+export function connectionOfOutputs(o: ConnectionOutputs, signer: Signer): Connection {
   const gateway = {
     ...o.gateway,
     ...(o.credentials.clientKeyPem === undefined ? {} : { clientKeyPem: o.credentials.clientKeyPem }),
@@ -107,18 +114,20 @@ function connectionOfOutputs(o: LedgerTransactionOutputs, signer: Signer): Conne
  * handshake the gateway peer refused over the client certificate fails with what to set (nothing was sent: the
  * handshake precedes every call).
  */
-async function withSigner<T>(
+export async function withSigner<T>(
   urn: string,
   identity: LedgerIdentityInputs,
   gateway: LedgerTransactionInputs["gateway"],
   step: (signer: Signer) => Promise<T>,
+  /** The resource type the messages name (LedgerTransactions shares this path). */
+  kind = "LedgerTransaction",
 ): Promise<T> {
   let opened;
   try {
     opened = await openLedgerSigner(identity);
   } catch (error) {
     throw new LedgerError({
-      message: `LedgerTransaction ${nameFromUrn(urn)}: the signer cannot be used, nothing was sent: ${messageOf(error)}`,
+      message: `${kind} ${nameFromUrn(urn)}: the signer cannot be used, nothing was sent: ${messageOf(error)}`,
     });
   }
   try {
@@ -127,7 +136,7 @@ async function withSigner<T>(
     const refusal = clientTlsRefusal(error, gateway);
     if (refusal === undefined) throw error;
     throw new LedgerError({
-      message: `LedgerTransaction ${nameFromUrn(urn)}: ${refusal}; nothing was sent`,
+      message: `${kind} ${nameFromUrn(urn)}: ${refusal}; nothing was sent`,
       cause: error,
     });
   } finally {

@@ -12,6 +12,14 @@ export type {
 } from "./ledger-transaction";
 export { LEDGER_TRANSACTION_SUBMISSION_TYPE, LedgerTransactionSubmission } from "./ledger-transaction-submission";
 export type { LedgerBytesInput, LedgerPayload, LedgerTransactionSubmissionArgs } from "./ledger-transaction-submission";
+export { LEDGER_TRANSACTIONS_TYPE, LedgerTransactions } from "./ledger-transactions";
+export type {
+  LedgerTransactionsArgs,
+  LedgerTransactionsCommitted,
+  LedgerTransactionsItemArgs,
+  LedgerTransactionsPlanned,
+  LedgerTransactionsTimeouts,
+} from "./ledger-transactions";
 export { getTransaction, getTransactionOutput } from "./get-transaction";
 export type { GetTransactionArgs, GetTransactionResult } from "./get-transaction";
 export { evaluate, evaluateOutput } from "./evaluate";

@@ -148,7 +148,7 @@ export interface LedgerTransactionArgs {
 }
 
 /** The identity as the submission takes it: the key and a PIN value as secrets, a key file's path made absolute. */
-function identityInputs(identity: LedgerIdentityArgs): Record<string, pulumi.Input<unknown>> {
+export function identityInputs(identity: LedgerIdentityArgs): Record<string, pulumi.Input<unknown>> {
   const { privateKeyPem, keyFile, pkcs11, ...rest } = identity;
   const { pin, ...token } = pkcs11 ?? { library: "", tokenLabel: "" };
   return {
@@ -159,8 +159,20 @@ function identityInputs(identity: LedgerIdentityArgs): Record<string, pulumi.Inp
   };
 }
 
+/** The gateway as the provider takes it: a client TLS key as a secret, a key file's path made absolute. */
+export function gatewayInputs(args: LedgerGatewayArgs): Record<string, pulumi.Input<unknown>> {
+  const { clientKeyPem, clientKeyFile, ...gateway } = args;
+  return {
+    ...gateway,
+    ...(clientKeyPem === undefined ? {} : { clientKeyPem: secret(clientKeyPem) }),
+    ...(clientKeyFile === undefined
+      ? {}
+      : { clientKeyFile: pulumi.output(clientKeyFile).apply((f) => path.resolve(f)) }),
+  };
+}
+
 /** Wraps a value as a Pulumi secret unless it is already one. */
-function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
+export function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
   const output = pulumi.output(value) as pulumi.Output<T>;
   return pulumi.secret(output) as pulumi.Output<T>;
 }
@@ -193,17 +205,10 @@ export class LedgerTransaction extends pulumi.ComponentResource {
 
   constructor(name: string, args: LedgerTransactionArgs, opts?: pulumi.ComponentResourceOptions) {
     super(LEDGER_TRANSACTION_TYPE, name, {}, opts);
-    const { clientKeyPem, clientKeyFile, ...gateway } = args.gateway;
     this.submission = new LedgerTransactionSubmission(
       name,
       {
-        gateway: {
-          ...gateway,
-          ...(clientKeyPem === undefined ? {} : { clientKeyPem: secret(clientKeyPem) }),
-          ...(clientKeyFile === undefined
-            ? {}
-            : { clientKeyFile: pulumi.output(clientKeyFile).apply((f) => path.resolve(f)) }),
-        },
+        gateway: gatewayInputs(args.gateway),
         channel: args.channel,
         ...(args.channelCapability === undefined ? {} : { channelCapability: args.channelCapability }),
         chaincode: args.chaincode,

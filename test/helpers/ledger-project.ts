@@ -45,8 +45,8 @@ export const transactions = declared.map((d) => {
 });
 `;
 
-/** Writes the project into a new temp dir; `remove()` deletes it. */
-export function writeLedgerProject(): { dir: string; remove(): void } {
+/** Writes the project (its program `indexTs`, default the one above) into a new temp dir; `remove()` deletes it. */
+export function writeLedgerProject(indexTs: string = INDEX_TS): { dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-ledger-project-"));
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ledger-transactions\nruntime: nodejs\n");
   fs.writeFileSync(
@@ -54,7 +54,7 @@ export function writeLedgerProject(): { dir: string; remove(): void } {
     JSON.stringify({ name: "ledger-transactions", private: true, main: "index.ts" }, null, 2),
   );
   fs.copyFileSync(path.join(REPO_ROOT, "examples", "ledger", "tsconfig.json"), path.join(dir, "tsconfig.json"));
-  fs.writeFileSync(path.join(dir, "index.ts"), INDEX_TS);
+  fs.writeFileSync(path.join(dir, "index.ts"), indexTs);
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
   return {
     dir,

@@ -234,9 +234,13 @@ describe("the plugin's adapter (provider/plugin/adapter.ts) over the per-resourc
     });
   });
 
-  it("refuses to import a deletion or a ledger transaction, saying why and what to declare instead", async () => {
+  it("refuses to import a deletion or a ledger transaction (or list of them), saying why and what to declare instead", async () => {
     const refusals = await Promise.all(
-      ["opsledger:displayvideo:InventorySourceGroupDeletion", "opsledger:ledger:LedgerTransaction"].map((type) =>
+      [
+        "opsledger:displayvideo:InventorySourceGroupDeletion",
+        "opsledger:ledger:LedgerTransaction",
+        "opsledger:ledger:LedgerTransactions",
+      ].map((type) =>
         adapter.read(type, `urn:pulumi:dev::proj::${type}::x`, "some-id", {}, {}).then(
           () => "adopted",
           (e: unknown) => (e as Error).message,
@@ -246,6 +250,7 @@ describe("the plugin's adapter (provider/plugin/adapter.ts) over the per-resourc
     assert.deepEqual(refusals, [
       "opsledger:displayvideo:InventorySourceGroupDeletion cannot be imported: the resource is the deletion of a group, not the group; an existing group has no deletion to adopt, and a group already gone needs none. Declare it without import: its create deletes the group, and records a group already gone (404) as alreadyAbsent without an error",
       "opsledger:ledger:LedgerTransaction cannot be imported: its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted. Declare it without import: a transaction this resource already committed under its txId is found on the ledger and adopted, not submitted again",
+      "opsledger:ledger:LedgerTransactions cannot be imported: its items' exactly-once txIds are derived from the resource's URN, and its signing identity cannot be read back from the ledger. Declare it without import: every item this resource already committed under its txId is found on the ledger and adopted, not submitted again",
     ]);
   });
 

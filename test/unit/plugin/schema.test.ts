@@ -38,6 +38,7 @@ describe("the plugin's schema (provider/plugin/schema.json)", function () {
       "opsledger:compute:FirewallPolicyMove",
       "opsledger:displayvideo:InventorySourceGroupDeletion",
       "opsledger:ledger:LedgerTransaction",
+      "opsledger:ledger:LedgerTransactions",
       "opsledger:operations:OperationWait",
     ]);
     assert.deepEqual(Object.keys(SCHEMA.functions).sort(), [

@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "opsledger:ledger:LedgerTransaction":
 		r = &LedgerTransaction{}
+	case "opsledger:ledger:LedgerTransactions":
+		r = &LedgerTransactions{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

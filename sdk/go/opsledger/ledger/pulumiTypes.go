@@ -2484,6 +2484,484 @@ func (o LedgerTimeoutsPtrOutput) Delete() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A committed item.
+type LedgerTransactionsCommitted struct {
+	// The block holding the transaction (a decimal string: uint64).
+	BlockNumber string `pulumi:"blockNumber"`
+	Key         string `pulumi:"key"`
+	TxId        string `pulumi:"txId"`
+	// The validation code's name: "VALID" (a failed item is not recorded).
+	ValidationCode       string  `pulumi:"validationCode"`
+	ValidationCodeNumber float64 `pulumi:"validationCodeNumber"`
+}
+
+// A committed item.
+type LedgerTransactionsCommittedOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsCommittedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerTransactionsCommitted)(nil)).Elem()
+}
+
+func (o LedgerTransactionsCommittedOutput) ToLedgerTransactionsCommittedOutput() LedgerTransactionsCommittedOutput {
+	return o
+}
+
+func (o LedgerTransactionsCommittedOutput) ToLedgerTransactionsCommittedOutputWithContext(ctx context.Context) LedgerTransactionsCommittedOutput {
+	return o
+}
+
+// The block holding the transaction (a decimal string: uint64).
+func (o LedgerTransactionsCommittedOutput) BlockNumber() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsCommitted) string { return v.BlockNumber }).(pulumi.StringOutput)
+}
+
+func (o LedgerTransactionsCommittedOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsCommitted) string { return v.Key }).(pulumi.StringOutput)
+}
+
+func (o LedgerTransactionsCommittedOutput) TxId() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsCommitted) string { return v.TxId }).(pulumi.StringOutput)
+}
+
+// The validation code's name: "VALID" (a failed item is not recorded).
+func (o LedgerTransactionsCommittedOutput) ValidationCode() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsCommitted) string { return v.ValidationCode }).(pulumi.StringOutput)
+}
+
+func (o LedgerTransactionsCommittedOutput) ValidationCodeNumber() pulumi.Float64Output {
+	return o.ApplyT(func(v LedgerTransactionsCommitted) float64 { return v.ValidationCodeNumber }).(pulumi.Float64Output)
+}
+
+type LedgerTransactionsCommittedArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsCommittedArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerTransactionsCommitted)(nil)).Elem()
+}
+
+func (o LedgerTransactionsCommittedArrayOutput) ToLedgerTransactionsCommittedArrayOutput() LedgerTransactionsCommittedArrayOutput {
+	return o
+}
+
+func (o LedgerTransactionsCommittedArrayOutput) ToLedgerTransactionsCommittedArrayOutputWithContext(ctx context.Context) LedgerTransactionsCommittedArrayOutput {
+	return o
+}
+
+func (o LedgerTransactionsCommittedArrayOutput) Index(i pulumi.IntInput) LedgerTransactionsCommittedOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerTransactionsCommitted {
+		return vs[0].([]LedgerTransactionsCommitted)[vs[1].(int)]
+	}).(LedgerTransactionsCommittedOutput)
+}
+
+// One transaction of the list.
+type LedgerTransactionsItem struct {
+	// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+	//
+	// Default: []
+	Args []interface{} `pulumi:"args"`
+	// The chaincode name.
+	//
+	// Default: the resource's `chaincode`
+	Chaincode *string `pulumi:"chaincode"`
+	// MSP ids that must endorse.
+	//
+	// Default: the gateway's choice
+	EndorsingOrganizations []string `pulumi:"endorsingOrganizations"`
+	// The chaincode function, e.g. "CreateAsset".
+	Function string `pulumi:"function"`
+	// A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+	// reordering the list or inserting items changes no txId.
+	Key string `pulumi:"key"`
+}
+
+// LedgerTransactionsItemInput is an input type that accepts LedgerTransactionsItemArgs and LedgerTransactionsItemOutput values.
+// You can construct a concrete instance of `LedgerTransactionsItemInput` via:
+//
+//	LedgerTransactionsItemArgs{...}
+type LedgerTransactionsItemInput interface {
+	pulumi.Input
+
+	ToLedgerTransactionsItemOutput() LedgerTransactionsItemOutput
+	ToLedgerTransactionsItemOutputWithContext(context.Context) LedgerTransactionsItemOutput
+}
+
+// One transaction of the list.
+type LedgerTransactionsItemArgs struct {
+	// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+	//
+	// Default: []
+	Args pulumi.ArrayInput `pulumi:"args"`
+	// The chaincode name.
+	//
+	// Default: the resource's `chaincode`
+	Chaincode pulumi.StringPtrInput `pulumi:"chaincode"`
+	// MSP ids that must endorse.
+	//
+	// Default: the gateway's choice
+	EndorsingOrganizations pulumi.StringArrayInput `pulumi:"endorsingOrganizations"`
+	// The chaincode function, e.g. "CreateAsset".
+	Function pulumi.StringInput `pulumi:"function"`
+	// A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+	// reordering the list or inserting items changes no txId.
+	Key pulumi.StringInput `pulumi:"key"`
+}
+
+func (LedgerTransactionsItemArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerTransactionsItem)(nil)).Elem()
+}
+
+func (i LedgerTransactionsItemArgs) ToLedgerTransactionsItemOutput() LedgerTransactionsItemOutput {
+	return i.ToLedgerTransactionsItemOutputWithContext(context.Background())
+}
+
+func (i LedgerTransactionsItemArgs) ToLedgerTransactionsItemOutputWithContext(ctx context.Context) LedgerTransactionsItemOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerTransactionsItemOutput)
+}
+
+// LedgerTransactionsItemArrayInput is an input type that accepts LedgerTransactionsItemArray and LedgerTransactionsItemArrayOutput values.
+// You can construct a concrete instance of `LedgerTransactionsItemArrayInput` via:
+//
+//	LedgerTransactionsItemArray{ LedgerTransactionsItemArgs{...} }
+type LedgerTransactionsItemArrayInput interface {
+	pulumi.Input
+
+	ToLedgerTransactionsItemArrayOutput() LedgerTransactionsItemArrayOutput
+	ToLedgerTransactionsItemArrayOutputWithContext(context.Context) LedgerTransactionsItemArrayOutput
+}
+
+type LedgerTransactionsItemArray []LedgerTransactionsItemInput
+
+func (LedgerTransactionsItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerTransactionsItem)(nil)).Elem()
+}
+
+func (i LedgerTransactionsItemArray) ToLedgerTransactionsItemArrayOutput() LedgerTransactionsItemArrayOutput {
+	return i.ToLedgerTransactionsItemArrayOutputWithContext(context.Background())
+}
+
+func (i LedgerTransactionsItemArray) ToLedgerTransactionsItemArrayOutputWithContext(ctx context.Context) LedgerTransactionsItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerTransactionsItemArrayOutput)
+}
+
+// One transaction of the list.
+type LedgerTransactionsItemOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerTransactionsItem)(nil)).Elem()
+}
+
+func (o LedgerTransactionsItemOutput) ToLedgerTransactionsItemOutput() LedgerTransactionsItemOutput {
+	return o
+}
+
+func (o LedgerTransactionsItemOutput) ToLedgerTransactionsItemOutputWithContext(ctx context.Context) LedgerTransactionsItemOutput {
+	return o
+}
+
+// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+//
+// Default: []
+func (o LedgerTransactionsItemOutput) Args() pulumi.ArrayOutput {
+	return o.ApplyT(func(v LedgerTransactionsItem) []interface{} { return v.Args }).(pulumi.ArrayOutput)
+}
+
+// The chaincode name.
+//
+// Default: the resource's `chaincode`
+func (o LedgerTransactionsItemOutput) Chaincode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerTransactionsItem) *string { return v.Chaincode }).(pulumi.StringPtrOutput)
+}
+
+// MSP ids that must endorse.
+//
+// Default: the gateway's choice
+func (o LedgerTransactionsItemOutput) EndorsingOrganizations() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LedgerTransactionsItem) []string { return v.EndorsingOrganizations }).(pulumi.StringArrayOutput)
+}
+
+// The chaincode function, e.g. "CreateAsset".
+func (o LedgerTransactionsItemOutput) Function() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsItem) string { return v.Function }).(pulumi.StringOutput)
+}
+
+// A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+// reordering the list or inserting items changes no txId.
+func (o LedgerTransactionsItemOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsItem) string { return v.Key }).(pulumi.StringOutput)
+}
+
+type LedgerTransactionsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerTransactionsItem)(nil)).Elem()
+}
+
+func (o LedgerTransactionsItemArrayOutput) ToLedgerTransactionsItemArrayOutput() LedgerTransactionsItemArrayOutput {
+	return o
+}
+
+func (o LedgerTransactionsItemArrayOutput) ToLedgerTransactionsItemArrayOutputWithContext(ctx context.Context) LedgerTransactionsItemArrayOutput {
+	return o
+}
+
+func (o LedgerTransactionsItemArrayOutput) Index(i pulumi.IntInput) LedgerTransactionsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerTransactionsItem {
+		return vs[0].([]LedgerTransactionsItem)[vs[1].(int)]
+	}).(LedgerTransactionsItemOutput)
+}
+
+// A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview).
+type LedgerTransactionsPlanned struct {
+	Args                   []interface{} `pulumi:"args"`
+	Chaincode              *string       `pulumi:"chaincode"`
+	EndorsingOrganizations []string      `pulumi:"endorsingOrganizations"`
+	Function               string        `pulumi:"function"`
+	// The generation of the item's transaction (bumped when it changes).
+	Generation *float64 `pulumi:"generation"`
+	Key        string   `pulumi:"key"`
+	// The txId the item is (or was) submitted with.
+	TxId *string `pulumi:"txId"`
+}
+
+// A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview).
+type LedgerTransactionsPlannedOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsPlannedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerTransactionsPlanned)(nil)).Elem()
+}
+
+func (o LedgerTransactionsPlannedOutput) ToLedgerTransactionsPlannedOutput() LedgerTransactionsPlannedOutput {
+	return o
+}
+
+func (o LedgerTransactionsPlannedOutput) ToLedgerTransactionsPlannedOutputWithContext(ctx context.Context) LedgerTransactionsPlannedOutput {
+	return o
+}
+
+func (o LedgerTransactionsPlannedOutput) Args() pulumi.ArrayOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) []interface{} { return v.Args }).(pulumi.ArrayOutput)
+}
+
+func (o LedgerTransactionsPlannedOutput) Chaincode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) *string { return v.Chaincode }).(pulumi.StringPtrOutput)
+}
+
+func (o LedgerTransactionsPlannedOutput) EndorsingOrganizations() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) []string { return v.EndorsingOrganizations }).(pulumi.StringArrayOutput)
+}
+
+func (o LedgerTransactionsPlannedOutput) Function() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) string { return v.Function }).(pulumi.StringOutput)
+}
+
+// The generation of the item's transaction (bumped when it changes).
+func (o LedgerTransactionsPlannedOutput) Generation() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) *float64 { return v.Generation }).(pulumi.Float64PtrOutput)
+}
+
+func (o LedgerTransactionsPlannedOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// The txId the item is (or was) submitted with.
+func (o LedgerTransactionsPlannedOutput) TxId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerTransactionsPlanned) *string { return v.TxId }).(pulumi.StringPtrOutput)
+}
+
+type LedgerTransactionsPlannedArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsPlannedArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerTransactionsPlanned)(nil)).Elem()
+}
+
+func (o LedgerTransactionsPlannedArrayOutput) ToLedgerTransactionsPlannedArrayOutput() LedgerTransactionsPlannedArrayOutput {
+	return o
+}
+
+func (o LedgerTransactionsPlannedArrayOutput) ToLedgerTransactionsPlannedArrayOutputWithContext(ctx context.Context) LedgerTransactionsPlannedArrayOutput {
+	return o
+}
+
+func (o LedgerTransactionsPlannedArrayOutput) Index(i pulumi.IntInput) LedgerTransactionsPlannedOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerTransactionsPlanned {
+		return vs[0].([]LedgerTransactionsPlanned)[vs[1].(int)]
+	}).(LedgerTransactionsPlannedOutput)
+}
+
+// Deadlines of one item's commit wait, as durations ("2m", "90s").
+type LedgerTransactionsTimeouts struct {
+	// Each item of the first `pulumi up`.
+	//
+	// Default: "20m"
+	Create *string `pulumi:"create"`
+	// Each item a later `pulumi up` submits.
+	//
+	// Default: "20m"
+	Update *string `pulumi:"update"`
+}
+
+// LedgerTransactionsTimeoutsInput is an input type that accepts LedgerTransactionsTimeoutsArgs and LedgerTransactionsTimeoutsOutput values.
+// You can construct a concrete instance of `LedgerTransactionsTimeoutsInput` via:
+//
+//	LedgerTransactionsTimeoutsArgs{...}
+type LedgerTransactionsTimeoutsInput interface {
+	pulumi.Input
+
+	ToLedgerTransactionsTimeoutsOutput() LedgerTransactionsTimeoutsOutput
+	ToLedgerTransactionsTimeoutsOutputWithContext(context.Context) LedgerTransactionsTimeoutsOutput
+}
+
+// Deadlines of one item's commit wait, as durations ("2m", "90s").
+type LedgerTransactionsTimeoutsArgs struct {
+	// Each item of the first `pulumi up`.
+	//
+	// Default: "20m"
+	Create pulumi.StringPtrInput `pulumi:"create"`
+	// Each item a later `pulumi up` submits.
+	//
+	// Default: "20m"
+	Update pulumi.StringPtrInput `pulumi:"update"`
+}
+
+func (LedgerTransactionsTimeoutsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerTransactionsTimeouts)(nil)).Elem()
+}
+
+func (i LedgerTransactionsTimeoutsArgs) ToLedgerTransactionsTimeoutsOutput() LedgerTransactionsTimeoutsOutput {
+	return i.ToLedgerTransactionsTimeoutsOutputWithContext(context.Background())
+}
+
+func (i LedgerTransactionsTimeoutsArgs) ToLedgerTransactionsTimeoutsOutputWithContext(ctx context.Context) LedgerTransactionsTimeoutsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerTransactionsTimeoutsOutput)
+}
+
+func (i LedgerTransactionsTimeoutsArgs) ToLedgerTransactionsTimeoutsPtrOutput() LedgerTransactionsTimeoutsPtrOutput {
+	return i.ToLedgerTransactionsTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i LedgerTransactionsTimeoutsArgs) ToLedgerTransactionsTimeoutsPtrOutputWithContext(ctx context.Context) LedgerTransactionsTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerTransactionsTimeoutsOutput).ToLedgerTransactionsTimeoutsPtrOutputWithContext(ctx)
+}
+
+// LedgerTransactionsTimeoutsPtrInput is an input type that accepts LedgerTransactionsTimeoutsArgs, LedgerTransactionsTimeoutsPtr and LedgerTransactionsTimeoutsPtrOutput values.
+// You can construct a concrete instance of `LedgerTransactionsTimeoutsPtrInput` via:
+//
+//	        LedgerTransactionsTimeoutsArgs{...}
+//
+//	or:
+//
+//	        nil
+type LedgerTransactionsTimeoutsPtrInput interface {
+	pulumi.Input
+
+	ToLedgerTransactionsTimeoutsPtrOutput() LedgerTransactionsTimeoutsPtrOutput
+	ToLedgerTransactionsTimeoutsPtrOutputWithContext(context.Context) LedgerTransactionsTimeoutsPtrOutput
+}
+
+type ledgerTransactionsTimeoutsPtrType LedgerTransactionsTimeoutsArgs
+
+func LedgerTransactionsTimeoutsPtr(v *LedgerTransactionsTimeoutsArgs) LedgerTransactionsTimeoutsPtrInput {
+	return (*ledgerTransactionsTimeoutsPtrType)(v)
+}
+
+func (*ledgerTransactionsTimeoutsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerTransactionsTimeouts)(nil)).Elem()
+}
+
+func (i *ledgerTransactionsTimeoutsPtrType) ToLedgerTransactionsTimeoutsPtrOutput() LedgerTransactionsTimeoutsPtrOutput {
+	return i.ToLedgerTransactionsTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i *ledgerTransactionsTimeoutsPtrType) ToLedgerTransactionsTimeoutsPtrOutputWithContext(ctx context.Context) LedgerTransactionsTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerTransactionsTimeoutsPtrOutput)
+}
+
+// Deadlines of one item's commit wait, as durations ("2m", "90s").
+type LedgerTransactionsTimeoutsOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsTimeoutsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerTransactionsTimeouts)(nil)).Elem()
+}
+
+func (o LedgerTransactionsTimeoutsOutput) ToLedgerTransactionsTimeoutsOutput() LedgerTransactionsTimeoutsOutput {
+	return o
+}
+
+func (o LedgerTransactionsTimeoutsOutput) ToLedgerTransactionsTimeoutsOutputWithContext(ctx context.Context) LedgerTransactionsTimeoutsOutput {
+	return o
+}
+
+func (o LedgerTransactionsTimeoutsOutput) ToLedgerTransactionsTimeoutsPtrOutput() LedgerTransactionsTimeoutsPtrOutput {
+	return o.ToLedgerTransactionsTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (o LedgerTransactionsTimeoutsOutput) ToLedgerTransactionsTimeoutsPtrOutputWithContext(ctx context.Context) LedgerTransactionsTimeoutsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LedgerTransactionsTimeouts) *LedgerTransactionsTimeouts {
+		return &v
+	}).(LedgerTransactionsTimeoutsPtrOutput)
+}
+
+// Each item of the first `pulumi up`.
+//
+// Default: "20m"
+func (o LedgerTransactionsTimeoutsOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerTransactionsTimeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
+}
+
+// Each item a later `pulumi up` submits.
+//
+// Default: "20m"
+func (o LedgerTransactionsTimeoutsOutput) Update() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerTransactionsTimeouts) *string { return v.Update }).(pulumi.StringPtrOutput)
+}
+
+type LedgerTransactionsTimeoutsPtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerTransactionsTimeoutsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerTransactionsTimeouts)(nil)).Elem()
+}
+
+func (o LedgerTransactionsTimeoutsPtrOutput) ToLedgerTransactionsTimeoutsPtrOutput() LedgerTransactionsTimeoutsPtrOutput {
+	return o
+}
+
+func (o LedgerTransactionsTimeoutsPtrOutput) ToLedgerTransactionsTimeoutsPtrOutputWithContext(ctx context.Context) LedgerTransactionsTimeoutsPtrOutput {
+	return o
+}
+
+func (o LedgerTransactionsTimeoutsPtrOutput) Elem() LedgerTransactionsTimeoutsOutput {
+	return o.ApplyT(func(v *LedgerTransactionsTimeouts) LedgerTransactionsTimeouts {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerTransactionsTimeouts
+		return ret
+	}).(LedgerTransactionsTimeoutsOutput)
+}
+
+// Each item of the first `pulumi up`.
+//
+// Default: "20m"
+func (o LedgerTransactionsTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerTransactionsTimeouts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Create
+	}).(pulumi.StringPtrOutput)
+}
+
+// Each item a later `pulumi up` submits.
+//
+// Default: "20m"
+func (o LedgerTransactionsTimeoutsPtrOutput) Update() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerTransactionsTimeouts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Update
+	}).(pulumi.StringPtrOutput)
+}
+
 // How the envelope verified, as `opsledger-ledger verify` reports it.
 type LedgerVerificationView struct {
 	// Whether certificate chains were checked against trusted roots.
@@ -2631,6 +3109,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadPkcs11PtrInput)(nil)).Elem(), LedgerReadPkcs11Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTimeoutsInput)(nil)).Elem(), LedgerTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTimeoutsPtrInput)(nil)).Elem(), LedgerTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsItemInput)(nil)).Elem(), LedgerTransactionsItemArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsItemArrayInput)(nil)).Elem(), LedgerTransactionsItemArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsTimeoutsInput)(nil)).Elem(), LedgerTransactionsTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsTimeoutsPtrInput)(nil)).Elem(), LedgerTransactionsTimeoutsArgs{})
 	pulumi.RegisterOutputType(GetTransactionResultChaincodeOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultChaincodePtrOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultEventOutput{})
@@ -2671,6 +3153,14 @@ func init() {
 	pulumi.RegisterOutputType(LedgerReadPkcs11PtrOutput{})
 	pulumi.RegisterOutputType(LedgerTimeoutsOutput{})
 	pulumi.RegisterOutputType(LedgerTimeoutsPtrOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsCommittedOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsCommittedArrayOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsItemOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsItemArrayOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsPlannedOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsPlannedArrayOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsTimeoutsOutput{})
+	pulumi.RegisterOutputType(LedgerTransactionsTimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(LedgerVerificationViewOutput{})
 	pulumi.RegisterOutputType(LedgerVerificationViewFailureOutput{})
 	pulumi.RegisterOutputType(LedgerVerificationViewFailurePtrOutput{})

@@ -1,0 +1,370 @@
+/**
+ * ledger.LedgerTransactions: many Fabric transactions in one resource, each submitted exactly once, through the single
+ * transaction's own code paths (ledger-transaction.ts: the signer opened and checked against the certificate, the
+ * gateway over the process's shared channel, submitOnce with its qscc adoption, verify-before-sign, fault retries and
+ * endorsing-peer wait). docs/decisions/0225-ledger-transactions-in-one-resource.md says why and how.
+ *
+ * Exactly once per item: an item's nonce is deriveNonce(creator, `<URN>#item/<key>`, generation), so its txId depends
+ * on its key, not on its place in the list. check keeps an item's generation while its transaction is unchanged and
+ * bumps it when it changes, and writes each item's txId into the checked inputs (what the preview shows). create and
+ * update submit every item whose planned txId is not yet recorded as committed, a bounded number at a time (or one at
+ * a time in list order with `ordered`); each looks its txId up first and adopts it when a killed run committed it.
+ *
+ * A failed item (an invalid validation code, a fault that outlasted its retries) does not lose the others: the error
+ * carries the resource's id and outputs with every committed item (the engine's ErrorResourceInitFailed, which the
+ * dynamic-provider host builds from an error's `id`, `properties` and `reasons`, and the plugin from the same fields).
+ * The engine records them with the error, and the next `pulumi up` updates the resource: it submits what is missing.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { LedgerError } from "../ledger";
+import type { Gateway } from "../ledger";
+import { messageOf, nameFromUrn } from "./common";
+import type { Timeouts } from "./common";
+import { log } from "./context";
+import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
+import { clientTlsKeyFailures } from "./ledger-client-tls";
+import { connectionOf, connectionOfOutputs, identityOfOutputs, splitIdentity, withSigner } from "./ledger-transaction";
+import { hasUnknown } from "./ledger-transaction-inputs";
+import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
+import { lookup, openGateway, submitOnce } from "./ledger-transaction-submit";
+import type { Connection, Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
+import { canonical, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
+import {
+  batchId,
+  DEFAULT_MAX_IN_FLIGHT,
+  itemAsTransaction,
+  itemUrn,
+  ledgerTransactionsInputFailures,
+} from "./ledger-transactions-inputs";
+import type {
+  LedgerTransactionsInputs,
+  LedgerTransactionsItem,
+  LedgerTransactionsOutcome,
+  LedgerTransactionsOutputs,
+} from "./ledger-transactions-inputs";
+
+export * from "./ledger-transactions-inputs";
+
+const KIND = "LedgerTransactions";
+
+/** A create or update that failed for some items: what the engine records (ErrorResourceInitFailed) with the error. */
+export class LedgerTransactionsError extends LedgerError {
+  readonly id: string;
+  readonly properties: LedgerTransactionsOutputs;
+  readonly reasons: string[];
+  constructor(message: string, id: string, properties: LedgerTransactionsOutputs, reasons: string[]) {
+    super({ message });
+    this.id = id;
+    this.properties = properties;
+    this.reasons = reasons;
+  }
+}
+
+/** The request submitOnce takes for an item. */
+function requestOf(i: LedgerTransactionsInputs, item: LedgerTransactionsItem): SubmitOnceRequest {
+  const one = itemAsTransaction(i, item);
+  return {
+    urn: one.__urn,
+    channel: one.channel,
+    chaincode: one.chaincode,
+    function: one.function,
+    args: one.args ?? [],
+    transientData: {},
+    endorsingOrganizations: one.endorsingOrganizations ?? [],
+    visibility: "full",
+    allowInvalid: false,
+    generation: item.generation ?? 1,
+  };
+}
+
+/** Says which items a step will submit, with their txIds (the first 20): what a preview shows on the resource's row. */
+function showPending(urn: string, pending: readonly LedgerTransactionsItem[]): void {
+  if (pending.length === 0) return;
+  const shown = pending.slice(0, 20).map((t) => `${t.key} → ${t.txId ?? "(known once its inputs are)"}`);
+  const more = pending.length > shown.length ? `, and ${String(pending.length - shown.length)} more` : "";
+  log("info", `${KIND} ${nameFromUrn(urn)}: ${String(pending.length)} to submit: ${shown.join(", ")}${more}`, urn);
+}
+
+async function check(
+  olds: Partial<LedgerTransactionsInputs>,
+  news: LedgerTransactionsInputs,
+): Promise<dynamic.CheckResult> {
+  const failures = ledgerTransactionsInputFailures(news);
+  if (failures.length > 0) return { failures };
+  const tlsFailures = hasUnknown(news.gateway) ? [] : clientTlsKeyFailures(news.gateway);
+  if (tlsFailures.length > 0) return { failures: tlsFailures };
+  // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
+  if (!hasUnknown(news.identity)) {
+    let opened: Awaited<ReturnType<typeof openLedgerSigner>>;
+    try {
+      opened = await openLedgerSigner(news.identity);
+    } catch (error) {
+      return { failures: [signerCheckFailure(news.identity, error)] };
+    }
+    try {
+      // The channel's capabilities, read from the channel (cached), as for one transaction (ledger-capabilities.ts).
+      if (!hasUnknown([news.gateway, news.channel, news.channelCapability])) {
+        const failure = await ledgerCapabilityCheck(news, opened.signer, news.__urn);
+        if (failure !== undefined) return { failures: [failure] };
+      }
+    } finally {
+      opened.close();
+    }
+  }
+  // A list not known yet (preview: made from another resource's outputs) shows no txIds.
+  if (!Array.isArray(news.transactions)) return { inputs: news };
+  const before = new Map((Array.isArray(olds.transactions) ? olds.transactions : []).map((item) => [item.key, item]));
+  const sharedKnown = !hasUnknown([news.__urn, news.channel, news.chaincode, news.identity]);
+  const transactions = news.transactions.map((item): LedgerTransactionsItem => {
+    const { generation: _g, txId: _t, ...declared } = item;
+    if (!sharedKnown || hasUnknown(declared)) return declared; // its txId is shown once it is known
+    const old = before.get(item.key);
+    const same =
+      old?.generation !== undefined &&
+      old.txId !== undefined &&
+      olds.identity !== undefined &&
+      sameTransaction(itemAsTransaction(olds as LedgerTransactionsInputs, old), itemAsTransaction(news, declared));
+    const generation = same ? (old.generation ?? 1) : (old?.generation ?? 0) + 1;
+    const txId =
+      same && old.txId !== undefined ? old.txId : deriveTxId(news.identity, itemUrn(news.__urn, item.key), generation);
+    return { ...declared, generation, txId };
+  });
+  // A first create has no diff step: its preview shows what will be submitted from here.
+  if (olds.transactions === undefined) showPending(news.__urn, transactions);
+  return { inputs: { ...news, transactions } };
+}
+
+/** The items the last run recorded as committed, by key, with the txId check had planned for each. */
+function recorded(
+  olds: LedgerTransactionsOutputs | undefined,
+): Map<string, LedgerTransactionsOutcome & { planned: string }> {
+  const planned = olds?.__planned ?? {};
+  return new Map((olds?.committed ?? []).map((c) => [c.key, { ...c, planned: planned[c.key] ?? c.txId }]));
+}
+
+/** Whether the item's planned transaction is the one already recorded as committed. */
+function isRecorded(item: LedgerTransactionsItem, done: ReturnType<typeof recorded>): boolean {
+  return item.txId !== undefined && done.get(item.key)?.planned === item.txId;
+}
+
+const SETTINGS = [
+  "channelCapability",
+  "chaincode",
+  "trustedRootCertificates",
+  "ordered",
+  "maxInFlight",
+  "timeouts",
+] as const;
+
+async function diff(
+  _id: string,
+  olds: LedgerTransactionsOutputs,
+  news: LedgerTransactionsInputs,
+): Promise<dynamic.DiffResult> {
+  if (!Array.isArray(news.transactions)) return { changes: true, replaces: [], deleteBeforeReplace: false };
+  const done = recorded(olds);
+  const name = nameFromUrn(news.__urn);
+  const keys = new Set(news.transactions.map((t) => t.key));
+  const removed = [...done.values()].filter((c) => !keys.has(c.key));
+  const pending = news.transactions.filter((t) => !isRecorded(t, done));
+  for (const c of removed) {
+    log(
+      "info",
+      `${KIND} ${name}: '${c.key}' is no longer listed: its transaction ${c.txId} stays on the ledger (it is ` +
+        "append-only); nothing is sent for it, and it leaves the outputs",
+      news.__urn,
+    );
+  }
+  showPending(news.__urn, pending);
+  const { clientKeyPem, ...gateway } = news.gateway;
+  const split = splitIdentity(news.identity);
+  const changed =
+    canonical(olds.gateway) !== canonical(gateway) ||
+    canonical(olds.identity) !== canonical(split.identity) ||
+    canonical(olds.credentials) !==
+      canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) }) ||
+    canonical(olds.channel) !== canonical(news.channel) ||
+    SETTINGS.some((k) => canonical(olds[k]) !== canonical(news[k]));
+  return Promise.resolve({
+    changes: changed || pending.length > 0 || removed.length > 0,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+}
+
+/** The outputs: the settings without keys and PIN (those under `credentials`), and the committed items in list order. */
+function outputsOf(
+  i: LedgerTransactionsInputs,
+  outcomes: ReadonlyMap<string, { outcome: LedgerTransactionsOutcome; planned: string; generation: number }>,
+): LedgerTransactionsOutputs {
+  const { identity, gateway, ...rest } = i;
+  const { clientKeyPem, ...publicGateway } = gateway;
+  const split = splitIdentity(identity);
+  const committed = i.transactions.flatMap((t) => {
+    const o = outcomes.get(t.key);
+    return o === undefined ? [] : [o];
+  });
+  return {
+    ...rest,
+    gateway: publicGateway,
+    identity: split.identity,
+    credentials: { ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) },
+    committed: committed.map((c) => c.outcome),
+    __planned: Object.fromEntries(committed.map((c) => [c.outcome.key, c.planned])),
+    __generations: Object.fromEntries(committed.map((c) => [c.outcome.key, c.generation])),
+  };
+}
+
+function outcomeOf(key: string, o: Outcome): LedgerTransactionsOutcome {
+  return {
+    key,
+    txId: o.txId,
+    validationCode: o.validationCode,
+    validationCodeNumber: o.validationCodeNumber,
+    blockNumber: o.blockNumber,
+  };
+}
+
+/** Runs `work` on each of `items`, at most `limit` at once; `stop` ends the starting of new ones. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<boolean>): Promise<number> {
+  let next = 0;
+  let stopped = false;
+  const runner = async (): Promise<void> => {
+    while (!stopped && next < items.length) {
+      const item = items[next++] as T;
+      if (!(await work(item))) stopped = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
+  return items.length - next;
+}
+
+/** Submits (or adopts) every item not yet recorded; carries the recorded ones. Fails naming each failed item. */
+async function apply(
+  i: LedgerTransactionsInputs,
+  olds: LedgerTransactionsOutputs | undefined,
+  step: keyof Timeouts,
+): Promise<{ id: string; outs: LedgerTransactionsOutputs }> {
+  const name = nameFromUrn(i.__urn);
+  const done = recorded(olds);
+  const outcomes = new Map<string, { outcome: LedgerTransactionsOutcome; planned: string; generation: number }>();
+  const todo: LedgerTransactionsItem[] = [];
+  for (const item of i.transactions) {
+    const was = done.get(item.key);
+    if (was !== undefined && isRecorded(item, done)) {
+      const { planned, ...outcome } = was;
+      outcomes.set(item.key, { outcome, planned, generation: olds?.__generations[item.key] ?? item.generation ?? 1 });
+    } else todo.push(item);
+  }
+  const failed: { key: string; message: string }[] = [];
+  const notStarted = await withSigner(
+    i.__urn,
+    i.identity,
+    i.gateway,
+    async (signer) => {
+      const connection: Connection = connectionOf(i, signer);
+      const gateway: Gateway = openGateway(connection, step);
+      try {
+        const refused = await ledgerCapabilityFailure(gateway, i, i.__urn);
+        if (refused !== undefined) {
+          throw new LedgerError({ message: `${KIND} ${name}: ${refused.property} ${refused.reason}` });
+        }
+        const limit = i.ordered === true ? 1 : (i.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+        return await pool(todo, limit, async (item) => {
+          try {
+            const outcome = await submitOnce(gateway, connection, requestOf(i, item), step, i.__urn);
+            outcomes.set(item.key, {
+              outcome: outcomeOf(item.key, outcome),
+              planned: item.txId ?? outcome.txId,
+              generation: outcome.generation,
+            });
+            return true;
+          } catch (error) {
+            // The single transaction's message offers allowInvalid, which a list item does not have.
+            const message = messageOf(error).replace(/, or set allowInvalid: true to record it$/, "");
+            failed.push({ key: item.key, message });
+            return i.ordered !== true; // in list order, a later item may depend on this one
+          }
+        });
+      } finally {
+        gateway.close();
+      }
+    },
+    KIND,
+  );
+  const outs = outputsOf(i, outcomes);
+  const id = batchId(i.__urn);
+  if (failed.length === 0) return { id, outs };
+  // In list order, whatever order they failed in.
+  const place = new Map(i.transactions.map((t, index) => [t.key, index]));
+  failed.sort((x, y) => (place.get(x.key) ?? 0) - (place.get(y.key) ?? 0));
+  const items = failed.map((f) => `'${f.key}': ${f.message}`);
+  const waiting = notStarted > 0 ? `; ${String(notStarted)} not started (ordered: each waits for the one before)` : "";
+  const summary =
+    `${KIND} ${name}: ${String(failed.length)} of ${String(todo.length)} transactions failed${waiting}; the ` +
+    `${String(outs.committed.length)} committed are recorded, and the next \`pulumi up\` submits the rest`;
+  // The engine shows the reasons of a partial failure (not the message): the summary first, then each item.
+  throw new LedgerTransactionsError(`${summary}. ${items.join("; ")}`, id, outs, [summary, ...items]);
+}
+
+export const ledgerTransactionsProvider = {
+  check,
+  diff,
+  create(inputs: LedgerTransactionsInputs): Promise<dynamic.CreateResult> {
+    return apply(inputs, undefined, "create");
+  },
+  async update(
+    _id: string,
+    olds: LedgerTransactionsOutputs,
+    news: LedgerTransactionsInputs,
+  ): Promise<dynamic.UpdateResult> {
+    const { outs } = await apply(news, olds, "update");
+    return { outs };
+  },
+  /** Refresh: each recorded txId is read back through qscc; one the ledger does not have leaves the outputs. */
+  async read(id: string, props: LedgerTransactionsOutputs): Promise<dynamic.ReadResult> {
+    return withSigner(
+      props.__urn,
+      identityOfOutputs(props),
+      props.gateway,
+      async (signer) => {
+        const gateway = openGateway(connectionOfOutputs(props, signer), "create");
+        try {
+          const kept: LedgerTransactionsOutcome[] = [];
+          for (const c of props.committed) {
+            if ((await lookup(gateway, props.channel, c.txId)) !== undefined) kept.push(c);
+            else
+              log(
+                "warning",
+                `${KIND} ${nameFromUrn(props.__urn)}: '${c.key}' (${c.txId}) is not on the ledger`,
+                props.__urn,
+              );
+          }
+          const keys = new Set(kept.map((c) => c.key));
+          const only = <T>(m: Record<string, T>) => Object.fromEntries(Object.entries(m).filter(([k]) => keys.has(k)));
+          return {
+            id,
+            props: {
+              ...props,
+              committed: kept,
+              __planned: only(props.__planned),
+              __generations: only(props.__generations),
+            },
+          };
+        } finally {
+          gateway.close();
+        }
+      },
+      KIND,
+    );
+  },
+  /** The ledger is append-only: destroying the resource sends nothing. */
+  delete(_id: string, props: LedgerTransactionsOutputs): Promise<void> {
+    log(
+      "info",
+      `${KIND} ${nameFromUrn(props.__urn)}: its ${String(props.committed.length)} transactions stay on the ledger (it is append-only)`,
+      props.__urn,
+    );
+    return Promise.resolve();
+  },
+};
