@@ -36,7 +36,9 @@ export function getWorkforcePoolIamPolicy(
   args: GetWorkforcePoolIamPolicyArgs,
   opts?: InvokeOptions,
 ): Promise<GetWorkforcePoolIamPolicyResult> {
-  return readOrInvokeMocks(getWorkforcePoolIamPolicy, args, () => readWorkforcePoolIamPolicy(endpointCaller(opts), args));
+  return readOrInvokeMocks(getWorkforcePoolIamPolicy, args, () =>
+    readWorkforcePoolIamPolicy(endpointCaller(opts), args),
+  );
 }
 
 export function getWorkforcePoolIamPolicyOutput(
