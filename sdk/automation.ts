@@ -2,9 +2,10 @@
  * Inline programs of Pulumi's Automation API (`LocalWorkspace.createOrSelectStack({ stackName, projectName, program })`).
  * The engine starts the dynamic-provider process of this package's resources in the workspace's directory, and that
  * process finds `@pulumi/pulumi/cmd/dynamic-provider` and `pulumi-opsledger/provider` from there
- * (pulumi/pulumi#6743). A `workDir` holding the project's node_modules works as it is; an inline program without one
- * runs in a temporary directory, where neither module is found. `inlineProgramEnv()` gives the workspace the
- * node_modules folders this process loaded them from, as NODE_PATH: pass it as LocalWorkspace's `envVars`.
+ * (pulumi/pulumi#6743). A `workDir` holding the project's node_modules, or a script started from its project folder,
+ * works as it is; a script started elsewhere without a workDir fails with `Cannot find module`. `inlineProgramEnv()`
+ * gives the workspace the node_modules folders this process loaded them from, as NODE_PATH: pass it as
+ * LocalWorkspace's `envVars`.
  */
 import * as path from "node:path";
 

@@ -3,7 +3,8 @@
  * registry, at the oldest version package.json's range admits and at the newest the registry has (`npm view
  * @pulumi/pulumi version`). For each: npm keeps one copy of the SDK (none nested under pulumi-opsledger), and
  * examples/unit-testing's mocha tests pass under Pulumi's mocks. With the newest, a user's Automation API script
- * (test/fixtures/automation/auto.ts) runs an inline program without a workDir, a workDir program — preview, up, a
+ * (test/fixtures/automation/auto.ts) runs an inline program without a workDir (failing, as Pulumi does, without
+ * inlineProgramEnv(); passing with it), a workDir program — preview, up, a
  * parent change applied in place, a no-op up, refresh, destroy — and the ledger component inline, against the
  * sandboxes.
  */
@@ -179,18 +180,25 @@ describe("the packed package in fresh projects with the oldest and the newest @p
       };
       const home = path.join(tmp, "pulumi-home");
       fs.mkdirSync(path.join(tmp, "backend"), { recursive: true });
-      const r = await run("node", ["-r", "ts-node/register", "auto.ts"], dir, {
-        ...googleEnv(deployerConfig(sandbox)),
-        OPSLEDGER_AUTO: JSON.stringify(settings),
-        PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
-        PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
-        PULUMI_CONFIG_PASSPHRASE: "opsledger-automation",
-        PULUMI_HOME: home,
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        TS_NODE_TRANSPILE_ONLY: "true",
-        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      });
+      // Started from a folder without node_modules (the temp folder), as a script run from elsewhere is.
+      const r = await run(
+        "node",
+        ["-r", path.join(dir, "node_modules", "ts-node", "register"), path.join(dir, "auto.ts")],
+        tmp,
+        {
+          TS_NODE_PROJECT: path.join(dir, "tsconfig.json"),
+          ...googleEnv(deployerConfig(sandbox)),
+          OPSLEDGER_AUTO: JSON.stringify(settings),
+          PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
+          PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
+          PULUMI_CONFIG_PASSPHRASE: "opsledger-automation",
+          PULUMI_HOME: home,
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+          TS_NODE_TRANSPILE_ONLY: "true",
+          PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+        },
+      );
       assert.equal(r.code, 0, r.output);
       const line = /^OPSLEDGER_AUTO_REPORT (.*)$/m.exec(r.output)?.[1];
       assert.ok(line !== undefined, r.output);
@@ -203,6 +211,8 @@ describe("the packed package in fresh projects with the oldest and the newest @p
         refresh: { same: 2 },
         destroy: { delete: 2 },
       };
+      // An inline program with neither a workDir nor inlineProgramEnv() cannot start the provider process.
+      assert.equal(report["bare"], "Cannot find module");
       assert.deepEqual(report["inline"], lifecycle);
       assert.deepEqual(report["workDir"], lifecycle);
       const moves = sandbox
