@@ -3,7 +3,7 @@ import eslint from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "**/*.js", "**/*.mjs"] },
+  { ignores: ["dist/**", "node_modules/**", "**/*.js", "**/*.mjs", "test/fixtures/upgrade/**"] },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -183,11 +183,13 @@ case "$task" in
     exit "$rc"
     ;;
   demo) build; pulumi_env; node dist/scripts/demo.js "$@" ;;
+  # Once per release, before its version changes: test/fixtures/upgrade/<version>/ (scripts/record-upgrade-fixtures.ts).
+  record-upgrade-fixtures) build; pulumi_env; node dist/scripts/record-upgrade-fixtures.js "$@" ;;
   bench) build; pulumi_env; require_pkcs11js; softhsm_env; node dist/bench/index.js "$@" ;;
   # Coverage-guided fuzzing of the decoders (fuzz/index.ts): a benchmark-style run, never part of `npm test`.
   fuzz) build; node dist/fuzz/index.js "$@" ;;
   sandbox) build; tool_path; node dist/sandbox/cli.js "$@" ;;
   fabric:up) build; node dist/sandbox/fabric-network/cli.js up "$@" ;;
   fabric:down) build; node dist/sandbox/fabric-network/cli.js down "$@" ;;
-  *) log "unknown task '$task' (build, lint, test, demo, bench, fuzz, sandbox, fabric:up, fabric:down)"; exit 2 ;;
+  *) log "unknown task '$task' (build, lint, test, demo, record-upgrade-fixtures, bench, fuzz, sandbox, fabric:up, fabric:down)"; exit 2 ;;
 esac

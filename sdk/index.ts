@@ -18,4 +18,7 @@ export type { InvokeOptions, ProviderArgs, ProviderOption, ResourceOptions } fro
 
 /** The errors a program may catch: `isApiError(e)` (a Google call failed: e.httpStatus, e.reason, e.errorDetails, ...). */
 export { ApiError, isApiError } from "../provider/google";
+
+/** Automation API inline programs: `envVars: inlineProgramEnv()` lets the engine's provider process find this package. */
+export { inlineProgramEnv } from "./automation";
 export { OpsLedgerError, isOpsLedgerError } from "../provider/errors";

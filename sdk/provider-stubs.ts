@@ -19,6 +19,24 @@ import { Provider, type ResourceOptions } from "./provider";
 /** The module the stub loads: the `./provider` entry of the package's `exports` map (dist/provider/resources/index.js). */
 export const PROVIDER_ENTRY = "pulumi-opsledger/provider";
 
+/**
+ * Why the `import` option cannot work on a TypeScript resource, and how to adopt the object instead: one paragraph,
+ * thrown before anything is registered (without it, the preview fails with the dynamic-provider host's "code must be
+ * a string, not undefined").
+ */
+export function importRefusal(module: string, type: string, name: string, id: pulumi.Input<string>): string {
+  const shown = typeof id === "string" ? ` ${id}` : "";
+  return (
+    `${type} ${name}: the \`import\` option cannot adopt${shown} in a TypeScript program: this package's TypeScript ` +
+    `resources are Pulumi dynamic resources, and Pulumi cannot import a dynamic resource (an import reads the object ` +
+    `with no state, and a dynamic resource's provider lives in its state: pulumi/pulumi#16175). Remove \`import\` and ` +
+    `declare the resource as it is: a FirewallPolicyMove whose parentId is the policy's current parent records it ` +
+    `without a move, and an OperationWait on a finished operation records how it ended. Or adopt it through the ` +
+    `resource plugin, which can import: \`pulumi import opsledger:${module}:${type} ${name} <id>\` in a YAML, Go or ` +
+    `Python program (docs/plugin.md#import).`
+  );
+}
+
 /** The `__provider` input of every resource: the provider module text, 70 bytes. */
 export const PROVIDER_MODULE = `exports.handler = () => require(${JSON.stringify(PROVIDER_ENTRY)}).provider;\n`;
 
@@ -33,6 +51,7 @@ export class OpsLedgerDynamicResource extends pulumi.CustomResource {
    */
   constructor(module: string, type: string, name: string, props: pulumi.Inputs, opts?: ResourceOptions) {
     if (props["__provider"] !== undefined) throw new Error("A dynamic resource must not define the __provider key");
+    if (opts?.import !== undefined) throw new Error(importRefusal(module, type, name, opts.import));
     const { provider, ...rest } = opts ?? {};
     const explicit = Provider.isInstance(provider) ? provider : undefined;
     super(

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { outputsRecord, readCheckpointExport, readCheckpointOutputs } from "./stack-checkpoint";
+import { CheckpointFormatError, outputsRecord, readCheckpointExport, readCheckpointOutputs } from "./stack-checkpoint";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..", ".."); // dist/scripts/lib -> repo
 
@@ -174,6 +174,19 @@ export interface StateResource {
 
 let counter = 0;
 
+/**
+ * `read()` of the checkpoint, or `cli()` when the checkpoint is of a format this reader does not know (written by
+ * another CLI version): reading the file is a shortcut, and the CLI stays the authority.
+ */
+export function fromCheckpoint<T, U>(read: () => T, cli: () => U): T | U {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof CheckpointFormatError) return cli();
+    throw e;
+  }
+}
+
 /** The CLI's log files under PULUMI_HOME/logs, oldest first. */
 function logFiles(home: string): string[] {
   const dir = path.join(home, "logs");
@@ -316,7 +329,8 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     async up(o = {}) {
       const result = await run(["up", "--yes", "--skip-preview"], o);
       // Read now, not when a caller reads `outputs`: a later command rewrites the checkpoint.
-      const outputs = result.code === 0 ? outputsRecord(stack.stateFile, name, showOutputs) : {};
+      const outputs =
+        result.code === 0 ? fromCheckpoint(() => outputsRecord(stack.stateFile, name, showOutputs), showOutputs) : {};
       return { ...result, outputs };
     },
     refresh(o = {}) {
@@ -329,13 +343,22 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
       return run(["destroy", "--yes", "--skip-preview"], o);
     },
     async outputs() {
-      const stored = readCheckpointOutputs(stack.stateFile);
-      if (stored.secretNames.length === 0) return stored.values;
+      const stored = fromCheckpoint(
+        () => readCheckpointOutputs(stack.stateFile),
+        () => undefined,
+      );
+      if (stored !== undefined && stored.secretNames.length === 0) return stored.values;
       return JSON.parse((await run(OUTPUT_ARGS)).stdout) as Record<string, unknown>;
     },
     async exportState(o = {}) {
-      if (!o.showSecrets) return readCheckpointExport(stack.stateFile).deployment;
-      const r = await run(["stack", "export", "--show-secrets"]);
+      const plain = o.showSecrets
+        ? undefined
+        : fromCheckpoint(
+            () => readCheckpointExport(stack.stateFile),
+            () => undefined,
+          );
+      if (plain !== undefined) return plain.deployment;
+      const r = await run(["stack", "export", ...(o.showSecrets ? ["--show-secrets"] : [])]);
       return (JSON.parse(r.stdout) as { deployment: StackDeployment }).deployment;
     },
     async decryptedLogs() {

@@ -48,11 +48,24 @@ function readCheckpointFile(stateFile: string): { version?: unknown; checkpoint?
   return JSON.parse(bytes.toString("utf8")) as { version?: unknown; checkpoint?: { latest?: unknown } };
 }
 
+/**
+ * A checkpoint this reader does not know (another format version, written by another CLI): the callers then ask the
+ * CLI itself (`pulumi stack output`, `pulumi stack export`), which reads every version it writes.
+ */
+export class CheckpointFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CheckpointFormatError";
+  }
+}
+
 /** The checkpoint's latest deployment in the shape `pulumi stack export` (without `--show-secrets`) prints. */
 export function readCheckpointExport(stateFile: string): CheckpointExport {
   const file = readCheckpointFile(stateFile);
   if (file.version !== 3) {
-    throw new Error(`${stateFile} is checkpoint version ${String(file.version)}; this reader knows version 3 only`);
+    throw new CheckpointFormatError(
+      `${stateFile} is checkpoint version ${String(file.version)}; this reader knows version 3 only`,
+    );
   }
   const latest = file.checkpoint?.latest;
   if (typeof latest !== "object" || latest === null) {

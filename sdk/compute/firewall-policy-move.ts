@@ -36,6 +36,8 @@ export type MoveOperation = OperationSummary;
  * compute `firewallPolicies.move` and waiting for the operation. A parent change is an in-place update.
  */
 export class FirewallPolicyMove extends OpsLedgerDynamicResource {
+  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
+  static readonly __pulumiType: string = FIREWALL_POLICY_MOVE_TYPE;
   /** The numeric id of the policy. */
   declare readonly firewallPolicyId: pulumi.Output<string>;
   /** The parent observed after the last create, update or refresh. */

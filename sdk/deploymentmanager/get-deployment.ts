@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
+import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
 import { readDeployment } from "../../provider/resources/data-sources";
 import type { Deployment } from "../../provider/google";
@@ -21,7 +22,7 @@ export type GetDeploymentResult = Readonly<Deployment>;
 
 /** Reads one Deployment Manager deployment (deploymentmanager v2beta `deployments.get`). */
 export function getDeployment(args: GetDeploymentArgs, opts?: InvokeOptions): Promise<GetDeploymentResult> {
-  return readDeployment(endpointCaller(opts), args);
+  return readOrInvokeMocks(getDeployment, args, () => readDeployment(endpointCaller(opts), args));
 }
 
 export function getDeploymentOutput(

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
+import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
 import { readCreative } from "../../provider/resources/data-sources";
 import type { Creative } from "../../provider/google";
@@ -23,7 +24,7 @@ export type GetCreativeResult = Readonly<Creative>;
 
 /** Reads one Display & Video 360 creative (`advertisers.creatives.get`). */
 export function getCreative(args: GetCreativeArgs, opts?: InvokeOptions): Promise<GetCreativeResult> {
-  return readCreative(endpointCaller(opts), args);
+  return readOrInvokeMocks(getCreative, args, () => readCreative(endpointCaller(opts), args));
 }
 
 export function getCreativeOutput(args: GetCreativeOutputArgs, opts?: InvokeOptions): pulumi.Output<GetCreativeResult> {

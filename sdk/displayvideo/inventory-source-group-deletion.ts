@@ -21,6 +21,8 @@ export interface InventorySourceGroupDeletionArgs {
  * deletes it again.
  */
 export class InventorySourceGroupDeletion extends OpsLedgerDynamicResource {
+  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
+  static readonly __pulumiType: string = INVENTORY_SOURCE_GROUP_DELETION_TYPE;
   /** "deleted", or "alreadyAbsent" when the group was gone before this resource ran. */
   declare readonly outcome: pulumi.Output<string>;
   /** partners/<id> or advertisers/<id>. */

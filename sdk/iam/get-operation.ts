@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
+import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
 import type { RpcStatus } from "../../provider/operations/types";
 import { readIamOperation } from "../../provider/resources/data-sources";
@@ -26,7 +27,7 @@ export interface GetOperationResult {
 
 /** Reads the latest state of an IAM v3beta long-running operation under a folder location (endpoint 2). */
 export function getOperation(args: GetOperationArgs, opts?: InvokeOptions): Promise<GetOperationResult> {
-  return readIamOperation(endpointCaller(opts), args);
+  return readOrInvokeMocks(getOperation, args, () => readIamOperation(endpointCaller(opts), args));
 }
 
 export function getOperationOutput(

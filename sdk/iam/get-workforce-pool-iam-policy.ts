@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
+import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
 import { readWorkforcePoolIamPolicy } from "../../provider/resources/data-sources";
 import type { Policy } from "../../provider/google";
@@ -35,7 +36,9 @@ export function getWorkforcePoolIamPolicy(
   args: GetWorkforcePoolIamPolicyArgs,
   opts?: InvokeOptions,
 ): Promise<GetWorkforcePoolIamPolicyResult> {
-  return readWorkforcePoolIamPolicy(endpointCaller(opts), args);
+  return readOrInvokeMocks(getWorkforcePoolIamPolicy, args, () =>
+    readWorkforcePoolIamPolicy(endpointCaller(opts), args),
+  );
 }
 
 export function getWorkforcePoolIamPolicyOutput(

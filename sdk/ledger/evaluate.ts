@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EvaluationResult } from "../../provider/ledger";
+import { readOrInvokeMocks } from "../under-mocks";
 import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
 
@@ -24,11 +25,13 @@ export type EvaluateResult = EvaluationResult;
  * the input and the fix.
  */
 export function evaluate(args: EvaluateArgs, _opts?: pulumi.InvokeOptions): Promise<EvaluateResult> {
-  return ledgerReads().evaluateLedger({
-    ...args,
-    gateway: gatewayOf(args.gateway),
-    identity: identityOf(args.identity),
-  });
+  return readOrInvokeMocks(evaluate, args, () =>
+    ledgerReads().evaluateLedger({
+      ...args,
+      gateway: gatewayOf(args.gateway),
+      identity: identityOf(args.identity),
+    }),
+  );
 }
 
 /** evaluate with inputs that may be Outputs. */

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { TransactionRecord } from "../../provider/ledger";
+import { readOrInvokeMocks } from "../under-mocks";
 import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
 
@@ -21,11 +22,13 @@ export type GetTransactionResult = TransactionRecord;
  * channel's Readers refuse fail with a message naming the input and the fix.
  */
 export function getTransaction(args: GetTransactionArgs, _opts?: pulumi.InvokeOptions): Promise<GetTransactionResult> {
-  return ledgerReads().readLedgerTransaction({
-    ...args,
-    gateway: gatewayOf(args.gateway),
-    identity: identityOf(args.identity),
-  });
+  return readOrInvokeMocks(getTransaction, args, () =>
+    ledgerReads().readLedgerTransaction({
+      ...args,
+      gateway: gatewayOf(args.gateway),
+      identity: identityOf(args.identity),
+    }),
+  );
 }
 
 /** getTransaction with inputs that may be Outputs (the result is secret when a key or PIN given as a value is). */

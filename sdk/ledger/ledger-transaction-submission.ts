@@ -37,6 +37,8 @@ export interface LedgerTransactionSubmissionArgs {
  * this class is exported for tests and for programs that need the raw resource.
  */
 export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
+  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
+  static readonly __pulumiType: string = LEDGER_TRANSACTION_SUBMISSION_TYPE;
   declare readonly txId: pulumi.Output<string>;
   /** The generation of the committed transaction (bumped when a transaction input changes). */
   readonly generation: pulumi.Output<number>;

@@ -185,6 +185,8 @@ export function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
  * transaction with that txId is adopted rather than submitted twice. The preview shows the txId it will submit.
  */
 export class LedgerTransaction extends pulumi.ComponentResource {
+  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
+  static readonly __pulumiType: string = LEDGER_TRANSACTION_TYPE;
   /** The transaction id (shown during preview too). */
   readonly txId: pulumi.Output<string>;
   /** The validation code's name, e.g. "VALID" or "MVCC_READ_CONFLICT". */

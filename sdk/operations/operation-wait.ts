@@ -16,6 +16,8 @@ export interface OperationWaitArgs {
 
 /** Waits for an operation started outside Pulumi to finish; fails with the operation's error. */
 export class OperationWait extends OpsLedgerDynamicResource {
+  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
+  static readonly __pulumiType: string = OPERATION_WAIT_TYPE;
   declare readonly kind: pulumi.Output<"compute" | "longrunning">;
   declare readonly operationName: pulumi.Output<string>;
   declare readonly done: pulumi.Output<boolean>;

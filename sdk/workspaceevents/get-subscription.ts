@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
+import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
 import { readSubscription } from "../../provider/resources/data-sources";
 import type { Subscription } from "../../provider/google";
@@ -21,7 +22,7 @@ export type GetSubscriptionResult = Readonly<Subscription>;
  * subscription's target (chat.*, meetings.* or drive.*); set opsledger:workspaceEventsScopes to change the default.
  */
 export function getSubscription(args: GetSubscriptionArgs, opts?: InvokeOptions): Promise<GetSubscriptionResult> {
-  return readSubscription(endpointCaller(opts), args);
+  return readOrInvokeMocks(getSubscription, args, () => readSubscription(endpointCaller(opts), args));
 }
 
 export function getSubscriptionOutput(

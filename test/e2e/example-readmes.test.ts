@@ -33,7 +33,7 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   go: [/^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m, /^\s+~ 1 updated$/m],
 };
 /** Examples whose block another test file runs. */
-const ELSEWHERE = ["pr-preview"];
+const ELSEWHERE = ["pr-preview", "unit-testing"];
 
 describe("every example's README commands, as written, against npm run sandbox (pulumi CLI)", function () {
   this.timeout(900_000);
