@@ -98,6 +98,8 @@ export interface LedgerTransactionsCommitted {
  * of a script (docs/ledger-transactions.md).
  */
 export class LedgerTransactions extends OpsLedgerDynamicResource {
+  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
+  static readonly __pulumiType: string = LEDGER_TRANSACTIONS_TYPE;
   /** The list with each item's generation and txId (known in preview). */
   declare readonly transactions: pulumi.Output<LedgerTransactionsPlanned[]>;
   /** The committed items, in list order. */

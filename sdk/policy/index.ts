@@ -12,6 +12,7 @@ import { FirewallPolicyMove } from "../compute/firewall-policy-move";
 import { InventorySourceGroupDeletion } from "../displayvideo/inventory-source-group-deletion";
 import { LedgerTransaction } from "../ledger/ledger-transaction";
 import { LedgerTransactionSubmission } from "../ledger/ledger-transaction-submission";
+import { LedgerTransactions } from "../ledger/ledger-transactions";
 import { OperationWait } from "../operations/operation-wait";
 
 /** A resource class of the SDK: a constructor `(name, args, opts?)` with its type string. */
@@ -34,6 +35,7 @@ export const POLICY_RESOURCES: readonly {
   { cls: OperationWait },
   { cls: LedgerTransaction, carriedBy: LedgerTransactionSubmission },
   { cls: LedgerTransactionSubmission },
+  { cls: LedgerTransactions },
 ];
 
 /** The type strings of a class on each face: what a policy sees for its resources. */

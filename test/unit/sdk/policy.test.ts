@@ -42,6 +42,7 @@ describe("pulumi-opsledger/policy", () => {
       "InventorySourceGroupDeletion",
       "LedgerTransaction",
       "LedgerTransactionSubmission",
+      "LedgerTransactions",
       "OperationWait",
     ]);
     assert.deepEqual(
@@ -58,6 +59,10 @@ describe("pulumi-opsledger/policy", () => {
       plugin: ["opsledger:compute:FirewallPolicyMove"],
     });
     assert.deepEqual(faceTypesOf(opsledger.operations.OperationWait).plugin, ["opsledger:operations:OperationWait"]);
+    assert.deepEqual(faceTypesOf(opsledger.ledger.LedgerTransactions), {
+      typescript: ["pulumi-nodejs:dynamic/ledger:LedgerTransactions"],
+      plugin: ["opsledger:ledger:LedgerTransactions"],
+    });
     assert.deepEqual(faceTypesOf(opsledger.ledger.LedgerTransaction), {
       typescript: ["opsledger:ledger:LedgerTransaction", "pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission"],
       plugin: ["opsledger:ledger:LedgerTransaction"],
