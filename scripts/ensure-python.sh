@@ -98,11 +98,17 @@ if ! "${pip[@]}" install --progress-bar off "pulumi==$PULUMI_VERSION" -r "$REQS"
 fi
 if [ -n "$with_sdk" ]; then
   log "installing sdk/python into it (pip install ./sdk/python)"
-  if ! "${pip[@]}" install --progress-bar off "$ROOT/sdk/python" >&2; then
+  # From a copy: pip builds a local folder in place, and setuptools' build/ there would keep modules since removed.
+  src=$(mktemp -d)
+  cp -r "$ROOT/sdk/python/." "$src"
+  rm -rf "$src/build" "$src"/*.egg-info
+  if ! "${pip[@]}" install --progress-bar off "$src" >&2; then
+    rm -rf "$src"
     rm -rf "$venv"
     log "pip could not install sdk/python (see above)"
     exit 1
   fi
+  rm -rf "$src"
 fi
 touch "$venv/.complete"
 # Older virtualenvs of the same kind (an earlier sdk/python, an earlier pulumi) are left for `rm -rf`; each is ~150 MB.
