@@ -127,7 +127,8 @@ def test_second_organization_reads_through_its_own_provider(mocks: Mocks) -> pul
             "opsledger:iam:getWorkforcePoolIamPolicy",
             {"workforcePoolId": "b-contractors"},
         )
-        assert call.provider.startswith(f"urn:pulumi:test::{PROJECT}::pulumi:providers:opsledger::org-b::"), call.provider
+        # The invoke names the org-b provider (its reference: URN::id), not the default provider.
+        assert call.provider.endswith("pulumi:providers:opsledger::org-b::org-b-id"), call.provider
 
     return outputs["orgBWorkforcePoolEtag"].apply(check)
 
