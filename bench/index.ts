@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * plugin-scale, key-types, ledger-scale, submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * plugin-scale, python, key-types, ledger-scale, submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks. `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
  * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
@@ -15,6 +15,7 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { benchPluginScale } from "./plugin-scale";
+import { benchPythonScale } from "./python-scale";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
@@ -230,6 +231,52 @@ const sections: readonly Section[] = [
             "pulumi-resource-opsledger",
             runs(r.pluginStartupMs),
             ratio(median(r.pluginStartupMs), median(r.dynamicProviderStartupMs)),
+          ],
+        ],
+      );
+    },
+  ],
+  [
+    "python",
+    async () => {
+      const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
+      const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
+      const r = await benchPythonScale({ count, parallel, onProgress: progress });
+      const s = (ms: number): string => (ms / 1000).toFixed(1);
+      printTable(
+        `pulumi up of ${String(r.count)} FirewallPolicyMoves: a Python program (sdk/python) and a YAML program through ` +
+          `the plugin, and a plain script making the same calls (--parallel ${String(r.parallel)}, ` +
+          `${String(r.moveDurationMs / 1000)} s operations; goal: Python within 1.1x of the script)`,
+        ["path", "s", "ratio vs script", "resource process peak MB", "CLI peak MB"],
+        [
+          ["plain script (baseline)", s(r.script.ms), "1.00x", r.script.providerMb, "-"],
+          [
+            "Python, pulumi-resource-opsledger",
+            s(r.python.ms),
+            ratio(r.python.ms, r.script.ms),
+            r.python.providerMb,
+            r.python.cliMb,
+          ],
+          [
+            "YAML, pulumi-resource-opsledger",
+            s(r.yaml.ms),
+            ratio(r.yaml.ms, r.script.ms),
+            r.yaml.providerMb,
+            r.yaml.cliMb,
+          ],
+        ],
+      );
+      const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
+      const runs = (ms: readonly number[]): string => `${String(median(ms))} (${ms.join(", ")})`;
+      printTable(
+        "pulumi preview of a one-move program: the CLI started to its exit (ms)",
+        ["program", "median ms (each run)", "ratio"],
+        [
+          ["TypeScript, dynamic provider (baseline)", runs(r.typescriptPreviewMs), "1.00x"],
+          [
+            "Python, pulumi-resource-opsledger",
+            runs(r.pythonPreviewMs),
+            ratio(median(r.pythonPreviewMs), median(r.typescriptPreviewMs)),
           ],
         ],
       );

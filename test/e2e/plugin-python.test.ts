@@ -9,6 +9,7 @@
  * ledger transaction, through the same program's function, is in test/e2e/ledger-python.test.ts.
  */
 import { strict as assert } from "node:assert";
+import { ENDPOINT_ENV_NAMES } from "../../sandbox/cli";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { roleOf } from "../helpers/kill-stack";
@@ -58,7 +59,9 @@ describe("examples/python through pulumi-resource-opsledger (Python SDK, pulumi 
     orgBToken = sandbox.mintToken({ principal: SA_B, scopes: SCOPES });
     stack = await initProjectStack({
       projectDir: exampleDir("python"),
-      env,
+      // The explicit provider takes no stack config (only its own inputs and the environment): the sandbox's endpoints
+      // reach it from the environment, as `npm run sandbox`'s export lines give them (without them it called Google).
+      env: { ...env, ...Object.fromEntries(ENDPOINT_ENV_NAMES.map(([name, key]) => [name, sandbox.endpoints[key]])) },
       config: {
         ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES),
         ...DV360,

@@ -200,7 +200,11 @@ export async function showsDriftAndKeepsTheToken(
 }
 
 /** Destroy leaves the policy under `parent` (restoreOnDelete is false): no move. */
-export async function leavesThePolicyOnDestroy(stack: ProjectStack, sandbox: GoogleSandbox, parent: string): Promise<void> {
+export async function leavesThePolicyOnDestroy(
+  stack: ProjectStack,
+  sandbox: GoogleSandbox,
+  parent: string,
+): Promise<void> {
   const { policy } = FIXTURE.firewallPolicyMove;
   const count = apiMoves(sandbox).length;
   const { stdout } = await stack.destroy();
