@@ -37,10 +37,18 @@ const { policy: POLICY, folderA: A, folderB: B, folderC: C } = FIXTURE.firewallP
 /** Google has sunset DV360 v1-v3: the deletion takes the version from stack config (the program's getCreative: v4). */
 const DV360 = { "opsledger:displayVideoApiVersion": { value: "v4" } };
 
-/** The virtualenv with pulumi and sdk/python first on PATH: the Python language host runs its `python3`. */
-function pythonStackEnv(): Record<string, string> {
+/**
+ * The virtualenv with pulumi and sdk/python first on PATH (the Python language host runs its `python3`), and the
+ * sandbox's endpoints in the environment: the program's explicit provider takes no stack config (only its own inputs
+ * and the environment), so they reach it as `npm run sandbox`'s export lines give them (without them it called Google).
+ */
+function pythonStackEnv(sandbox: GoogleSandbox): Record<string, string> {
   const env = pythonEnv(pythonBinDir({ sdk: true }));
-  return { PATH: env["PATH"] ?? "", PYTHONDONTWRITEBYTECODE: "1" };
+  return {
+    PATH: env["PATH"] ?? "",
+    PYTHONDONTWRITEBYTECODE: "1",
+    ...Object.fromEntries(ENDPOINT_ENV_NAMES.map(([name, key]) => [name, sandbox.endpoints[key]])),
+  };
 }
 
 describe("examples/python through pulumi-resource-opsledger (Python SDK, pulumi CLI, sandbox)", function () {
@@ -54,14 +62,11 @@ describe("examples/python through pulumi-resource-opsledger (Python SDK, pulumi 
   before(async function () {
     // A cold virtualenv: pulumi and its dependencies from PyPI, about 40 s.
     this.timeout(600_000);
-    const env = pythonStackEnv();
     sandbox = await startGoogleSandbox({ moveDurationMs: 1500, seed: TWO_ORGANIZATIONS_SEED });
     orgBToken = sandbox.mintToken({ principal: SA_B, scopes: SCOPES });
     stack = await initProjectStack({
       projectDir: exampleDir("python"),
-      // The explicit provider takes no stack config (only its own inputs and the environment): the sandbox's endpoints
-      // reach it from the environment, as `npm run sandbox`'s export lines give them (without them it called Google).
-      env: { ...env, ...Object.fromEntries(ENDPOINT_ENV_NAMES.map(([name, key]) => [name, sandbox.endpoints[key]])) },
+      env: pythonStackEnv(sandbox),
       config: {
         ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES),
         ...DV360,
@@ -146,11 +151,10 @@ describe("examples/python after kill -9 of the plugin during a move (pulumi CLI,
 
   before(async function () {
     this.timeout(600_000);
-    const env = pythonStackEnv();
     sandbox = await startGoogleSandbox({ moveDurationMs: 4000 });
     stack = await initProjectStack({
       projectDir: exampleDir("python"),
-      env,
+      env: pythonStackEnv(sandbox),
       config: { ...deployerConfig(sandbox), ...DV360, parentId: { value: A } },
     });
   });
