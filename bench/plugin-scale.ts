@@ -49,7 +49,11 @@ export interface PluginScaleResult {
 const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
 
 /** A YAML project of `count` moves of the policies from `firstPolicy` on to `parentId`, in a new temp directory. */
-export function writeYamlProject(count: number, firstPolicy: number, parentId: string): { dir: string; dispose: () => void } {
+export function writeYamlProject(
+  count: number,
+  firstPolicy: number,
+  parentId: string,
+): { dir: string; dispose: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-bench-yaml-"));
   const version = packageVersion();
   const lines = [
