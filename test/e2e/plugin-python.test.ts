@@ -152,10 +152,17 @@ describe("examples/python after kill -9 of the plugin during a move (pulumi CLI,
   before(async function () {
     this.timeout(600_000);
     sandbox = await startGoogleSandbox({ moveDurationMs: 4000 });
+    const deployer = deployerConfig(sandbox);
     stack = await initProjectStack({
       projectDir: exampleDir("python"),
       env: pythonStackEnv(sandbox),
-      config: { ...deployerConfig(sandbox), ...DV360, parentId: { value: A } },
+      // The explicit provider gets the deployer's token too (it reads no `opsledger:*` stack config).
+      config: {
+        ...deployer,
+        ...DV360,
+        parentId: { value: A },
+        orgBAccessToken: { value: deployer["opsledger:accessToken"]?.value ?? "", secret: true },
+      },
     });
   });
   after(async () => {
