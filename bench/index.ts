@@ -15,7 +15,7 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { benchPluginScale } from "./plugin-scale";
-import { benchPythonScale } from "./python-scale";
+import { benchPythonScale, printPythonScale } from "./python-scale";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
@@ -241,45 +241,7 @@ const sections: readonly Section[] = [
     async () => {
       const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
       const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
-      const r = await benchPythonScale({ count, parallel, onProgress: progress });
-      const s = (ms: number): string => (ms / 1000).toFixed(1);
-      printTable(
-        `pulumi up of ${String(r.count)} FirewallPolicyMoves: a Python program (sdk/python) and a YAML program through ` +
-          `the plugin, and a plain script making the same calls (--parallel ${String(r.parallel)}, ` +
-          `${String(r.moveDurationMs / 1000)} s operations; goal: Python within 1.1x of the script)`,
-        ["path", "s", "ratio vs script", "resource process peak MB", "CLI peak MB"],
-        [
-          ["plain script (baseline)", s(r.script.ms), "1.00x", r.script.providerMb, "-"],
-          [
-            "Python, pulumi-resource-opsledger",
-            s(r.python.ms),
-            ratio(r.python.ms, r.script.ms),
-            r.python.providerMb,
-            r.python.cliMb,
-          ],
-          [
-            "YAML, pulumi-resource-opsledger",
-            s(r.yaml.ms),
-            ratio(r.yaml.ms, r.script.ms),
-            r.yaml.providerMb,
-            r.yaml.cliMb,
-          ],
-        ],
-      );
-      const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
-      const runs = (ms: readonly number[]): string => `${String(median(ms))} (${ms.join(", ")})`;
-      printTable(
-        "pulumi preview of a one-move program: the CLI started to its exit (ms)",
-        ["program", "median ms (each run)", "ratio"],
-        [
-          ["TypeScript, dynamic provider (baseline)", runs(r.typescriptPreviewMs), "1.00x"],
-          [
-            "Python, pulumi-resource-opsledger",
-            runs(r.pythonPreviewMs),
-            ratio(median(r.pythonPreviewMs), median(r.typescriptPreviewMs)),
-          ],
-        ],
-      );
+      printPythonScale(await benchPythonScale({ count, parallel, onProgress: progress }));
     },
   ],
   [

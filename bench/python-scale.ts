@@ -18,6 +18,7 @@ import { writeBenchProject } from "./generated-project";
 import { upMeasured, writeYamlProject } from "./plugin-scale";
 import { runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
 import type { Measured } from "./scale-moves";
+import { printTable, ratio } from "./table";
 
 export interface PythonScaleOptions {
   /** Moves per side. @default 1000 */
@@ -171,4 +172,40 @@ export async function benchPythonScale(options: PythonScaleOptions = {}): Promis
   } finally {
     await sandbox.close();
   }
+}
+
+/** The two tables of `npm run bench -- python`: the 1,000 moves side by side, and the preview start-ups. */
+export function printPythonScale(r: PythonScaleResult): void {
+  const s = (ms: number): string => (ms / 1000).toFixed(1);
+  printTable(
+    `pulumi up of ${String(r.count)} FirewallPolicyMoves: a Python program (sdk/python) and a YAML program through ` +
+      `the plugin, and a plain script making the same calls (--parallel ${String(r.parallel)}, ` +
+      `${String(r.moveDurationMs / 1000)} s operations; goal: Python within 1.1x of the script)`,
+    ["path", "s", "ratio vs script", "resource process peak MB", "CLI peak MB"],
+    [
+      ["plain script (baseline)", s(r.script.ms), "1.00x", r.script.providerMb, "-"],
+      [
+        "Python, pulumi-resource-opsledger",
+        s(r.python.ms),
+        ratio(r.python.ms, r.script.ms),
+        r.python.providerMb,
+        r.python.cliMb,
+      ],
+      ["YAML, pulumi-resource-opsledger", s(r.yaml.ms), ratio(r.yaml.ms, r.script.ms), r.yaml.providerMb, r.yaml.cliMb],
+    ],
+  );
+  const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
+  const runs = (ms: readonly number[]): string => `${String(median(ms))} (${ms.join(", ")})`;
+  printTable(
+    "pulumi preview of a one-move program: the CLI started to its exit (ms)",
+    ["program", "median ms (each run)", "ratio"],
+    [
+      ["TypeScript, dynamic provider (baseline)", runs(r.typescriptPreviewMs), "1.00x"],
+      [
+        "Python, pulumi-resource-opsledger",
+        runs(r.pythonPreviewMs),
+        ratio(median(r.pythonPreviewMs), median(r.typescriptPreviewMs)),
+      ],
+    ],
+  );
 }
