@@ -78,7 +78,11 @@ describe("scripts/ensure-python.sh when something cannot be had", function () {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
     // The interpreter itself, not a wrapper on PATH (pyenv's shims need pyenv's own tools).
     const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
     const PATH = `${toolPath(dir, {})}:${path.dirname(python)}`;
