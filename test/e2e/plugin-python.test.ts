@@ -187,10 +187,7 @@ describe("examples/python after kill -9 of the plugin during a move (pulumi CLI,
     );
     assert.equal(k.postsAtKill, 1, "killed once the move POST was answered: the operation runs");
     // The engine reports the plugin's death on the move's row; how the socket ended decides its words (seen both here).
-    assert.match(
-      k.output,
-      /edge-policy .*error: error reading from server: (EOF|connection reset by peer)$/m,
-    );
+    assert.match(k.output, /edge-policy .*error: error reading from server: (EOF|connection reset by peer)$/m);
     // The CLI lived: it ended the update and released the lock; nothing is pending.
     assert.deepEqual((await stack.exportState()).pending_operations ?? [], []);
     const { outputs } = await stack.up();
