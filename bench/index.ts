@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * plugin-scale, key-types, ledger-scale, submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * plugin-scale, python, key-types, ledger-scale, submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks. `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
  * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
@@ -16,6 +16,7 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { benchPluginScale } from "./plugin-scale";
+import { benchPythonScale, printPythonScale } from "./python-scale";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
@@ -234,6 +235,14 @@ const sections: readonly Section[] = [
           ],
         ],
       );
+    },
+  ],
+  [
+    "python",
+    async () => {
+      const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
+      const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
+      printPythonScale(await benchPythonScale({ count, parallel, onProgress: progress }));
     },
   ],
   [

@@ -49,7 +49,11 @@ export interface PluginScaleResult {
 const SCOPES = ["compute", "cloud-platform"].map((s) => `https://www.googleapis.com/auth/${s}`);
 
 /** A YAML project of `count` moves of the policies from `firstPolicy` on to `parentId`, in a new temp directory. */
-function writeYamlProject(count: number, firstPolicy: number, parentId: string): { dir: string; dispose: () => void } {
+export function writeYamlProject(
+  count: number,
+  firstPolicy: number,
+  parentId: string,
+): { dir: string; dispose: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-bench-yaml-"));
   const version = packageVersion();
   const lines = [
@@ -82,13 +86,14 @@ function writeYamlProject(count: number, firstPolicy: number, parentId: string):
 }
 
 /** `pulumi up` of the project in `dir` on a new stack (scale-moves' measuredRun; the resource process picked by `serves`). */
-async function upMeasured(
+export async function upMeasured(
   dir: string,
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
   parallel: number,
   serves: (command: string) => boolean,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<Measured> {
-  const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config });
+  const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config, env });
   try {
     const up = ["up", "--yes", "--skip-preview", "--parallel", String(parallel)];
     const { measured, result } = await measuredRun(stack, up, serves);

@@ -324,7 +324,12 @@ export function generateSchema(): Json {
     description: pkg.description,
     license: pkg.license,
     meta: { moduleFormat: "(.*)" },
-    language: { go: { importBasePath: "github.com/pulumi-opsledger/pulumi-opsledger/sdk/go/opsledger" } },
+    language: {
+      go: { importBasePath: "github.com/pulumi-opsledger/pulumi-opsledger/sdk/go/opsledger" },
+      // sdk/python (scripts/gen-python-sdk.sh): a pyproject.toml package whose version is the one gen-sdk's --version
+      // passes (package.json's), as Python's packaging expects, instead of setup.py with a placeholder.
+      python: { packageName: "pulumi_opsledger", pyproject: { enabled: true }, respectSchemaVersion: true },
+    },
     config: { variables: settingsProperties(g) },
     provider: {
       description:

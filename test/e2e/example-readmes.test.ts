@@ -31,6 +31,12 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   // The Go program through the generated SDK and the plugin, as the YAML one (last: test/e2e/plugin-go.test.ts warms
   // Go's build cache meanwhile).
   go: [/^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m, /^\s+~ 1 updated$/m],
+  // The Python program through the generated SDK and the plugin: the same, and its ledger transaction VALID.
+  python: [
+    /ledgerValidationCode\s*: "VALID"/,
+    /^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m,
+    /^\s+~ 1 updated$/m,
+  ],
 };
 /** Examples whose block another test file runs. */
 const ELSEWHERE = ["pr-preview", "unit-testing"];

@@ -12,26 +12,19 @@ import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { goBinDir, goBuild } from "../helpers/go-toolchain";
 import {
-  apiMoves,
-  moveChanges,
-  moveState,
+  appliesParentChange,
+  leavesThePolicyOnDestroy,
   movesDeletesAndWaits,
-  mutatingRequests,
+  previewsParentChange,
   previewsReadOnly,
+  showsDriftAndKeepsTheToken,
 } from "../helpers/plugin-example";
-import { changeSummary, diagnostics, exampleDir, initProjectStack, pulumiBinDir } from "../helpers/project-stack";
+import { diagnostics, exampleDir, initProjectStack, pulumiBinDir } from "../helpers/project-stack";
 import type { ProjectStack } from "../helpers/project-stack";
-import {
-  READER,
-  READ_ONLY_SCOPES,
-  deployerConfig,
-  parentOf,
-  plainStrings,
-  tokenConfig,
-} from "../helpers/sandbox-config";
+import { READER, READ_ONLY_SCOPES, deployerConfig, tokenConfig } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
 
-const { policy: POLICY, originalParent: ORIGINAL, folderA: A, folderB: B, folderC: C } = FIXTURE.firewallPolicyMove;
+const { folderA: A, folderB: B, folderC: C } = FIXTURE.firewallPolicyMove;
 /** Google has sunset DV360 v1-v3: the deletion takes the version from stack config (main.go's getCreative says v4). */
 const DV360 = { "opsledger:displayVideoApiVersion": { value: "v4" } };
 
@@ -82,55 +75,15 @@ describe("examples/go through pulumi-resource-opsledger (Go SDK, pulumi CLI, san
     assert.match(statuses.at(-1)?.message ?? "", new RegExp(`^moving to ${A}: operation-\\S+ DONE 100%\\n?$`));
   });
 
-  it("previews a parent change as one changed line, `parentId: A => B`, with a read-only token", async () => {
-    await stack.setConfig({ ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: B } });
-    const posts = mutatingRequests(sandbox).length;
-    const preview = await stack.preview({ diff: true });
-    assert.equal(changeSummary(preview.events)["update"], 1);
-    assert.deepEqual(moveChanges(preview.stdout), [`~ parentId: "${A}" => "${B}"`]);
-    assert.doesNotMatch(preview.stdout, /generation|requestId|__urn/);
-    assert.equal(mutatingRequests(sandbox).length, posts);
-  });
+  it("previews a parent change as one changed line, `parentId: A => B`, with a read-only token", () =>
+    previewsParentChange(stack, sandbox, A, B));
 
   it("applies the parent change in place: one more move, the same URN", async () => {
-    deployer = deployerConfig(sandbox);
-    await stack.setConfig(deployer);
-    const before = apiMoves(sandbox).length;
-    const { outputs, events } = await stack.up();
-    assert.deepEqual(changeSummary(events), { update: 1, same: 3 });
-    assert.equal(outputs["parent"], B);
-    assert.equal(outputs["previousParent"], ORIGINAL);
-    assert.deepEqual(
-      apiMoves(sandbox)
-        .slice(before)
-        .map((m) => m.details.to),
-      [B],
-    );
-    const { urn, outputs: state } = await moveState(stack);
-    assert.equal(urn, moveUrn);
-    assert.equal(state["__generation"], 2);
+    deployer = await appliesParentChange(stack, sandbox, { to: B, moveUrn, same: 3 });
   });
 
-  it("shows an out-of-band move as drift on refresh; the next up moves it back, the token nowhere in state or output", async () => {
-    sandbox.setParent(POLICY, C);
-    const refreshed = await stack.run(["refresh", "--yes", "--skip-preview", "--diff"]);
-    assert.match(refreshed.stdout, new RegExp(`^\\s+~ parentId\\s*: "${B}" => "${C}"$`, "m"));
-    assert.equal((await moveState(stack)).outputs["parent"], C);
-    const { outputs, output } = await stack.up();
-    assert.equal(outputs["parent"], B);
-    assert.equal(apiMoves(sandbox).at(-1)?.details.to, B);
-    const token = deployer["opsledger:accessToken"]?.value ?? "";
-    assert.ok(token.length > 10);
-    const state = await stack.exportState();
-    assert.ok(!plainStrings(state).join("\n").includes(token), "the access token is in state outside a Pulumi secret");
-    assert.ok(!`${refreshed.output}${output}`.includes(token), "the access token is in the CLI's output");
-  });
+  it("shows an out-of-band move as drift on refresh; the next up moves it back, the token nowhere in state or output", () =>
+    showsDriftAndKeepsTheToken(stack, sandbox, deployer, B, C));
 
-  it("leaves the policy where it is on destroy", async () => {
-    const count = apiMoves(sandbox).length;
-    const { stdout } = await stack.destroy();
-    assert.match(stdout, new RegExp(`firewall policy ${POLICY} stays under ${B} \\(restoreOnDelete is false\\)`));
-    assert.equal(apiMoves(sandbox).length, count);
-    assert.equal(await parentOf(sandbox, POLICY), B);
-  });
+  it("leaves the policy where it is on destroy", () => leavesThePolicyOnDestroy(stack, sandbox, B));
 });

@@ -98,7 +98,7 @@ export function processTree(rootPid: number): Proc[] {
 /** The role of a process under a `pulumi` command. */
 export function roleOf(p: Proc, cliPid: number): ProcessRole | undefined {
   if (p.pid === cliPid) return "cli";
-  if (/pulumi-language-(nodejs|yaml)|[\\/]cmd[\\/]run[\\/]index\.js/.test(p.args)) return "program";
+  if (/pulumi-language-(nodejs|yaml|python)|[\\/]cmd[\\/]run[\\/]index\.js/.test(p.args)) return "program";
   if (/pulumi-resource-(pulumi-nodejs|opsledger)|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/.test(p.args)) {
     return "provider";
   }

@@ -18,7 +18,7 @@ import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fab
 import type { FabricOrganization } from "../../sandbox/fabric-network";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
-import { faceConfig, ledgerProjectOf } from "./ledger-faces";
+import { faceConfig, faceEnv, ledgerProjectOf } from "./ledger-faces";
 import type { LedgerFace } from "./ledger-faces";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
@@ -197,9 +197,10 @@ export function componentStack(
     projectDir: ledgerProjectOf(face),
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
     config: faceConfig(face, ledgerConfig(t, s)),
-    ...(s.identity !== undefined && "signerConfig" in s.identity && s.identity.env !== undefined
-      ? { env: s.identity.env }
-      : {}),
+    env: {
+      ...faceEnv(face),
+      ...(s.identity !== undefined && "signerConfig" in s.identity ? s.identity.env : undefined),
+    },
   });
 }
 

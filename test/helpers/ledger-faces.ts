@@ -1,8 +1,9 @@
 /**
- * The two faces a ledger component body runs through: "component", examples/ledger (TypeScript: the SDK's
- * ledger.LedgerTransaction component over its dynamic resource), and "plugin", its YAML twin
+ * The faces a ledger component body runs through: "component", examples/ledger (TypeScript: the SDK's
+ * ledger.LedgerTransaction component over its dynamic resource), "plugin", its YAML twin
  * test/fixtures/pulumi/ledger-yaml (runtime: yaml, `opsledger:ledger:LedgerTransaction` served by
- * bin/pulumi-resource-opsledger). Both take the same stack config keys and export the same stack outputs, so a body
+ * bin/pulumi-resource-opsledger), and "python", examples/python's ledger transaction through sdk/python and the same
+ * plugin (test/fixtures/pulumi/ledger-python, run by the virtualenv of scripts/ensure-python.sh --sdk). Both take the same stack config keys and export the same stack outputs, so a body
  * asserts the same things of either; what differs is here: the project, the resources a preview creates, which state
  * entry holds the transaction and which process is the provider.
  */
@@ -10,17 +11,26 @@ import * as path from "node:path";
 import { REPO_ROOT, dynamicResources } from "./project-stack";
 import type { ConfigValues, StateResource } from "./project-stack";
 import type { Proc } from "./kill-stack";
+import { pythonBinDir, pythonEnv } from "./python-toolchain";
 
-export type LedgerFace = "component" | "plugin";
+export type LedgerFace = "component" | "plugin" | "python";
 
 /** The plugin's type token for the transaction. */
 export const LEDGER_TRANSACTION_TYPE = "opsledger:ledger:LedgerTransaction";
 
 /** The project a face runs. */
 export function ledgerProjectOf(face: LedgerFace): string {
+  const fixture = { component: "", plugin: "ledger-yaml", python: "ledger-python" }[face];
   return face === "component"
     ? path.join(REPO_ROOT, "examples", "ledger")
-    : path.join(REPO_ROOT, "test", "fixtures", "pulumi", "ledger-yaml");
+    : path.join(REPO_ROOT, "test", "fixtures", "pulumi", fixture);
+}
+
+/** What the face's stack needs in its environment: the Python face, the project's virtualenv first on PATH. */
+export function faceEnv(face: LedgerFace): Readonly<Record<string, string>> {
+  if (face !== "python") return {};
+  const env = pythonEnv(pythonBinDir({ sdk: true }));
+  return { PATH: env["PATH"] ?? "", PYTHONDONTWRITEBYTECODE: "1" };
 }
 
 /**
@@ -30,13 +40,14 @@ export function ledgerProjectOf(face: LedgerFace): string {
 export function faceConfig(face: LedgerFace, config: ConfigValues): ConfigValues {
   if (face === "component") return config;
   if (config["ledgerOnDestroy"] !== undefined) {
-    throw new Error("the YAML twin of examples/ledger has no ledgerOnDestroy: run that body through the component");
+    throw new Error(`the ${face} twin of examples/ledger has no ledgerOnDestroy: run that body through the component`);
   }
   if (config["ledgerChannelCapability"] !== undefined) {
     throw new Error(
-      "the YAML twin of examples/ledger has no ledgerChannelCapability (the channel's are read): run that body through the component",
+      `the ${face} twin of examples/ledger has no ledgerChannelCapability (the channel's are read): run that body through the component`,
     );
   }
+  if (face === "python") return config;
   return { ledgerTransientData: { value: "{}", secret: true }, ...config };
 }
 

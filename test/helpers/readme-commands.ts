@@ -39,6 +39,10 @@ export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
     // caches where Go keeps them for the user (examples/go builds against them; go-toolchain.ts).
     npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm"),
     ...goCaches(),
+    // And the project's and pip's caches where they were: examples/python's block makes its virtualenv through
+    // scripts/ensure-python.sh once, not with every fresh HOME.
+    OPSLEDGER_CACHE_DIR: process.env["OPSLEDGER_CACHE_DIR"] ?? path.join(os.homedir(), ".cache", "pulumi-opsledger"),
+    PIP_CACHE_DIR: process.env["PIP_CACHE_DIR"] ?? path.join(os.homedir(), ".cache", "pip"),
   };
 }
 
