@@ -60,7 +60,8 @@ _utilities.register(
   "mod": "ledger",
   "fqn": "pulumi_opsledger.ledger",
   "classes": {
-   "opsledger:ledger:LedgerTransaction": "LedgerTransaction"
+   "opsledger:ledger:LedgerTransaction": "LedgerTransaction",
+   "opsledger:ledger:LedgerTransactions": "LedgerTransactions"
   }
  },
  {

@@ -10,5 +10,6 @@ from .evaluate import *
 from .get_chain_info import *
 from .get_transaction import *
 from .ledger_transaction import *
+from .ledger_transactions import *
 from ._inputs import *
 from . import outputs

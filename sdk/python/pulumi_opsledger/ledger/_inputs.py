@@ -35,6 +35,10 @@ __all__ = [
     'LedgerReadPkcs11Dict',
     'LedgerTimeoutsArgs',
     'LedgerTimeoutsArgsDict',
+    'LedgerTransactionsItemArgs',
+    'LedgerTransactionsItemArgsDict',
+    'LedgerTransactionsTimeoutsArgs',
+    'LedgerTransactionsTimeoutsArgsDict',
 ]
 
 class LedgerGatewayArgsDict(TypedDict):
@@ -1130,5 +1134,204 @@ class LedgerTimeoutsArgs:
     @delete.setter
     def delete(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "delete", value)
+
+
+class LedgerTransactionsItemArgsDict(TypedDict):
+    """
+    One transaction of the list.
+    """
+    function: pulumi.Input[_builtins.str]
+    """
+    The chaincode function, e.g. "CreateAsset".
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+    reordering the list or inserting items changes no txId.
+    """
+    args: NotRequired[pulumi.Input[Optional[Sequence[Any]]]]
+    """
+    Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+
+    Default: []
+    """
+    chaincode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The chaincode name.
+
+    Default: the resource's `chaincode`
+    """
+    endorsing_organizations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    MSP ids that must endorse.
+
+    Default: the gateway's choice
+    """
+
+@pulumi.input_type
+class LedgerTransactionsItemArgs:
+    def __init__(__self__, *,
+                 function: pulumi.Input[_builtins.str],
+                 key: pulumi.Input[_builtins.str],
+                 args: pulumi.Input[Optional[Sequence[Any]]] = None,
+                 chaincode: pulumi.Input[Optional[_builtins.str]] = None,
+                 endorsing_organizations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        One transaction of the list.
+
+        :param pulumi.Input[_builtins.str] function: The chaincode function, e.g. "CreateAsset".
+        :param pulumi.Input[_builtins.str] key: A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+               reordering the list or inserting items changes no txId.
+        :param pulumi.Input[Sequence[Any]] args: Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+               
+               Default: []
+        :param pulumi.Input[_builtins.str] chaincode: The chaincode name.
+               
+               Default: the resource's `chaincode`
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] endorsing_organizations: MSP ids that must endorse.
+               
+               Default: the gateway's choice
+        """
+        pulumi.set(__self__, "function", function)
+        pulumi.set(__self__, "key", key)
+        if args is not None:
+            pulumi.set(__self__, "args", args)
+        if chaincode is not None:
+            pulumi.set(__self__, "chaincode", chaincode)
+        if endorsing_organizations is not None:
+            pulumi.set(__self__, "endorsing_organizations", endorsing_organizations)
+
+    @_builtins.property
+    @pulumi.getter
+    def function(self) -> pulumi.Input[_builtins.str]:
+        """
+        The chaincode function, e.g. "CreateAsset".
+        """
+        return pulumi.get(self, "function")
+
+    @function.setter
+    def function(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "function", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+        reordering the list or inserting items changes no txId.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def args(self) -> pulumi.Input[Optional[Sequence[Any]]]:
+        """
+        Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+
+        Default: []
+        """
+        return pulumi.get(self, "args")
+
+    @args.setter
+    def args(self, value: pulumi.Input[Optional[Sequence[Any]]]):
+        pulumi.set(self, "args", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def chaincode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The chaincode name.
+
+        Default: the resource's `chaincode`
+        """
+        return pulumi.get(self, "chaincode")
+
+    @chaincode.setter
+    def chaincode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chaincode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endorsingOrganizations")
+    def endorsing_organizations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        MSP ids that must endorse.
+
+        Default: the gateway's choice
+        """
+        return pulumi.get(self, "endorsing_organizations")
+
+    @endorsing_organizations.setter
+    def endorsing_organizations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "endorsing_organizations", value)
+
+
+class LedgerTransactionsTimeoutsArgsDict(TypedDict):
+    """
+    Deadlines of one item's commit wait, as durations ("2m", "90s").
+    """
+    create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Each item of the first `pulumi up`.
+
+    Default: "20m"
+    """
+    update: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Each item a later `pulumi up` submits.
+
+    Default: "20m"
+    """
+
+@pulumi.input_type
+class LedgerTransactionsTimeoutsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.str]] = None,
+                 update: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Deadlines of one item's commit wait, as durations ("2m", "90s").
+
+        :param pulumi.Input[_builtins.str] create: Each item of the first `pulumi up`.
+               
+               Default: "20m"
+        :param pulumi.Input[_builtins.str] update: Each item a later `pulumi up` submits.
+               
+               Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if update is not None:
+            pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Each item of the first `pulumi up`.
+
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "create", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Each item a later `pulumi up` submits.
+
+        Default: "20m"
+        """
+        return pulumi.get(self, "update")
+
+    @update.setter
+    def update(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "update", value)
 
 

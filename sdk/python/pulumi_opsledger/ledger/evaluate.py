@@ -74,9 +74,10 @@ def evaluate(args: Optional[Sequence[Any]] = None,
            Default: []
     :param _builtins.str chaincode: The chaincode name.
     :param _builtins.str channel: The channel.
-    :param _builtins.str channel_capability: "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+    :param _builtins.str channel_capability: An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+           used only when the identity may not read it.
            
-           Default: "V2_0"
+           Default: read from the channel
     :param _builtins.str function: The function to query, e.g. "ReadAsset".
     :param Union['LedgerReadGateway', 'LedgerReadGatewayDict'] gateway: The gateway peer to ask.
     :param Union['LedgerReadIdentity', 'LedgerReadIdentityDict'] identity: Who asks, and how its key signs.
@@ -122,9 +123,10 @@ def evaluate_output(args: pulumi.Input[Optional[Optional[Sequence[Any]]]] = None
            Default: []
     :param _builtins.str chaincode: The chaincode name.
     :param _builtins.str channel: The channel.
-    :param _builtins.str channel_capability: "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+    :param _builtins.str channel_capability: An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+           used only when the identity may not read it.
            
-           Default: "V2_0"
+           Default: read from the channel
     :param _builtins.str function: The function to query, e.g. "ReadAsset".
     :param Union['LedgerReadGateway', 'LedgerReadGatewayDict'] gateway: The gateway peer to ask.
     :param Union['LedgerReadIdentity', 'LedgerReadIdentityDict'] identity: Who asks, and how its key signs.

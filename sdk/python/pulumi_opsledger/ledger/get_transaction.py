@@ -236,9 +236,10 @@ def get_transaction(channel: Optional[_builtins.str] = None,
     channel's Readers refuse fail with a message naming the input and the fix.
 
     :param _builtins.str channel: The channel.
-    :param _builtins.str channel_capability: "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+    :param _builtins.str channel_capability: An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+           used only when the identity may not read it.
            
-           Default: "V2_0"
+           Default: read from the channel
     :param Union['LedgerReadGateway', 'LedgerReadGatewayDict'] gateway: The gateway peer to ask.
     :param Union['LedgerReadIdentity', 'LedgerReadIdentityDict'] identity: Who asks, and how its key signs.
     :param Mapping[str, _builtins.str] trusted_root_certificates: MSP id → root CA certificate PEM: getTransaction verifies the creator's and endorsers' chains against them.
@@ -287,9 +288,10 @@ def get_transaction_output(channel: pulumi.Input[Optional[_builtins.str]] = None
     channel's Readers refuse fail with a message naming the input and the fix.
 
     :param _builtins.str channel: The channel.
-    :param _builtins.str channel_capability: "V3_0" for an Ed25519 identity on a Fabric 3 channel with that capability.
+    :param _builtins.str channel_capability: An assertion of the channel's capability ("V3_0" or "V2_0"), checked against the channel's own configuration;
+           used only when the identity may not read it.
            
-           Default: "V2_0"
+           Default: read from the channel
     :param Union['LedgerReadGateway', 'LedgerReadGatewayDict'] gateway: The gateway peer to ask.
     :param Union['LedgerReadIdentity', 'LedgerReadIdentityDict'] identity: Who asks, and how its key signs.
     :param Mapping[str, _builtins.str] trusted_root_certificates: MSP id → root CA certificate PEM: getTransaction verifies the creator's and endorsers' chains against them.

@@ -51,10 +51,12 @@ class LedgerTransactionArgs:
         :param pulumi.Input[Sequence[Any]] args: Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
                
                Default: []
-        :param pulumi.Input[_builtins.str] channel_capability: The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-               identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+        :param pulumi.Input[_builtins.str] channel_capability: An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+               identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+               signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+               the identity may not read the channel's configuration.
                
-               Default: "V2_0"
+               Default: read from the channel
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] endorsing_organizations: MSP ids that must endorse (each must then have a valid endorsement).
                
                Default: the gateway's choice
@@ -197,10 +199,12 @@ class LedgerTransactionArgs:
     @pulumi.getter(name="channelCapability")
     def channel_capability(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-        identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+        An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+        identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+        signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+        the identity may not read the channel's configuration.
 
-        Default: "V2_0"
+        Default: read from the channel
         """
         return pulumi.get(self, "channel_capability")
 
@@ -326,10 +330,12 @@ class LedgerTransaction(pulumi.CustomResource):
                Default: []
         :param pulumi.Input[_builtins.str] chaincode: The chaincode name.
         :param pulumi.Input[_builtins.str] channel: The channel. A change is a new transaction (replace), like every other transaction input below.
-        :param pulumi.Input[_builtins.str] channel_capability: The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-               identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+        :param pulumi.Input[_builtins.str] channel_capability: An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+               identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+               signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+               the identity may not read the channel's configuration.
                
-               Default: "V2_0"
+               Default: read from the channel
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] endorsing_organizations: MSP ids that must endorse (each must then have a valid endorsement).
                
                Default: the gateway's choice
@@ -531,10 +537,12 @@ class LedgerTransaction(pulumi.CustomResource):
     @pulumi.getter(name="channelCapability")
     def channel_capability(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-        identities need (Fabric refuses them elsewhere); an Ed25519 identity without it is refused before anything is sent.
+        An assertion of the channel's Channel-group capability ("V3_0" on a Fabric 3 channel that has it, which Ed25519
+        identities need; else "V2_0"). Optional: the provider reads the channel's capabilities from the channel before
+        signing, and a value here that disagrees with them is refused naming both; it is used in their place only when
+        the identity may not read the channel's configuration.
 
-        Default: "V2_0"
+        Default: read from the channel
         """
         return pulumi.get(self, "channel_capability")
 

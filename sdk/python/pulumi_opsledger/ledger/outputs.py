@@ -32,6 +32,9 @@ __all__ = [
     'LedgerPayload',
     'LedgerPkcs11',
     'LedgerTimeouts',
+    'LedgerTransactionsCommitted',
+    'LedgerTransactionsPlanned',
+    'LedgerTransactionsTimeouts',
     'LedgerVerificationView',
     'LedgerVerificationViewFailure',
 ]
@@ -768,6 +771,221 @@ class LedgerTimeouts(dict):
         Default: "20m"
         """
         return pulumi.get(self, "delete")
+
+
+@pulumi.output_type
+class LedgerTransactionsCommitted(dict):
+    """
+    A committed item.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "blockNumber":
+            suggest = "block_number"
+        elif key == "txId":
+            suggest = "tx_id"
+        elif key == "validationCode":
+            suggest = "validation_code"
+        elif key == "validationCodeNumber":
+            suggest = "validation_code_number"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LedgerTransactionsCommitted. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LedgerTransactionsCommitted.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LedgerTransactionsCommitted.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 block_number: _builtins.str,
+                 key: _builtins.str,
+                 tx_id: _builtins.str,
+                 validation_code: _builtins.str,
+                 validation_code_number: _builtins.float):
+        """
+        A committed item.
+
+        :param _builtins.str block_number: The block holding the transaction (a decimal string: uint64).
+        :param _builtins.str validation_code: The validation code's name: "VALID" (a failed item is not recorded).
+        """
+        pulumi.set(__self__, "block_number", block_number)
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "tx_id", tx_id)
+        pulumi.set(__self__, "validation_code", validation_code)
+        pulumi.set(__self__, "validation_code_number", validation_code_number)
+
+    @_builtins.property
+    @pulumi.getter(name="blockNumber")
+    def block_number(self) -> _builtins.str:
+        """
+        The block holding the transaction (a decimal string: uint64).
+        """
+        return pulumi.get(self, "block_number")
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter(name="txId")
+    def tx_id(self) -> _builtins.str:
+        return pulumi.get(self, "tx_id")
+
+    @_builtins.property
+    @pulumi.getter(name="validationCode")
+    def validation_code(self) -> _builtins.str:
+        """
+        The validation code's name: "VALID" (a failed item is not recorded).
+        """
+        return pulumi.get(self, "validation_code")
+
+    @_builtins.property
+    @pulumi.getter(name="validationCodeNumber")
+    def validation_code_number(self) -> _builtins.float:
+        return pulumi.get(self, "validation_code_number")
+
+
+@pulumi.output_type
+class LedgerTransactionsPlanned(dict):
+    """
+    A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "endorsingOrganizations":
+            suggest = "endorsing_organizations"
+        elif key == "txId":
+            suggest = "tx_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LedgerTransactionsPlanned. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LedgerTransactionsPlanned.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LedgerTransactionsPlanned.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 function: _builtins.str,
+                 key: _builtins.str,
+                 args: Optional[Sequence[Any]] = None,
+                 chaincode: Optional[_builtins.str] = None,
+                 endorsing_organizations: Optional[Sequence[_builtins.str]] = None,
+                 generation: Optional[_builtins.float] = None,
+                 tx_id: Optional[_builtins.str] = None):
+        """
+        A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview).
+
+        :param _builtins.float generation: The generation of the item's transaction (bumped when it changes).
+        :param _builtins.str tx_id: The txId the item is (or was) submitted with.
+        """
+        pulumi.set(__self__, "function", function)
+        pulumi.set(__self__, "key", key)
+        if args is not None:
+            pulumi.set(__self__, "args", args)
+        if chaincode is not None:
+            pulumi.set(__self__, "chaincode", chaincode)
+        if endorsing_organizations is not None:
+            pulumi.set(__self__, "endorsing_organizations", endorsing_organizations)
+        if generation is not None:
+            pulumi.set(__self__, "generation", generation)
+        if tx_id is not None:
+            pulumi.set(__self__, "tx_id", tx_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def function(self) -> _builtins.str:
+        return pulumi.get(self, "function")
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def args(self) -> Optional[Sequence[Any]]:
+        return pulumi.get(self, "args")
+
+    @_builtins.property
+    @pulumi.getter
+    def chaincode(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "chaincode")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsingOrganizations")
+    def endorsing_organizations(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "endorsing_organizations")
+
+    @_builtins.property
+    @pulumi.getter
+    def generation(self) -> Optional[_builtins.float]:
+        """
+        The generation of the item's transaction (bumped when it changes).
+        """
+        return pulumi.get(self, "generation")
+
+    @_builtins.property
+    @pulumi.getter(name="txId")
+    def tx_id(self) -> Optional[_builtins.str]:
+        """
+        The txId the item is (or was) submitted with.
+        """
+        return pulumi.get(self, "tx_id")
+
+
+@pulumi.output_type
+class LedgerTransactionsTimeouts(dict):
+    """
+    Deadlines of one item's commit wait, as durations ("2m", "90s").
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.str] = None,
+                 update: Optional[_builtins.str] = None):
+        """
+        Deadlines of one item's commit wait, as durations ("2m", "90s").
+
+        :param _builtins.str create: Each item of the first `pulumi up`.
+               
+               Default: "20m"
+        :param _builtins.str update: Each item a later `pulumi up` submits.
+               
+               Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if update is not None:
+            pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.str]:
+        """
+        Each item of the first `pulumi up`.
+
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> Optional[_builtins.str]:
+        """
+        Each item a later `pulumi up` submits.
+
+        Default: "20m"
+        """
+        return pulumi.get(self, "update")
 
 
 @pulumi.output_type
