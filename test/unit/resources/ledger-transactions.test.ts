@@ -139,7 +139,7 @@ describe("LedgerTransactions check", () => {
         ["identity.certificatePem"],
       );
       assert.match(
-        refused.failures?.[0]?.reason ?? "",
+        (refused.failures ?? [])[0]?.reason ?? "",
         /^has an Ed25519 key, which Fabric accepts only on a channel with the capability V3_0, and channel 'opsledger''s configuration could not be read \(.*\): if 'opsledger' has V3_0, set channelCapability: 'V3_0'; otherwise use an ECDSA P-256 or P-384 identity$/,
       );
       const accepted = await checked({}, inputs([item("a")], { identity: ed, gateway, channelCapability: "V3_0" }));
