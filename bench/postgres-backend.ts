@@ -78,9 +78,9 @@ async function upOn(
       if (pg === undefined) return { ms: up.ms, stateBytes: fs.statSync(stack.stateFile).size };
       const writes = pg.writes(mark);
       const [[size] = ["0"]] = pg.query(
-        `SELECT octet_length(data) FROM pulumi_state WHERE key LIKE '.pulumi/stacks/%/${stack.name}.json%'`,
+        `SELECT octet_length(data) FROM pulumi_state WHERE key LIKE '%.pulumi/stacks/%/${stack.name}.json%'`,
       );
-      const sizes = pg.query(`SELECT count(*) FROM pulumi_state WHERE key LIKE '.pulumi/backups/%/${stack.name}/%'`);
+      const sizes = pg.query(`SELECT count(*) FROM pulumi_state WHERE key LIKE '%.pulumi/backups/%/${stack.name}/%'`);
       return {
         ms: up.ms,
         stateBytes: Number(size),

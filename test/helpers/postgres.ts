@@ -249,11 +249,12 @@ export function parseWrites(log: string): BackendWrite[] {
   return writes;
 }
 
-/** What a DIY backend key is: the stack's checkpoint, a backup of it, the update history, a lock, or other. */
+/**
+ * What a DIY backend key is: the stack's checkpoint, a backup of it, the update history, a lock, or other. Keys start
+ * with the URL's path (`pulumi/.pulumi/stacks/...` for `postgres://…/pulumi`).
+ */
 export function writeKind(key: string): "checkpoint" | "backup" | "history" | "lock" | "other" {
-  if (key.startsWith(".pulumi/stacks/")) return "checkpoint";
-  if (key.startsWith(".pulumi/backups/")) return "backup";
-  if (key.startsWith(".pulumi/history/")) return "history";
-  if (key.startsWith(".pulumi/locks/")) return "lock";
-  return "other";
+  const kinds = { stacks: "checkpoint", backups: "backup", history: "history", locks: "lock" } as const;
+  const dir = /(?:^|\/)\.pulumi\/(stacks|backups|history|locks)\//.exec(key)?.[1] as keyof typeof kinds | undefined;
+  return dir === undefined ? "other" : kinds[dir];
 }
