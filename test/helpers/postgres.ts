@@ -250,11 +250,14 @@ export function parseWrites(log: string): BackendWrite[] {
 }
 
 /**
- * What a DIY backend key is: the stack's checkpoint, a backup of it, the update history, a lock, or other. Keys start
+ * What a DIY backend key is: the stack's checkpoint, a backup of it (`.bak` beside it, or under backups/), the update
+ * history, a lock, or other. Keys start
  * with the URL's path (`pulumi/.pulumi/stacks/...` for `postgres://…/pulumi`).
  */
 export function writeKind(key: string): "checkpoint" | "backup" | "history" | "lock" | "other" {
   const kinds = { stacks: "checkpoint", backups: "backup", history: "history", locks: "lock" } as const;
   const dir = /(?:^|\/)\.pulumi\/(stacks|backups|history|locks)\//.exec(key)?.[1] as keyof typeof kinds | undefined;
-  return dir === undefined ? "other" : kinds[dir];
+  if (dir === undefined) return "other";
+  // The checkpoint's previous version, copied beside it before each write (`<stack>.json.bak`).
+  return dir === "stacks" && key.endsWith(".bak") ? "backup" : kinds[dir];
 }

@@ -38,12 +38,13 @@ describe("the PostgreSQL statement log of the postgres:// backend", () => {
     assert.deepEqual(
       [
         ".pulumi/stacks/p/s.json",
+        "db/.pulumi/stacks/p/s.json.bak",
         "db/.pulumi/backups/p/s/s.1.json",
         "db/.pulumi/history/p/s/s-1.history.json",
         "db/.pulumi/stacksx/p.json",
         "db/pulumi/stacks/p.json",
       ].map(writeKind),
-      ["checkpoint", "backup", "history", "other", "other"],
+      ["checkpoint", "backup", "backup", "history", "other", "other"],
     );
   });
 });
