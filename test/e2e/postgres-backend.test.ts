@@ -90,20 +90,22 @@ describe("stack state in PostgreSQL: a shared quota, and the backend gone (pulum
         firstPolicy: FIRST + i * moves,
         prefix: "",
       }));
-      const team = await Promise.all(
-        programs.map(async (program, i) => {
-          const runner = await startRunner({
-            label: `r${String(i)}`,
-            program,
-            backend: pg,
-            stackName: uniqueName(`quota${String(i)}`),
-            config: teamConfig(google, undefined, program),
-            parallel: moves,
-          });
-          runners.push(runner);
-          return runner;
-        }),
-      );
+      // The stacks are made one after the other: two CLIs opening a database the backend has not used yet race in
+      // Pulumi's `CREATE TABLE IF NOT EXISTS pulumi_state` (seen here: `failed to create table pulumi_state: pq:
+      // duplicate key value violates unique constraint "pg_type_typname_nsp_index"`, docs/multi-runner.md).
+      const team: Runner[] = [];
+      for (const [i, program] of programs.entries()) {
+        const runner = await startRunner({
+          label: `r${String(i)}`,
+          program,
+          backend: pg,
+          stackName: uniqueName(`quota${String(i)}`),
+          config: teamConfig(google, undefined, program),
+          parallel: moves,
+        });
+        runners.push(runner);
+        team.push(runner);
+      }
       const ups = await Promise.all(team.map((r) => r.up()));
       for (const up of ups) {
         assert.equal(up.code, 0);
