@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * plugin-scale, python, key-types, ledger-scale, submit, fabric-start). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * plugin-scale, python, key-types, ledger-scale, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks. `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
  * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
@@ -17,6 +17,7 @@ import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { benchPluginScale } from "./plugin-scale";
 import { benchPythonScale, printPythonScale } from "./python-scale";
+import { benchPostgresBackend } from "./postgres-backend";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
@@ -68,6 +69,32 @@ async function realSubmit(): Promise<void> {
       ["pulumi up (real engine)", seconds(r.pulumiUpMs), `${(median(r.pulumiUpMs) / median(r.scriptMs)).toFixed(1)}x`],
     ],
   );
+}
+
+async function postgresBackend(): Promise<void> {
+  const [moves = 1000, transactions = 100] = numbers(process.env["OPSLEDGER_BENCH_POSTGRES_SIZES"]) ?? [];
+  const rows = await benchPostgresBackend({ moves, transactions, onProgress: progress });
+  for (const row of rows) {
+    const writes = row.postgres.writes ?? {};
+    printTable(
+      `pulumi up of ${row.work} (${String(row.steps)} resource steps), --parallel 16: the state in PostgreSQL ` +
+        "(postgres://) vs the file backend vs the plain script",
+      ["side", "s", "ratio vs script", "state KB", "backend writes: checkpoint / backup / history / lock", "per step"],
+      [
+        ["plain script (baseline)", (row.script.ms / 1000).toFixed(1), "1.00x", "-", "-", "-"],
+        ...(["file", "postgres"] as const).map((side) => [
+          side === "file" ? "pulumi up, file backend" : "pulumi up, postgres:// backend",
+          (row[side].ms / 1000).toFixed(1),
+          ratio(row[side].ms, row.script.ms),
+          Math.round(row[side].stateBytes / 1024),
+          side === "file"
+            ? "(files)"
+            : ["checkpoint", "backup", "history", "lock"].map((k) => String(writes[k] ?? 0)).join(" / "),
+          side === "file" ? "-" : ((writes["checkpoint"] ?? 0) / row.steps).toFixed(2),
+        ]),
+      ],
+    );
+  }
 }
 
 const sections: readonly Section[] = [
@@ -361,6 +388,7 @@ const sections: readonly Section[] = [
       );
     },
   ],
+  ["postgres", postgresBackend],
 ];
 
 async function main(): Promise<void> {

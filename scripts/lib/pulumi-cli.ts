@@ -70,6 +70,8 @@ export interface ProjectStackOptions {
    * benchmarks turn it off: users do not pay for it. @default true
    */
   readonly eventLog?: boolean;
+  /** The stack already exists in the backend (another runner made it): skip `pulumi stack init`. @default false */
+  readonly existingStack?: boolean;
 }
 
 export interface CommandResult {
@@ -378,10 +380,11 @@ export async function initProjectStack(options: ProjectStackOptions): Promise<Pr
     },
   };
 
-  await run(["stack", "init", name]).catch((e: unknown) => {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    throw e;
-  });
+  if (options.existingStack !== true)
+    await run(["stack", "init", name]).catch((e: unknown) => {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    });
   if (options.config) await stack.setConfig(options.config);
   return stack;
 }
