@@ -17,7 +17,7 @@ import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { benchPluginScale } from "./plugin-scale";
 import { benchPythonScale, printPythonScale } from "./python-scale";
-import { benchPostgresBackend } from "./postgres-backend";
+import { benchPostgresBackend, printPostgresBackend } from "./postgres-backend";
 import { benchHsmSubmit, benchSignerBackends } from "./ledger-signer-backends";
 import { benchLedgerSigning } from "./ledger-signing";
 import { benchLedgerSubmit } from "./ledger-submit";
@@ -73,28 +73,7 @@ async function realSubmit(): Promise<void> {
 
 async function postgresBackend(): Promise<void> {
   const [moves = 1000, transactions = 100] = numbers(process.env["OPSLEDGER_BENCH_POSTGRES_SIZES"]) ?? [];
-  const rows = await benchPostgresBackend({ moves, transactions, onProgress: progress });
-  for (const row of rows) {
-    const writes = row.postgres.writes ?? {};
-    printTable(
-      `pulumi up of ${row.work} (${String(row.steps)} resource steps), --parallel 16: the state in PostgreSQL ` +
-        "(postgres://) vs the file backend vs the plain script",
-      ["side", "s", "ratio vs script", "state KB", "backend writes: checkpoint / backup / history / lock", "per step"],
-      [
-        ["plain script (baseline)", (row.script.ms / 1000).toFixed(1), "1.00x", "-", "-", "-"],
-        ...(["file", "postgres"] as const).map((side) => [
-          side === "file" ? "pulumi up, file backend" : "pulumi up, postgres:// backend",
-          (row[side].ms / 1000).toFixed(1),
-          ratio(row[side].ms, row.script.ms),
-          Math.round(row[side].stateBytes / 1024),
-          side === "file"
-            ? "(files)"
-            : ["checkpoint", "backup", "history", "lock"].map((k) => String(writes[k] ?? 0)).join(" / "),
-          side === "file" ? "-" : ((writes["checkpoint"] ?? 0) / row.steps).toFixed(2),
-        ]),
-      ],
-    );
-  }
+  printPostgresBackend(await benchPostgresBackend({ moves, transactions, onProgress: progress }));
 }
 
 const sections: readonly Section[] = [

@@ -19,6 +19,7 @@ import type { BackendWrite, PostgresCluster } from "../test/helpers/postgres";
 import { runBaselineScript } from "./baseline-script";
 import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
+import { printTable, ratio } from "./table";
 import type { LedgerScriptJob } from "./ledger-scale-script";
 import { SCRIPT_BASE, STACK_BASE, TO, measured, runScript, seedPolicies } from "./scale-moves";
 
@@ -196,4 +197,29 @@ export async function benchPostgresBackend(options: PostgresBenchOptions): Promi
     await pg.close();
   }
   return rows;
+}
+
+/** Prints one table per work: the plain script, the file backend and the postgres:// backend side by side. */
+export function printPostgresBackend(rows: Awaited<ReturnType<typeof benchPostgresBackend>>): void {
+  for (const row of rows) {
+    const writes = row.postgres.writes ?? {};
+    printTable(
+      `pulumi up of ${row.work} (${String(row.steps)} resource steps), --parallel 16: the state in PostgreSQL ` +
+        "(postgres://) vs the file backend vs the plain script",
+      ["side", "s", "ratio vs script", "state KB", "backend writes: checkpoint / backup / history / lock", "per step"],
+      [
+        ["plain script (baseline)", (row.script.ms / 1000).toFixed(1), "1.00x", "-", "-", "-"],
+        ...(["file", "postgres"] as const).map((side) => [
+          side === "file" ? "pulumi up, file backend" : "pulumi up, postgres:// backend",
+          (row[side].ms / 1000).toFixed(1),
+          ratio(row[side].ms, row.script.ms),
+          Math.round(row[side].stateBytes / 1024),
+          side === "file"
+            ? "(files)"
+            : ["checkpoint", "backup", "history", "lock"].map((k) => String(writes[k] ?? 0)).join(" / "),
+          side === "file" ? "-" : ((writes["checkpoint"] ?? 0) / row.steps).toFixed(2),
+        ]),
+      ],
+    );
+  }
 }
