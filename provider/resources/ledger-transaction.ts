@@ -283,13 +283,8 @@ async function diff(
   const transientChanged =
     news.__generation === undefined ? hasUnknown(news.transientData) : news.__generation !== olds.__generation;
   if (replaces.length === 0 && transientChanged) replaces.push("transientData");
-  const { clientKeyPem, ...gateway } = news.gateway;
-  const split = splitIdentity(news.identity);
   const changed =
-    canonical(olds.gateway) !== canonical(gateway) ||
-    canonical(olds.identity) !== canonical(split.identity) ||
-    canonical(olds.credentials) !==
-      canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) }) ||
+    connectionChanged(olds, news) ||
     (
       [
         "trustedRootCertificates",
@@ -301,6 +296,24 @@ async function diff(
       ] as const
     ).some((k) => canonical(olds[k]) !== canonical(news[k]));
   return Promise.resolve({ changes: replaces.length > 0 || changed, replaces, deleteBeforeReplace: false });
+}
+
+/**
+ * Whether the gateway, the identity or the secrets that reach them changed between the recorded outputs and the new
+ * inputs: the client TLS key and the identity's secrets are compared as the `credentials` output holds them.
+ */
+export function connectionChanged(
+  olds: { gateway?: unknown; identity?: unknown; credentials?: unknown },
+  news: { gateway: LedgerTransactionInputs["gateway"]; identity: LedgerTransactionInputs["identity"] },
+): boolean {
+  const { clientKeyPem, ...gateway } = news.gateway;
+  const split = splitIdentity(news.identity);
+  return (
+    canonical(olds.gateway) !== canonical(gateway) ||
+    canonical(olds.identity) !== canonical(split.identity) ||
+    canonical(olds.credentials) !==
+      canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) })
+  );
 }
 
 export const ledgerTransactionProvider = {

@@ -23,7 +23,14 @@ import type { Timeouts } from "./common";
 import { log } from "./context";
 import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures } from "./ledger-client-tls";
-import { connectionOf, connectionOfOutputs, identityOfOutputs, splitIdentity, withSigner } from "./ledger-transaction";
+import {
+  connectionChanged,
+  connectionOf,
+  connectionOfOutputs,
+  identityOfOutputs,
+  splitIdentity,
+  withSigner,
+} from "./ledger-transaction";
 import { hasUnknown } from "./ledger-transaction-inputs";
 import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
 import { lookup, openGateway, submitOnce } from "./ledger-transaction-submit";
@@ -176,13 +183,8 @@ async function diff(
     );
   }
   showPending(news.__urn, pending);
-  const { clientKeyPem, ...gateway } = news.gateway;
-  const split = splitIdentity(news.identity);
   const changed =
-    canonical(olds.gateway) !== canonical(gateway) ||
-    canonical(olds.identity) !== canonical(split.identity) ||
-    canonical(olds.credentials) !==
-      canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) }) ||
+    connectionChanged(olds, news) ||
     canonical(olds.channel) !== canonical(news.channel) ||
     SETTINGS.some((k) => canonical(olds[k]) !== canonical(news[k]));
   return Promise.resolve({
