@@ -6,7 +6,12 @@
  * run and what the Google sandbox must hold for a refresh to find the same world. Also the plugin's schema.json, the
  * release's contract that the next one is compared with.
  *
+ * For the ledger cases it also writes fabric-sandbox.json, the Fabric sandbox's snapshot after the up (its CAs and
+ * TLS keys, its port and its blocks), from which the upgrade test restores the same sandbox for `pulumi refresh`.
+ *
  * Run it once per release, before the version changes: `npm run record-upgrade-fixtures` (scripts/run.sh).
+ * `--release-tree=DIR --only=ledger` records only the ledger cases of the checkout at DIR (an older release, built):
+ * its programs and its package, with this checkout's sandboxes, into DIR/test/fixtures/upgrade/<its version>/.
  * The sandboxes' endpoints and the access token reach the providers through environment variables (the GOOGLE_*
  * names the package reads), never stack config: the plugin's default provider keeps its config in state, and a new
  * sandbox's ports and token would otherwise show as a change of the provider.
@@ -19,9 +24,10 @@ import { settingEnvNames } from "../provider/google/settings";
 import { REPO_ROOT, initProjectStack } from "./lib/pulumi-cli";
 import type { ConfigValues, ProjectStack } from "./lib/pulumi-cli";
 import { deployerConfig } from "../test/helpers/sandbox-config";
-import { ledgerConfig, startComponentTarget, uniqueKey } from "../test/helpers/ledger-component";
-import { faceConfig, ledgerProjectOf } from "../test/helpers/ledger-faces";
-import { ledgerTargets } from "../test/helpers/ledger-targets";
+import { uniqueKey } from "../test/helpers/ledger-component";
+import { faceConfig } from "../test/helpers/ledger-faces";
+import { startFabricSandbox } from "../sandbox/fabric";
+import type { FabricSandbox } from "../sandbox/fabric";
 
 /** The stack name every fixture is recorded under (the upgrade test imports it under the same name). */
 export const UPGRADE_STACK = "upgrade";
@@ -38,11 +44,20 @@ interface Case {
   readonly name: string;
   readonly project: string;
   readonly kind: "google" | "ledger";
+  /** The Fabric sandbox's port (fixed: the stack's state holds the gateway address, which the restore must serve). */
+  readonly port?: number;
 }
+
+/** The Fabric sandbox's snapshot in a ledger case's folder (test/e2e/upgrade.test.ts restores it). */
+export const FABRIC_SNAPSHOT_FILE = "fabric-sandbox.json";
 
 const twin = (name: string): string => path.join(REPO_ROOT, "test", "fixtures", "yaml-twins", name);
 const example = (name: string): string => path.join(REPO_ROOT, "examples", name);
 
+/** The ledger projects, relative to the checkout whose programs are recorded. */
+const LEDGER_PROJECTS = { component: "examples/ledger", plugin: "test/fixtures/pulumi/ledger-yaml" } as const;
+
+// Ports below Linux's ephemeral range (32768-60999), so that no client socket of the machine holds them by chance.
 const CASES: readonly Case[] = [
   { name: "move-typescript", project: example("firewall-policy-move"), kind: "google" },
   { name: "move-yaml", project: twin("firewall-policy-move"), kind: "google" },
@@ -50,8 +65,8 @@ const CASES: readonly Case[] = [
   { name: "deletion-yaml", project: twin("inventory-source-group-deletion"), kind: "google" },
   { name: "wait-typescript", project: example("operation-wait"), kind: "google" },
   { name: "wait-yaml", project: twin("operation-wait"), kind: "google" },
-  { name: "ledger-typescript", project: ledgerProjectOf("component"), kind: "ledger" },
-  { name: "ledger-yaml", project: ledgerProjectOf("plugin"), kind: "ledger" },
+  { name: "ledger-typescript", project: LEDGER_PROJECTS.component, kind: "ledger", port: 27151 },
+  { name: "ledger-yaml", project: LEDGER_PROJECTS.plugin, kind: "ledger", port: 27152 },
 ];
 
 /** The Google settings of stack config as the environment variables the package reads instead. */
@@ -93,6 +108,25 @@ function worldOf(sandbox: GoogleSandbox): RecordedWorld {
   return { firewallPolicyParents: parents, deletedInventorySourceGroups: deleted };
 }
 
+/** examples/ledger's settings for the sandbox's gateway itself (TLS, its first organization's new client). */
+function sandboxLedgerConfig(sandbox: FabricSandbox, args: readonly string[]): ConfigValues {
+  const mspId = Object.keys(sandbox.caCertificates)[0] ?? "";
+  const identity = sandbox.newClientIdentity(mspId);
+  return {
+    ledgerGateway: { value: sandbox.address },
+    ledgerTlsRootCertPem: { value: sandbox.tlsRootCertPem ?? "" },
+    ledgerTlsServerNameOverride: { value: "localhost" },
+    ledgerChannel: { value: sandbox.channel },
+    ledgerChaincode: { value: sandbox.chaincode },
+    ledgerFunction: { value: "CreateAsset" },
+    ledgerArgs: { value: JSON.stringify(args) },
+    ledgerMspId: { value: identity.mspId },
+    ledgerCertificatePem: { value: identity.certificatePem },
+    ledgerPrivateKeyPem: { value: identity.privateKeyPem, secret: true },
+    ledgerTrustedRootCertificates: { value: JSON.stringify(sandbox.caCertificates) },
+  };
+}
+
 async function recordStack(
   out: string,
   c: Case,
@@ -116,13 +150,32 @@ async function recordStack(
   return stack;
 }
 
-async function main(): Promise<void> {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-  const out = path.join(REPO_ROOT, "test", "fixtures", "upgrade", version);
-  fs.mkdirSync(out, { recursive: true });
-  fs.copyFileSync(path.join(REPO_ROOT, "provider", "plugin", "schema.json"), path.join(out, "schema.json"));
+/** `--release-tree=DIR` (default this checkout) and `--only=ledger|google` (default both). */
+function parseArgs(argv: readonly string[]): { root: string; kinds: readonly Case["kind"][] } {
+  let root = REPO_ROOT;
+  let kinds: readonly Case["kind"][] = ["google", "ledger"];
+  for (const arg of argv) {
+    const [flag, value = ""] = arg.split("=", 2);
+    if (flag === "--release-tree" && value !== "") root = path.resolve(value);
+    else if (flag === "--only" && (value === "ledger" || value === "google")) kinds = [value];
+    else throw new Error(`unknown argument ${arg}: use --release-tree=DIR and --only=ledger|google`);
+  }
+  if (root !== REPO_ROOT && kinds.includes("google")) {
+    throw new Error("--release-tree records the ledger cases only: add --only=ledger");
+  }
+  return { root, kinds };
+}
 
-  for (const c of CASES.filter((x) => x.kind === "google")) {
+async function main(): Promise<void> {
+  const { root, kinds } = parseArgs(process.argv.slice(2));
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  const out = path.join(root, "test", "fixtures", "upgrade", version);
+  fs.mkdirSync(out, { recursive: true });
+  if (kinds.includes("google")) {
+    fs.copyFileSync(path.join(root, "provider", "plugin", "schema.json"), path.join(out, "schema.json"));
+  }
+
+  for (const c of CASES.filter((x) => x.kind === "google" && kinds.includes(x.kind))) {
     const sandbox = await startGoogleSandbox({ moveDurationMs: 500, seed: DEFAULT_SEED });
     try {
       const settings = deployerConfig(sandbox);
@@ -136,18 +189,18 @@ async function main(): Promise<void> {
     }
   }
 
-  const [sandboxTarget] = ledgerTargets([]);
-  if (sandboxTarget === undefined) throw new Error("no Fabric sandbox target");
-  for (const c of CASES.filter((x) => x.kind === "ledger")) {
-    const t = await startComponentTarget(sandboxTarget);
+  for (const c of CASES.filter((x) => x.kind === "ledger" && kinds.includes(x.kind))) {
+    const sandbox = await startFabricSandbox({ tls: true, ...(c.port === undefined ? {} : { port: c.port }) });
     try {
-      console.error(`[record] ${c.name}`);
+      console.error(`[record] ${c.name} (Fabric sandbox ${sandbox.address})`);
       const face = c.name.endsWith("-yaml") ? "plugin" : "component";
-      const config = faceConfig(face, ledgerConfig(t, { fn: "CreateAsset", args: [uniqueKey("upgrade"), "teal"] }));
-      const stack = await recordStack(out, c, config, {});
+      const config = faceConfig(face, sandboxLedgerConfig(sandbox, [uniqueKey("upgrade"), "teal"]));
+      const stack = await recordStack(out, { ...c, project: path.join(root, c.project) }, config, {});
       await stack.dispose();
+      const snapshot = `${JSON.stringify(sandbox.snapshot(), null, 2)}\n`;
+      fs.writeFileSync(path.join(out, c.name, FABRIC_SNAPSHOT_FILE), snapshot);
     } finally {
-      await t.close();
+      await sandbox.close();
     }
   }
   console.error(`[record] wrote ${out}`);

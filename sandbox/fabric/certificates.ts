@@ -94,7 +94,8 @@ function extension(oid: string, critical: boolean, value: Buffer): Buffer {
     : der.sequence(der.objectIdentifier(oid), der.octetString(value));
 }
 
-function keyIdOf(publicKey: KeyObject): Buffer {
+/** The subject key identifier of `publicKey` (RFC 5280 method 1). */
+export function keyIdOf(publicKey: KeyObject): Buffer {
   const spki = publicKey.export({ type: "spki", format: "der" });
   // The subjectPublicKey BIT STRING's key bits are at the end of the SPKI: the uncompressed point (65 bytes for P-256,
   // 97 for P-384) or Ed25519's 32 bytes.

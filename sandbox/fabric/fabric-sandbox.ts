@@ -22,6 +22,7 @@ import { configEnvelope } from "./config-block";
 import { Ledger } from "./ledger";
 import { createOrganization, enrol, MembershipServices, type NodeRole, type Organization } from "./msp";
 import { EndorsingPeer, VISIBILITY_MODES } from "./peer";
+import { checkSnapshot, replayBlocks, restoredKeyTypes, restoredOrganizations, takeSnapshot } from "./snapshot";
 import { TAMPER_MODES } from "./prepared-transaction";
 import {
   DEFAULT_COMMIT_DELAY_MS,
@@ -57,6 +58,44 @@ interface ResolvedOptions {
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The options a snapshot holds; with `restore` they come from it. */
+const RESTORED_OPTIONS = [
+  "port",
+  "organizations",
+  "channel",
+  "chaincode",
+  "endorsementPolicy",
+  "tls",
+  "organizationKeyTypes",
+  "channelCapability",
+] as const;
+
+/** `options` with the settings of its `restore` snapshot (checked first). */
+function withSnapshot(options: FabricSandboxOptions): FabricSandboxOptions {
+  const snapshot = options.restore;
+  if (snapshot === undefined) return options;
+  const given = RESTORED_OPTIONS.filter((k) => options[k] !== undefined);
+  if (given.length > 0) {
+    throw new FabricSandboxError({
+      operation: "startFabricSandbox",
+      message: `restore: ${given.join(", ")} come from the snapshot; leave them out`,
+    });
+  }
+  checkSnapshot(snapshot);
+  const organizations = restoredOrganizations(snapshot);
+  return {
+    ...options,
+    port: snapshot.port,
+    organizations: organizations.map((o) => o.mspId),
+    channel: snapshot.channel,
+    chaincode: snapshot.chaincode,
+    endorsementPolicy: snapshot.endorsementPolicy,
+    tls: snapshot.tls !== undefined,
+    organizationKeyTypes: restoredKeyTypes(organizations),
+    channelCapability: snapshot.channelCapability,
+  };
 }
 
 /** Applies the defaults (in this one place) and checks the options. */
@@ -99,10 +138,12 @@ function resolveOptions(options: FabricSandboxOptions): ResolvedOptions {
 }
 
 export async function startFabricSandbox(options: FabricSandboxOptions = {}): Promise<FabricSandbox> {
-  const opts = resolveOptions(options);
-  const organizations = opts.organizations.map((mspId) =>
-    createOrganization(mspId, opts.organizationKeyTypes[mspId] ?? "ecdsa-p256"),
-  );
+  const opts = resolveOptions(withSnapshot(options));
+  const restore = options.restore;
+  const organizations =
+    restore === undefined
+      ? opts.organizations.map((mspId) => createOrganization(mspId, opts.organizationKeyTypes[mspId] ?? "ecdsa-p256"))
+      : restoredOrganizations(restore);
   const msp = new MembershipServices(organizations, undefined, opts.channelCapability === "V3_0");
   const config: ChannelConfig = {
     channel: opts.channel,
@@ -117,6 +158,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     configEnvelope(opts.channel, opts.organizations, capabilities),
   );
   const committer = new Committer(config, ledger);
+  if (restore !== undefined) await replayBlocks(restore, committer, ledger);
   const peers = organizations.map((o) => new EndorsingPeer(o, config, ledger));
 
   const initialFaults: Faults = {
@@ -164,6 +206,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     return impostor;
   };
 
+  const evaluations: { chaincode: string; fn: string }[] = [];
   const ctx: GatewayContext = {
     config,
     ledger,
@@ -173,11 +216,17 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     faults: () => faults,
     sleep: opts.sleep,
     otherCreator,
+    onEvaluate: (chaincode, fn) => {
+      evaluations.push({ chaincode, fn });
+    },
   };
   const { server, port: internalPort } = await startGatewayServer(ctx);
   let tlsRootCertPem: string | undefined;
   let tlsMaterial: { keyPem: string; certificatePem: string } | undefined;
-  if (opts.tls) {
+  if (restore?.tls !== undefined) {
+    tlsRootCertPem = restore.tls.rootCertPem;
+    tlsMaterial = { keyPem: restore.tls.server.privateKeyPem, certificatePem: restore.tls.server.certificatePem };
+  } else if (opts.tls) {
     const tlsCa = createRootCa({ commonName: "tlsca.sandbox", organization: "OpsLedger Fabric sandbox" });
     const serverCert = issueCertificate(tlsCa, {
       subject: { commonName: "localhost", organization: "OpsLedger Fabric sandbox" },
@@ -201,6 +250,12 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     });
   } catch (err) {
     server.forceShutdown();
+    if (restore !== undefined && (err as { code?: unknown }).code === "EADDRINUSE") {
+      throw new FabricSandboxError({
+        operation: "startFabricSandbox",
+        message: `restore: port ${String(opts.port)} of 127.0.0.1 is taken; the snapshot's gateway address is 127.0.0.1:${String(opts.port)}, free that port`,
+      });
+    }
     throw err;
   }
 
@@ -235,6 +290,25 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
         })),
       })),
     worldState: (): Map<string, SandboxStateEntry> => ledger.state.snapshot(opts.chaincode),
+    snapshot: () =>
+      takeSnapshot({
+        port: proxy.port,
+        channel: opts.channel,
+        chaincode: opts.chaincode,
+        endorsementPolicy: opts.endorsementPolicy,
+        channelCapability: opts.channelCapability,
+        organizations,
+        ...(tlsRootCertPem === undefined || tlsMaterial === undefined
+          ? {}
+          : {
+              tls: {
+                rootCertPem: tlsRootCertPem,
+                server: { certificatePem: tlsMaterial.certificatePem, privateKeyPem: tlsMaterial.keyPem },
+              },
+            }),
+        ledger,
+      }),
+    evaluations: () => [...evaluations],
     transactionCount: () => ledger.blocks.reduce((n, b) => n + b.transactions.length, 0),
     setFaults: (f: FabricSandboxFaults) => {
       for (const org of f.failEndorsementFor ?? []) organization("setFaults", org);

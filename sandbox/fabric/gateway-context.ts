@@ -26,6 +26,8 @@ export interface GatewayContext {
   readonly sleep: (ms: number) => Promise<void>;
   /** A serialized identity of `creator`'s MSP other than `creator` (for the "creator" tamper mode). */
   readonly otherCreator: (creator: Buffer) => Buffer;
+  /** Told of every Evaluate request that names a chaincode and function (FabricSandbox.evaluations). */
+  readonly onEvaluate?: (chaincode: string, fn: string) => void;
 }
 
 export function errorDetail(peer: EndorsingPeer, message: string): ErrorDetail {

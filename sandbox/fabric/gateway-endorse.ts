@@ -162,6 +162,9 @@ export async function evaluate(ctx: GatewayContext, requestBytes: Buffer): Promi
     throw new GatewayError({ code: status.INVALID_ARGUMENT, message: `${prefix}a signed proposal is required` });
   }
   const up = unpack(signed, prefix);
+  if (!(up instanceof ProposalError)) {
+    ctx.onEvaluate?.(up.specChaincodeName, Buffer.from(up.input.args[0] ?? []).toString("utf8"));
+  }
   requireChaincode(ctx, up, "evaluate");
   const targets = request.targetOrganizations;
   const candidates =

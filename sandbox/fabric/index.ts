@@ -15,6 +15,7 @@ export type {
   FabricSandbox,
   FabricSandboxFaults,
   FabricSandboxOptions,
+  FabricSandboxSnapshot,
   SandboxBlock,
   SandboxIdentity,
   SandboxStateEntry,
@@ -22,5 +23,6 @@ export type {
   TamperMode,
   Visibility,
 } from "./types";
+export { FABRIC_SNAPSHOT_FORMAT } from "./snapshot";
 export { ASSET_FUNCTIONS, DEFAULT_CHAINCODE_VERSION } from "./chaincode";
 export { TxValidationCode, validationCodeName } from "./validation-codes";

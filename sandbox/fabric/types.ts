@@ -2,8 +2,9 @@
 import type { EndorsementRule } from "./endorsement-policy";
 import type { Visibility } from "./peer";
 import type { TamperMode } from "./prepared-transaction";
+import type { FabricSandboxSnapshot } from "./snapshot";
 
-export type { EndorsementRule, TamperMode, Visibility };
+export type { EndorsementRule, FabricSandboxSnapshot, TamperMode, Visibility };
 
 /** Organizations (MSP ids) when none are given. */
 export const DEFAULT_FABRIC_ORGANIZATIONS: readonly string[] = ["Org1MSP", "Org2MSP", "Org3MSP"];
@@ -44,6 +45,13 @@ export interface FabricSandboxOptions {
    * refused as a Fabric 3 peer refuses them ("creator org"). @default "V2_0"
    */
   readonly channelCapability?: "V2_0" | "V3_0";
+  /**
+   * Start the sandbox a `snapshot()` recorded: on its port (an error naming the port when it is taken), with its
+   * settings, CAs, peers and TLS certificate, and its ledger (the recorded envelopes committed again, checked to
+   * give the recorded codes and last block hash). The options the snapshot holds (port, organizations, channel,
+   * chaincode, endorsementPolicy, tls, organizationKeyTypes, channelCapability) must then not be given.
+   */
+  readonly restore?: FabricSandboxSnapshot;
 }
 
 /** An identity enrolled with an organization's CA. The private key is PKCS#8 PEM. */
@@ -130,6 +138,13 @@ export interface FabricSandbox {
   setFaults(faults: FabricSandboxFaults): void;
   /** Commits raw envelope bytes as a block of their own, bypassing gateway and orderer. */
   commitRaw(envelope: Uint8Array): Promise<CommitRawResult>;
+  /**
+   * The sandbox as plain JSON (its settings and port, organizations' and TLS keys, every block's envelopes), for
+   * `startFabricSandbox({ restore })`. Test-only CAs: a snapshot holds their private keys.
+   */
+  snapshot(): FabricSandboxSnapshot;
+  /** Every Evaluate request that named a chaincode, in order: the chaincode (e.g. "qscc") and function. */
+  evaluations(): readonly { readonly chaincode: string; readonly fn: string }[];
   /** Back to the genesis block with empty state and no faults; identities and keys are kept. */
   reset(): void;
   close(): Promise<void>;

@@ -6,15 +6,23 @@
  * Nothing here knows the package's files: only the CLI, the fixtures and the sandboxes.
  *
  * The Google cases run against a new Google sandbox holding what the recorded up left behind (world.json). The
- * ledger cases preview only: a refresh reads the transaction through the recorded gateway with the recorded identity,
- * and a new Fabric sandbox has new certificate authorities that refuse it (README.md of the fixtures).
+ * ledger cases run against the Fabric sandbox the recorded up wrote to, restored from its snapshot
+ * (fabric-sandbox.json: its CAs, TLS keys, port and blocks): a refresh reads the recorded transaction through the
+ * recorded gateway address with the recorded identity and TLS root, through qscc, and orders nothing.
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEFAULT_SEED, startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
-import { UPGRADE_PASSPHRASE, UPGRADE_STACK, googleEnv } from "../../scripts/record-upgrade-fixtures";
+import { startFabricSandbox } from "../../sandbox/fabric";
+import type { FabricSandbox, FabricSandboxSnapshot } from "../../sandbox/fabric";
+import {
+  FABRIC_SNAPSHOT_FILE,
+  UPGRADE_PASSPHRASE,
+  UPGRADE_STACK,
+  googleEnv,
+} from "../../scripts/record-upgrade-fixtures";
 import type { RecordedWorld } from "../../scripts/record-upgrade-fixtures";
 import { REPO_ROOT, changeSummary, initProjectStack } from "../helpers/project-stack";
 import type { CommandResult, ConfigValues, ProjectStack } from "../helpers/project-stack";
@@ -88,11 +96,15 @@ for (const { version, cases } of recorded()) {
       ).length;
       const worldFile = path.join(dir, "world.json");
       const world = fs.existsSync(worldFile) ? (readJson(worldFile) as RecordedWorld) : undefined;
+      const snapshotFile = path.join(dir, FABRIC_SNAPSHOT_FILE);
+      const snapshot = fs.existsSync(snapshotFile) ? (readJson(snapshotFile) as FabricSandboxSnapshot) : undefined;
       let sandbox: GoogleSandbox | undefined;
+      let fabric: FabricSandbox | undefined;
       let stack: ProjectStack;
 
       before(async () => {
         sandbox = world === undefined ? undefined : await sandboxHolding(world);
+        fabric = snapshot === undefined ? undefined : await startFabricSandbox({ restore: snapshot });
         stack = await initProjectStack({
           projectDir: path.join(dir, "program"),
           stackName: UPGRADE_STACK,
@@ -107,6 +119,7 @@ for (const { version, cases } of recorded()) {
       after(async () => {
         await stack.dispose();
         await sandbox?.close();
+        await fabric?.close();
       });
 
       it("previews with no changes: every resource `same`", async () => {
@@ -119,6 +132,34 @@ for (const { version, cases } of recorded()) {
           const refreshed = await stack.refresh();
           assertAllSame(refreshed, resources, "refresh");
           assert.deepEqual(mutatingRequests(sandbox!), [], "a refresh only reads");
+          assertAllSame(await stack.preview(), resources, "preview after refresh");
+        });
+      }
+
+      if (snapshot !== undefined) {
+        it("refreshes clean against the restored Fabric sandbox: it reads the recorded transaction, orders nothing", async () => {
+          const ledger = fabric!;
+          const recorded = ledger.blocks().flatMap((b) => b.transactions.map((t) => t.txId));
+          assert.equal(recorded.length, 1, "the restored ledger holds the recorded transaction");
+          assert.ok(JSON.stringify(exported).includes(recorded[0]!), "the recorded stack holds that transaction's id");
+          const evaluatedBefore = ledger.evaluations().length;
+          const refreshed = await stack.refresh();
+          assertAllSame(refreshed, resources, "refresh");
+          assert.deepEqual(
+            ledger.blocks().flatMap((b) => b.transactions.map((t) => t.txId)),
+            recorded,
+            "a refresh orders no transaction",
+          );
+          const reads = ledger.evaluations().slice(evaluatedBefore);
+          assert.ok(
+            reads.some((e) => e.chaincode === "qscc" && e.fn === "GetTransactionByID"),
+            `the refresh read the transaction through qscc: ${JSON.stringify(reads)}`,
+          );
+          assert.deepEqual(
+            reads.filter((e) => e.chaincode !== "qscc"),
+            [],
+            "the refresh evaluated nothing but qscc",
+          );
           assertAllSame(await stack.preview(), resources, "preview after refresh");
         });
       }
