@@ -85,7 +85,7 @@ def ledger_transaction(config: pulumi.Config) -> Dict[str, Any]:
         channel_capability=config.get("ledgerChannelCapability"),
         chaincode=config.get("ledgerChaincode") or "assets",
         function=config.get("ledgerFunction") or "CreateAsset",
-        args=_json(config, "ledgerArgs") or ["asset-1", "blue"],
+        args=_json(config, "ledgerArgs") or ["asset-python-1", "blue"],
         transient_data=None if transient is None else transient.apply(json.loads),
         identity=ledger.LedgerIdentityArgs(
             msp_id=config.require("ledgerMspId"), certificate_pem=config.require("ledgerCertificatePem"), **key
