@@ -13,7 +13,7 @@
  * Usage: node dist/bench/ledger-scale-script.js '<json LedgerScriptJob>' — prints one JSON line, LedgerScriptResult.
  */
 import type { Gateway } from "../provider/ledger";
-import { awaitEndorsingPeers } from "../provider/resources/ledger-transaction-peers";
+import { awaitEndorsingPeers } from "../provider/ledger/endorsing-peers";
 import { lookup } from "../provider/resources/ledger-transaction-submit";
 import { openFabricNetwork } from "../sandbox/fabric-network";
 import { ourOrg1Client } from "./ledger-client";

@@ -7,9 +7,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isApiError, resolveGoogleSettings } from "../provider/google";
 import type { EndpointId, EndpointParams, EndpointResult } from "../provider/google";
-import { cachedGoogleClient } from "../provider/resources/client-cache";
-import type { EndpointCaller } from "../provider/resources/data-sources";
-import type { ExplicitSettings } from "../provider/resources/resource-settings";
+import { cachedGoogleClient } from "../provider/runtime/client-cache";
+import type { EndpointCaller } from "../provider/functions/google-reads";
+import type { ExplicitSettings } from "../provider/runtime/resource-settings";
 import { explicitSettings, Provider, type InvokeOptions } from "./provider";
 
 /** Calls one endpoint of the table with the program's credentials. */

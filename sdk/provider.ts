@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GOOGLE_SETTING_KEYS } from "../provider/google";
 import type { GoogleSettingsInput } from "../provider/google";
-import { checkExplicitSettings, type ExplicitSettings } from "../provider/resources/resource-settings";
+import { checkExplicitSettings, type ExplicitSettings } from "../provider/runtime/resource-settings";
 
 /** The settings an explicit provider takes: the keys of the `opsledger:*` stack config, each an Input. */
 export type ProviderArgs = { [K in keyof GoogleSettingsInput]?: pulumi.Input<GoogleSettingsInput[K]> };

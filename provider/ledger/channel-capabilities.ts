@@ -20,7 +20,7 @@ import { KEY_TYPE_NAMES, needsV3 } from "./key-types";
 import type { KeyType } from "./key-types";
 import { LedgerError } from "./ledger-error";
 import { LedgerReadError } from "./ledger-read-error";
-import { readErrorOf } from "./ledger-reads";
+import { readErrorOf } from "./qscc-reads";
 
 /** What the ledger's checks need of a channel's capabilities: V3_0 (Ed25519 identities accepted) or not. */
 export type ChannelCapabilityLevel = "V2_0" | "V3_0";

@@ -130,8 +130,8 @@ export { detectMessage, renderMessage } from "./json-view";
 export type { DetectedType } from "./json-view";
 export { main } from "./cli";
 export type { CliIo } from "./cli";
-export { evaluateChaincode, readChainInfo, readErrorOf, readTransaction, transactionIdProblem } from "./ledger-reads";
-export type { ChainInfo, EvaluationResult } from "./ledger-reads";
+export { evaluateChaincode, readChainInfo, readErrorOf, readTransaction, transactionIdProblem } from "./qscc-reads";
+export type { ChainInfo, EvaluationResult } from "./qscc-reads";
 export { bytesView, describeProcessedTransaction } from "./transaction-record";
 export type {
   LedgerBytesView,

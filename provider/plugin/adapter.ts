@@ -9,7 +9,7 @@ import { FUNCTIONS, RESOURCES } from "./kinds";
 import type { ResourceKind, Step } from "./kinds";
 import { requiredFailures, secretNames } from "./schema";
 import { unwrapProperties, wrapProperties } from "./secrets";
-import type { EndpointCaller } from "../resources/data-sources";
+import type { EndpointCaller } from "../functions/google-reads";
 
 type Props = Record<string, unknown>;
 /** The resources served (the plugin's table; tests pass their own). */

@@ -1,13 +1,13 @@
 /**
  * The plugin's settings, from Configure: the provider instance's own inputs (an explicit `opsledger:index:Provider`,
  * or the default provider, whose inputs are the stack's `opsledger:*` config) under the keys the dynamic face reads
- * from stack config (CONFIG_KEYS of provider/resources/context.ts). One plugin process serves one provider instance,
+ * from stack config (CONFIG_KEYS of provider/runtime/context.ts). One plugin process serves one provider instance,
  * so the process-wide context of provider/resources holds that instance's settings, exactly as it holds the stack's
  * on the dynamic face; the environment fills what the settings leave out, as there.
  */
-import { CONFIG_KEYS, configureProvider, providerClient } from "../resources/context";
-import type { EndpointCaller } from "../resources/data-sources";
-import { checkExplicitSettings } from "../resources/resource-settings";
+import { CONFIG_KEYS, configureProvider, providerClient } from "../runtime/context";
+import type { EndpointCaller } from "../functions/google-reads";
+import { checkExplicitSettings } from "../runtime/resource-settings";
 import { UNKNOWN, unwrapDeep } from "./secrets";
 
 /** A setting's text: strings as they are, numbers and lists as the stack config would hold them. */

@@ -1,6 +1,6 @@
 /**
  * The plugin exits once the engine that started it is gone, as Pulumi's own Go plugins do (they health-check the
- * engine, pulumi/pulumi#9735). The dynamic provider's orphan guard (provider/resources/orphan-guard.ts) fires at the
+ * engine, pulumi/pulumi#9735). The dynamic provider's orphan guard (provider/runtime/orphan-guard.ts) fires at the
  * first write to closed pipes; an orphaned plugin writes nothing there (its log lines and progress go to the engine
  * over gRPC), so after a kill -9 of the CLI alone it stayed alive, idle, for as long as the machine ran. This watch
  * asks the engine's address every few seconds; when nothing listens there any more, the process exits with the orphan
@@ -8,7 +8,7 @@
  * exactly-once).
  */
 import * as grpc from "@grpc/grpc-js";
-import { ORPHAN_EXIT_CODE } from "../resources/orphan-guard";
+import { ORPHAN_EXIT_CODE } from "../runtime/orphan-guard";
 
 /** How long after one check of the engine the next starts. */
 export const DEFAULT_ENGINE_CHECK_INTERVAL_MS = 5_000;

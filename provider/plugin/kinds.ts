@@ -15,9 +15,9 @@ import {
   readIamOperation,
   readSubscription,
   readWorkforcePoolIamPolicy,
-} from "../resources/data-sources";
-import type { EndpointCaller } from "../resources/data-sources";
-import { evaluateLedger, readLedgerChainInfo, readLedgerTransaction } from "../resources/ledger-reads";
+} from "../functions/google-reads";
+import type { EndpointCaller } from "../functions/google-reads";
+import { evaluateLedger, readLedgerChainInfo, readLedgerTransaction } from "../functions/ledger-reads";
 
 /** The per-resource module's methods, as the dynamic provider contract shapes them. */
 export interface ResourceModule {

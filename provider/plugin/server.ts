@@ -15,7 +15,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
-import { flushLogs } from "../resources/context";
+import { flushLogs } from "../runtime/context";
 import { checkSettings, configurePlugin, pluginCaller } from "./config";
 import { PROVIDER_TYPE, schemaText, secretNames } from "./schema";
 import { wrapProperties } from "./secrets";

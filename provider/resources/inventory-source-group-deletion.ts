@@ -6,7 +6,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { isApiError } from "../google";
-import { log, providerClient } from "./context";
+import { log, providerClient } from "../runtime/context";
 import { nameFromUrn } from "./common";
 import { inventorySourceGroupInputFailures } from "./validate";
 

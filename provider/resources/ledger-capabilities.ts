@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { ChannelCapabilityError, keyTypeOf, resolveChannelCapabilities } from "../ledger";
 import type { ChannelCapabilityResolution, Gateway, Signer } from "../ledger";
-import { log } from "./context";
+import { log } from "../runtime/context";
 import { clientTlsRefusal } from "./ledger-client-tls";
 import { certificateOf } from "./ledger-transaction-identity";
 import { openGateway } from "./ledger-transaction-submit";

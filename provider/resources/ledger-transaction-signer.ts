@@ -19,7 +19,7 @@ import {
 } from "../ledger";
 import type { KeyType, Signer } from "../ledger";
 import { messageOf } from "./common";
-import { providerClient, stackConfigValue } from "./context";
+import { providerClient, stackConfigValue } from "../runtime/context";
 import { signerKindOf } from "./ledger-transaction-identity";
 import type { LedgerIdentityInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 

@@ -9,13 +9,13 @@ import { buildProposal, validationCodeMeaning, validationCodeName } from "../led
 import type { Gateway, GatewayTlsOptions, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";
 import { readClientTlsKey } from "./ledger-client-tls";
-import { leaseGatewayChannel } from "./ledger-gateway-channels";
+import { leaseGatewayChannel } from "../ledger/channel-pool";
 import type { Timeouts } from "./common";
-import { log, status as rowStatus } from "./context";
-import { deliver, withRetries } from "./ledger-transaction-delivery";
-import type { DeliveryOptions } from "./ledger-transaction-delivery";
+import { log, status as rowStatus } from "../runtime/context";
+import { deliver, withRetries } from "../ledger/delivery";
+import type { DeliveryOptions } from "../ledger/delivery";
 import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
-import { awaitEndorsingPeers } from "./ledger-transaction-peers";
+import { awaitEndorsingPeers } from "../ledger/endorsing-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
 
 /** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */
@@ -40,7 +40,7 @@ export interface Connection {
 /**
  * Connects to the gateway peer, with the client TLS certificate and key when the gateway names them (the key read
  * through its reference now; ConfigError naming the field when it cannot be read or does not match), over the
- * process's shared channel for these settings (ledger-gateway-channels.ts): the Gateway's close() releases it.
+ * process's shared channel for these settings (provider/ledger/channel-pool.ts): the Gateway's close() releases it.
  */
 export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
   const g = c.gateway;
@@ -194,9 +194,9 @@ function invalidMessage(name: string, txId: string, block: string, code: number)
 
 /**
  * Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones.
- * A VALID submission returns once every endorsing organization's peer has it (ledger-transaction-peers.ts).
+ * A VALID submission returns once every endorsing organization's peer has it (provider/ledger/endorsing-peers.ts).
  * Faults of the network (a gateway or endorser not answering, a Raft leader election, a transaction the orderers
- * acknowledged and then lost) are retried without a second effect: see ledger-transaction-delivery.ts. `step` picks
+ * acknowledged and then lost) are retried without a second effect: see provider/ledger/delivery.ts. `step` picks
  * the deadline from `timeouts`; `rowUrn` is the resource whose row shows the progress.
  */
 export async function submitOnce(

@@ -22,7 +22,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { LedgerError } from "../ledger";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
-import { log } from "./context";
+import { log } from "../runtime/context";
 import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
@@ -50,8 +50,8 @@ export * from "./ledger-transaction-inputs";
 export { deriveNonce, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
 export { openLedgerSigner, signerReference } from "./ledger-transaction-signer";
 export { MAX_GENERATION_SKIPS, submitOnce } from "./ledger-transaction-submit";
-export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "./ledger-transaction-peers";
-export type { EndorserCatchUpOptions } from "./ledger-transaction-peers";
+export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../ledger/endorsing-peers";
+export type { EndorserCatchUpOptions } from "../ledger/endorsing-peers";
 export type { SubmitOnceRequest } from "./ledger-transaction-submit";
 
 /** The identity's key material and PIN (what only the secret `credentials` output may hold) and the rest. */

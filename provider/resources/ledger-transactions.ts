@@ -20,7 +20,7 @@ import { LedgerError } from "../ledger";
 import type { Gateway } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import type { Timeouts } from "./common";
-import { log } from "./context";
+import { log } from "../runtime/context";
 import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures } from "./ledger-client-tls";
 import {

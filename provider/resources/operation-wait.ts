@@ -6,7 +6,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { waitForComputeOperation, waitForLongRunningOperation } from "../operations";
 import { isApiError } from "../google";
-import { log, providerClient, status } from "./context";
+import { log, providerClient, status } from "../runtime/context";
 import { checkTimeouts, nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { operationInputFailures, operationRef } from "./validate";

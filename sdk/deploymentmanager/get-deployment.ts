@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
 import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
-import { readDeployment } from "../../provider/resources/data-sources";
+import { readDeployment } from "../../provider/functions/google-reads";
 import type { Deployment } from "../../provider/google";
 
 export interface GetDeploymentArgs {

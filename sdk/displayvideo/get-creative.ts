@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
 import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
-import { readCreative } from "../../provider/resources/data-sources";
+import { readCreative } from "../../provider/functions/google-reads";
 import type { Creative } from "../../provider/google";
 
 export interface GetCreativeArgs {

@@ -3,7 +3,7 @@ import { endpointCaller } from "../program-client";
 import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
 import type { RpcStatus } from "../../provider/operations/types";
-import { readIamOperation } from "../../provider/resources/data-sources";
+import { readIamOperation } from "../../provider/functions/google-reads";
 
 export interface GetOperationArgs {
   /** The operation's full name: folders/<id>/locations/<location>/operations/<id> (IAM v3beta). */

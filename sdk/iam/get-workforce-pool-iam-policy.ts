@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
 import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
-import { readWorkforcePoolIamPolicy } from "../../provider/resources/data-sources";
+import { readWorkforcePoolIamPolicy } from "../../provider/functions/google-reads";
 import type { Policy } from "../../provider/google";
 
 export interface GetWorkforcePoolIamPolicyArgs {

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import type { LedgerGatewayInputs, LedgerIdentityInputs } from "../../provider/resources/ledger-transaction-inputs";
-import type * as LedgerReads from "../../provider/resources/ledger-reads";
+import type * as LedgerReads from "../../provider/functions/ledger-reads";
 
 /**
  * The ledger's read side (gRPC, the Fabric protos, X.509 and the signers), loaded on a program's first ledger read:
@@ -10,7 +10,7 @@ import type * as LedgerReads from "../../provider/resources/ledger-reads";
  */
 export function ledgerReads(): typeof LedgerReads {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  return require("../../provider/resources/ledger-reads") as typeof LedgerReads;
+  return require("../../provider/functions/ledger-reads") as typeof LedgerReads;
 }
 
 /** Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values). */

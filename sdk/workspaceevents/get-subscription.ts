@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
 import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
-import { readSubscription } from "../../provider/resources/data-sources";
+import { readSubscription } from "../../provider/functions/google-reads";
 import type { Subscription } from "../../provider/google";
 
 export interface GetSubscriptionArgs {

@@ -192,7 +192,7 @@ for (const face of FACES) {
           );
         }
         // An orphaned provider exits instead of living on. The dynamic provider's orphan guard
-        // (provider/resources/orphan-guard.ts) fires at its first write to the closed pipes (its next progress report,
+        // (provider/runtime/orphan-guard.ts) fires at its first write to the closed pipes (its next progress report,
         // once the engine no longer answers) instead of spinning on them as @pulumi/pulumi's own error handler would;
         // the plugin, which writes nothing there, exits when its engine watch (provider/plugin/engine-watch.ts) finds
         // the engine's address closed (without it, it stayed alive for good). The operation it started finishes on

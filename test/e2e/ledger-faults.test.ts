@@ -223,7 +223,7 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
     let waitingTxId: string | undefined;
     const gateway = await proxy();
     // Org1's peer has answered the commit status (the transaction is committed there); its answer is held while Org2's
-    // peer dies, so the component's next step — asking Org2's peer (provider/resources/ledger-transaction-peers.ts)
+    // peer dies, so the component's next step — asking Org2's peer (provider/ledger/endorsing-peers.ts)
     // — meets it dead: the peer is started again only once the component's first question has its (failed) answer.
     const held = gateway.hold(GATEWAY.commitStatus);
     const peerState = { killed: false };

@@ -2,7 +2,7 @@
  * On a real Fabric network a commit status is the gateway peer's word only: the other organization's peer commits the
  * block on its own time, and a transaction that reads this one's writes is endorsed there too. The component reports
  * a transaction done only once every endorsing organization's peer has it (provider/resources/
- * ledger-transaction-peers.ts). waitsForEveryEndorsingPeer freezes the other organization's peer (SIGSTOP) right after
+ * provider/ledger/endorsing-peers.ts). waitsForEveryEndorsingPeer freezes the other organization's peer (SIGSTOP) right after
  * it endorsed, so it cannot commit the block: `pulumi up` must not finish before the component has asked that peer
  * (qscc, targeted at its organization) and the peer, resumed, has answered. Only a real network has peers that can lag
  * (the sandbox's peers share one ledger), and only a network of the caller's own may have a node frozen: never the

@@ -47,8 +47,9 @@ describe("layer boundaries (STYLE.md)", () => {
     assert.deepEqual(offenders, []);
   });
 
-  it("lets provider/resources import only types from @pulumi/pulumi and nothing from sdk/", () => {
-    const offenders = sources("provider/resources").flatMap((f) =>
+  it("lets the provider's Pulumi-facing rooms import only types from @pulumi/pulumi and nothing from sdk/", () => {
+    const rooms = ["provider/runtime", "provider/dynamic", "provider/functions", "provider/resources", "provider/registry"];
+    const offenders = rooms.flatMap(sources).flatMap((f) =>
       imports(f)
         .filter((i) => (i.spec.startsWith("@pulumi/") && !i.typeOnly) || resolvesInto(f, i.spec, "sdk"))
         .map((i) => `${f}: ${i.line}`),
@@ -76,7 +77,21 @@ describe("layer boundaries (STYLE.md)", () => {
     assert.deepEqual(offenders, []);
   });
 
+  it("names no two files of provider/ alike (an index.ts aside): a file's name says which one it is", () => {
+    const byName = new Map<string, string[]>();
+    for (const f of sources("provider")) {
+      const name = path.basename(f);
+      if (name !== "index.ts") byName.set(name, [...(byName.get(name) ?? []), f]);
+    }
+    assert.deepEqual(
+      [...byName.values()].filter((files) => files.length > 1),
+      [],
+    );
+  });
+
   it("sees the layers it checks (the scan is not vacuous)", () => {
+    assert.ok(sources("provider/runtime").length > 3, "provider/runtime has sources");
+    assert.ok(sources("provider/functions").length > 1, "provider/functions has sources");
     assert.ok(sources("provider/google").length > 3, "provider/google has sources");
     assert.ok(sources("sdk").length > 3, "sdk has sources");
     assert.ok(sources("sandbox").length > 3, "sandbox has sources");

@@ -1,7 +1,7 @@
 /**
  * SmartBFT ordering on a real Fabric 3.1.5 network started as a user starts it (`npm run fabric:up -- --fabric 3.1.5
  * --consensus bft`): four orderers that tolerate one fault, and our gateway client (provider/ledger) submitting
- * through the delivery the ledger component uses (provider/resources/ledger-transaction-delivery.ts) while orderers
+ * through the delivery the ledger component uses (provider/ledger/delivery.ts) while orderers
  * die. Each outcome is checked on the real ledger through both peers (test/helpers/ledger-audit.ts), and a restarted
  * orderer's ledger height through the channel participation API. The gateway peer submits to every orderer and needs
  * a quorum (3 of 4); a leader's death stalls ordering until the followers change view (RequestForwardTimeout 2 s,
@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Gateway, Transaction } from "../../../provider/ledger";
-import { deliver } from "../../../provider/resources/ledger-transaction-delivery";
-import type { DeliveryOptions } from "../../../provider/resources/ledger-transaction-delivery";
+import { deliver } from "../../../provider/ledger/delivery";
+import type { DeliveryOptions } from "../../../provider/ledger/delivery";
 import { openFabricNetwork, readNetworkFile, stopNetwork, type FabricNetwork } from "../../../sandbox/fabric-network";
 import { AdminTools } from "../../../sandbox/fabric-network/admin-tools";
 import { waitFor } from "../../../sandbox/fabric-network/readiness";

@@ -5,7 +5,7 @@
  * transaction (it is lost; the same signed envelope, submitted again, commits once), concurrent submissions through a
  * leader change, a gateway peer restarted between endorsement and submission and between submission and commit
  * status, the other organization's peer down meanwhile, and the gateway peer down. Submissions that must survive a
- * fault go through the delivery the ledger component uses (provider/resources/ledger-transaction-delivery.ts).
+ * fault go through the delivery the ledger component uses (provider/ledger/delivery.ts).
  * Each network is this file's own (`start({ own: true })`): the run's shared network is never disturbed.
  */
 import { strict as assert } from "node:assert";
@@ -13,8 +13,8 @@ import { randomUUID } from "node:crypto";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { CommitStatusError, EndorseError, GatewayError } from "../../../provider/ledger";
 import type { Gateway, Transaction } from "../../../provider/ledger";
-import { deliver, withRetries } from "../../../provider/resources/ledger-transaction-delivery";
-import type { DeliveryOptions } from "../../../provider/resources/ledger-transaction-delivery";
+import { deliver, withRetries } from "../../../provider/ledger/delivery";
+import type { DeliveryOptions } from "../../../provider/ledger/delivery";
 import { connectGateway, type FabricNetwork } from "../../../sandbox/fabric-network";
 import { assertCommittedOnce, assertNotOrdered, chainHeight } from "../../helpers/ledger-audit";
 import { ledgerTargets } from "../../helpers/ledger-targets";

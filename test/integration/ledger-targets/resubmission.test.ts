@@ -3,7 +3,7 @@
  * the same signed envelope submitted twice commits once; the second copy is a DUPLICATE_TXID entry in a later block
  * that changes nothing, and the commit status and qscc keep reporting the first, VALID entry. This is why the ledger
  * component may resubmit a transaction whose commit status does not come (provider/resources/
- * ledger-transaction-delivery.ts).
+ * provider/ledger/delivery.ts).
  */
 import { strict as assert } from "node:assert";
 import { randomUUID } from "node:crypto";

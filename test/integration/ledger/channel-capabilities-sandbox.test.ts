@@ -19,7 +19,7 @@ import {
   resolveChannelCapabilities,
 } from "../../../provider/ledger";
 import { ValidationError } from "../../../provider/errors";
-import { readLedgerChainInfo } from "../../../provider/resources/ledger-reads";
+import { readLedgerChainInfo } from "../../../provider/functions/ledger-reads";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { fabricSki } from "../../../provider/ledger";
-import { configureProvider } from "../../../provider/resources/context";
+import { configureProvider } from "../../../provider/runtime/context";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
 import { certifyPublicKey, createRootCa, issueCertificate, privateKeyPem } from "../../../sandbox/fabric/certificates";

@@ -5,7 +5,7 @@ import {
   engineListens,
   exitWhenEngineIsGone,
 } from "../../../provider/plugin/engine-watch";
-import { ORPHAN_EXIT_CODE } from "../../../provider/resources/orphan-guard";
+import { ORPHAN_EXIT_CODE } from "../../../provider/runtime/orphan-guard";
 import { serve } from "../../../provider/plugin/server";
 
 /** A port nothing listens on: one the kernel gave a server that has since closed. */

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import * as pulumi from "@pulumi/pulumi";
 import { FirewallPolicyMove } from "../../../sdk/compute/firewall-policy-move";
 import { Provider } from "../../../sdk/provider";
-import { currentExplicitSettings, runWithSettings, settingsOf } from "../../../provider/resources/resource-settings";
+import { currentExplicitSettings, runWithSettings, settingsOf } from "../../../provider/runtime/resource-settings";
 
 /** Pulumi's signature of a secret value on the wire (what a mock sees for a secret input). */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";

@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ConfigError, ValidationError } from "../../../provider/errors";
 import { clientTlsFailures, clientTlsRefusal, readClientTlsKey } from "../../../provider/resources/ledger-client-tls";
-import { readLedgerChainInfo } from "../../../provider/resources/ledger-reads";
+import { readLedgerChainInfo } from "../../../provider/functions/ledger-reads";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
 import { findSecrets, privateKeyForms } from "../../helpers/secrets-scan";

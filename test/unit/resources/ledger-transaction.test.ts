@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { computeTxId, serializeIdentity } from "../../../provider/ledger";
-import { dispatch } from "../../../provider/resources";
+import { dispatch } from "../../../provider/dynamic";
 import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
 import { findSecrets, privateKeyForms } from "../../helpers/secrets-scan";

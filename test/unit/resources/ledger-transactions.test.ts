@@ -15,7 +15,7 @@ import type {
   LedgerTransactionsItem,
   LedgerTransactionsOutputs,
 } from "../../../provider/resources/ledger-transactions";
-import { dispatch } from "../../../provider/resources";
+import { dispatch } from "../../../provider/dynamic";
 import { providerService } from "../../../provider/plugin/server";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { startFakeGateway } from "../ledger/fake-gateway";

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { PROVIDER_MODULE } from "../../../sdk/provider-stubs";
 import { FIREWALL_POLICY_MOVE_TYPE, FirewallPolicyMove } from "../../../sdk/compute/firewall-policy-move";
 import { OPERATION_WAIT_TYPE, OperationWait } from "../../../sdk/operations/operation-wait";
-import { dispatch, provider } from "../../../provider/resources";
+import { dispatch, provider } from "../../../provider/dynamic";
 
 /** The `__provider` that earlier versions serialized (closures calling `dispatch`), as found in their state. */
 const LEGACY_STUB = [

@@ -13,8 +13,8 @@
  *   MAX_RESUBMIT_AFTER_MS), until the step's deadline.
  */
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { GatewayError, LedgerError } from "../ledger";
-import type { Commit, CommitStatus, Transaction } from "../ledger";
+import { GatewayError, LedgerError } from ".";
+import type { Commit, CommitStatus, Transaction } from ".";
 
 /** How long a run of transient failures (a gateway, endorser or orderer not answering) is retried. */
 export const DEFAULT_GATEWAY_GRACE_MS = 20_000;

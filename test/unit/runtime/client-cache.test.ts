@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { resolveGoogleSettings } from "../../../provider/google";
-import { cachedGoogleClient } from "../../../provider/resources/client-cache";
+import { cachedGoogleClient } from "../../../provider/runtime/client-cache";
 
 describe("cachedGoogleClient", () => {
   const settings = (env: Record<string, string>) => resolveGoogleSettings({ config: () => undefined, env });

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ORPHAN_EXIT_CODE } from "../../../provider/resources/orphan-guard";
+import { ORPHAN_EXIT_CODE } from "../../../provider/runtime/orphan-guard";
 
 /**
  * A child shaped like @pulumi/pulumi's dynamic-provider process: its uncaught-error handler prints with console.error
@@ -37,7 +37,7 @@ function startOrphan(guard: boolean): ChildProcess {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-orphan-"));
   const script = path.join(dir, "provider.js");
   fs.writeFileSync(script, CHILD);
-  const guardModule = require.resolve("../../../provider/resources/orphan-guard");
+  const guardModule = require.resolve("../../../provider/runtime/orphan-guard");
   const child = spawn(process.execPath, [script, guard ? "guard" : "no-guard", guardModule], {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });

@@ -3,14 +3,14 @@
  * Keep the names stable: state written by earlier versions calls them.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { configureProvider, flushLogs } from "./context";
-import { firewallPolicyMoveProvider } from "./firewall-policy-move";
-import { inventorySourceGroupDeletionProvider } from "./inventory-source-group-deletion";
-import type { ledgerTransactionProvider } from "./ledger-transaction";
-import type { ledgerTransactionsProvider } from "./ledger-transactions";
-import { operationWaitProvider } from "./operation-wait";
-import { exitWhenOutputIsGone } from "./orphan-guard";
-import { runWithSettings, settingsOf } from "./resource-settings";
+import { configureProvider, flushLogs } from "../runtime/context";
+import { firewallPolicyMoveProvider } from "../resources/firewall-policy-move";
+import { inventorySourceGroupDeletionProvider } from "../resources/inventory-source-group-deletion";
+import type { ledgerTransactionProvider } from "../resources/ledger-transaction";
+import type { ledgerTransactionsProvider } from "../resources/ledger-transactions";
+import { operationWaitProvider } from "../resources/operation-wait";
+import { exitWhenOutputIsGone } from "../runtime/orphan-guard";
+import { runWithSettings, settingsOf } from "../runtime/resource-settings";
 
 export function configure(req: dynamic.ConfigureRequest): Promise<void> {
   configureProvider(req);
@@ -25,14 +25,14 @@ export function configure(req: dynamic.ConfigureRequest): Promise<void> {
 let ledger: typeof ledgerTransactionProvider | undefined;
 function ledgerTransaction(): typeof ledgerTransactionProvider {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  ledger ??= (require("./ledger-transaction") as typeof import("./ledger-transaction")).ledgerTransactionProvider;
+  ledger ??= (require("../resources/ledger-transaction") as typeof import("../resources/ledger-transaction")).ledgerTransactionProvider;
   return ledger;
 }
 
 let ledgerBatch: typeof ledgerTransactionsProvider | undefined;
 function ledgerTransactions(): typeof ledgerTransactionsProvider {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  ledgerBatch ??= (require("./ledger-transactions") as typeof import("./ledger-transactions"))
+  ledgerBatch ??= (require("../resources/ledger-transactions") as typeof import("../resources/ledger-transactions"))
     .ledgerTransactionsProvider;
   return ledgerBatch;
 }

@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import * as grpc from "@grpc/grpc-js";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
-import { flushLogs, log } from "../../../provider/resources/context";
-import { encodeLogRequest, engineAddressOf, sendToEngine } from "../../../provider/resources/engine-log";
+import { flushLogs, log } from "../../../provider/runtime/context";
+import { encodeLogRequest, engineAddressOf, sendToEngine } from "../../../provider/runtime/engine-log";
 
 const URN = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/compute:FirewallPolicyMove::edge";
 const PROVIDER_ARGV = ["/usr/bin/node", "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"];

@@ -21,17 +21,17 @@ import {
   isRecord,
   nonEmpty,
   parsesAsCertificate,
-} from "./ledger-transaction-inputs";
+} from "../resources/ledger-transaction-inputs";
 import type {
   LedgerBytes,
   LedgerChannelCapability,
   LedgerGatewayInputs,
   LedgerIdentityInputs,
-} from "./ledger-transaction-inputs";
-import { ledgerCapabilityFailure } from "./ledger-capabilities";
-import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
-import { openLedgerSigner } from "./ledger-transaction-signer";
-import { openGateway, toBytes } from "./ledger-transaction-submit";
+} from "../resources/ledger-transaction-inputs";
+import { ledgerCapabilityFailure } from "../resources/ledger-capabilities";
+import { clientTlsKeyFailures, clientTlsRefusal } from "../resources/ledger-client-tls";
+import { openLedgerSigner } from "../resources/ledger-transaction-signer";
+import { openGateway, toBytes } from "../resources/ledger-transaction-submit";
 
 /** What every ledger read takes: where the gateway is, the channel, and who asks (any signer reference). */
 export interface LedgerReadInputs {

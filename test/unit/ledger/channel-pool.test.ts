@@ -1,5 +1,5 @@
 /**
- * provider/resources/ledger-gateway-channels.ts: the creates, reads and deletes of one provider process share one
+ * provider/ledger/channel-pool.ts: the creates, reads and deletes of one provider process share one
  * gRPC channel (connection) per gateway settings (docs/benchmarks.md, "The ledger through the engine"); settings that differ never
  * share one; a connection left broken is not handed out again; one nobody uses is closed after IDLE_CLOSE_MS and never
  * holds the process open meanwhile. Each lease makes a call to an HTTP/2 server on 127.0.0.1 (grpc-js speaks h2c to a
@@ -16,9 +16,9 @@ import {
   closeIdleGatewayChannels,
   leaseGatewayChannel,
   openGatewayChannels,
-} from "../../../provider/resources/ledger-gateway-channels";
-import { newMember, newOrg } from "../ledger/fixtures";
-import type { TestMember } from "../ledger/fixtures";
+} from "../../../provider/ledger/channel-pool";
+import { newMember, newOrg } from "./fixtures";
+import type { TestMember } from "./fixtures";
 
 const realSetTimeout = globalThis.setTimeout;
 
@@ -89,7 +89,7 @@ function reaches(client: grpc.Client, state: grpc.connectivityState): Promise<vo
   });
 }
 
-describe("one gateway connection per provider process and settings (ledger-gateway-channels.ts)", function () {
+describe("one gateway connection per provider process and settings (provider/ledger/channel-pool.ts)", function () {
   // A mocha worker runs other files in this process first; their ledger calls may have left channels in the pool (idle,
   // closing on their own after IDLE_CLOSE_MS), one of them perhaps to a port this file's server now listens on.
   beforeEach(() => {
@@ -213,7 +213,7 @@ describe("one gateway connection per provider process and settings (ledger-gatew
     this.timeout(IDLE_CLOSE_MS * 3);
     const server = await countingServer();
     try {
-      const modulePath = path.resolve(__dirname, "../../../provider/resources/ledger-gateway-channels.js");
+      const modulePath = path.resolve(__dirname, "../../../provider/ledger/channel-pool.js");
       const script = `
         const channels = require(${JSON.stringify(modulePath)});
         const lease = channels.leaseGatewayChannel(${JSON.stringify(server.address)}, undefined);

@@ -1,5 +1,5 @@
 /**
- * ledger-transaction-delivery.ts on a simulated clock with scripted gateway answers: what is retried (a gateway or
+ * provider/ledger/delivery.ts on a simulated clock with scripted gateway answers: what is retried (a gateway or
  * endorser not answering, no Raft leader, a commit status that never comes), what is not (the orderers' refusal), that
  * a retry always sends the same signed transaction, and the message when it gives up. The same faults on real Fabric:
  * test/integration/fabric-network/faults-client.test.ts.
@@ -14,8 +14,8 @@ import {
   deliver,
   transientKind,
   withRetries,
-} from "../../../provider/resources/ledger-transaction-delivery";
-import type { DeliveryOptions, RetryClock } from "../../../provider/resources/ledger-transaction-delivery";
+} from "../../../provider/ledger/delivery";
+import type { DeliveryOptions, RetryClock } from "../../../provider/ledger/delivery";
 
 const TX_ID = "ab".repeat(32);
 const ADDRESS = "127.0.0.1:7051";
