@@ -14,81 +14,20 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
+import { FUNCTION_LIST, RESOURCE_LIST } from "../provider/registry";
 import { CONFIG_KEYS } from "../provider/runtime/context";
 
 const ROOT = join(__dirname, "..", "..");
 export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
 
-interface ResourceSource {
-  readonly token: string;
-  readonly file: string;
-  readonly args: string;
-  readonly cls: string;
-  /** Public outputs of the SDK class that are SDK conveniences, not state (aliases of `__` plumbing). */
-  readonly sdkOnly?: readonly string[];
-}
-interface FunctionSource {
-  readonly token: string;
-  readonly file: string;
-  readonly args: string;
-  readonly result: string;
-  readonly fn: string;
-}
-
-export const RESOURCE_SOURCES: readonly ResourceSource[] = [
-  {
-    token: "opsledger:compute:FirewallPolicyMove",
-    file: "sdk/compute/firewall-policy-move.ts",
-    args: "FirewallPolicyMoveArgs",
-    cls: "FirewallPolicyMove",
-    sdkOnly: ["requestId", "generation"],
-  },
-  {
-    token: "opsledger:displayvideo:InventorySourceGroupDeletion",
-    file: "sdk/displayvideo/inventory-source-group-deletion.ts",
-    args: "InventorySourceGroupDeletionArgs",
-    cls: "InventorySourceGroupDeletion",
-  },
-  {
-    token: "opsledger:operations:OperationWait",
-    file: "sdk/operations/operation-wait.ts",
-    args: "OperationWaitArgs",
-    cls: "OperationWait",
-  },
-  {
-    token: "opsledger:ledger:LedgerTransaction",
-    file: "sdk/ledger/ledger-transaction.ts",
-    args: "LedgerTransactionArgs",
-    cls: "LedgerTransaction",
-    sdkOnly: ["submission"],
-  },
-  {
-    token: "opsledger:ledger:LedgerTransactions",
-    file: "sdk/ledger/ledger-transactions.ts",
-    args: "LedgerTransactionsArgs",
-    cls: "LedgerTransactions",
-  },
-];
-
-export const FUNCTION_SOURCES: readonly FunctionSource[] = [
-  ["iam", "getWorkforcePoolIamPolicy", "get-workforce-pool-iam-policy"],
-  ["iam", "getOperation", "get-operation"],
-  ["deploymentmanager", "getDeployment", "get-deployment"],
-  ["workspaceevents", "getSubscription", "get-subscription"],
-  ["displayvideo", "getCreative", "get-creative"],
-  ["ledger", "getTransaction", "get-transaction"],
-  ["ledger", "evaluate", "evaluate"],
-  ["ledger", "getChainInfo", "get-chain-info"],
-].map(([mod = "", fn = "", file = ""]) => {
-  const base = fn.charAt(0).toUpperCase() + fn.slice(1);
-  return {
-    token: `opsledger:${mod}:${fn}`,
-    file: `sdk/${mod}/${file}.ts`,
-    args: `${base}Args`,
-    result: `${base}Result`,
-    fn,
-  };
-});
+/** What the generator reads of each resource and function: the registry's descriptors (provider/registry). */
+export const RESOURCE_SOURCES = RESOURCE_LIST.map((d) => ({
+  token: d.token,
+  secretOutputs: d.secretOutputs,
+  ...d.sdk,
+}));
+type ResourceSource = (typeof RESOURCE_SOURCES)[number];
+export const FUNCTION_SOURCES = FUNCTION_LIST.map((d) => ({ token: d.token, ...d.sdk }));
 
 type Json = Record<string, unknown>;
 
@@ -229,7 +168,9 @@ class Generator {
       const mods = ts.canHaveModifiers(decl) ? (ts.getModifiers(decl) ?? []) : [];
       if (mods.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) continue;
       const type = this.declaredType(p, decl);
-      const { description, secret } = this.docOf(p);
+      const doc = this.docOf(p);
+      const description = doc.description;
+      const secret = doc.secret || src.secretOutputs.includes(p.name);
       properties[p.name] = {
         ...this.typeSpec(type, src.cls + pascal(p.name), module),
         ...(description === "" ? {} : { description }),

@@ -13,6 +13,8 @@
  * by earlier versions (the long closures, which call `require(...).dispatch`) keeps working: both entries exist.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { URN_INPUT } from "../provider/registry";
+import type { ResourceDescriptor } from "../provider/registry";
 import { SETTINGS_INPUT } from "../provider/runtime/resource-settings";
 import { Provider, type ResourceOptions } from "./provider";
 
@@ -24,15 +26,15 @@ export const PROVIDER_ENTRY = "pulumi-opsledger/provider";
  * thrown before anything is registered (without it, the preview fails with the dynamic-provider host's "code must be
  * a string, not undefined").
  */
-export function importRefusal(module: string, type: string, name: string, id: pulumi.Input<string>): string {
+export function importRefusal(resource: ResourceDescriptor, name: string, id: pulumi.Input<string>): string {
   const shown = typeof id === "string" ? ` ${id}` : "";
   return (
-    `${type} ${name}: the \`import\` option cannot adopt${shown} in a TypeScript program: this package's TypeScript ` +
+    `${resource.name} ${name}: the \`import\` option cannot adopt${shown} in a TypeScript program: this package's TypeScript ` +
     `resources are Pulumi dynamic resources, and Pulumi cannot import a dynamic resource (an import reads the object ` +
     `with no state, and a dynamic resource's provider lives in its state: pulumi/pulumi#16175). Remove \`import\` and ` +
     `declare the resource as it is: a FirewallPolicyMove whose parentId is the policy's current parent records it ` +
     `without a move, and an OperationWait on a finished operation records how it ended. Or adopt it through the ` +
-    `resource plugin, which can import: \`pulumi import opsledger:${module}:${type} ${name} <id>\` in a YAML, Go or ` +
+    `resource plugin, which can import: \`pulumi import ${resource.token} ${name} <id>\` in a YAML, Go or ` +
     `Python program (docs/plugin.md#import).`
   );
 }
@@ -49,20 +51,25 @@ export class OpsLedgerDynamicResource extends pulumi.CustomResource {
    * An opsledger.Provider in `opts.provider` is not a Pulumi provider: its settings become the secret `__settings`
    * input (sdk/provider.ts), and the resource is registered with the default dynamic provider as any other.
    */
-  constructor(module: string, type: string, name: string, props: pulumi.Inputs, opts?: ResourceOptions) {
+  constructor(resource: ResourceDescriptor, name: string, props: pulumi.Inputs, opts?: ResourceOptions) {
     if (props["__provider"] !== undefined) throw new Error("A dynamic resource must not define the __provider key");
-    if (opts?.import !== undefined) throw new Error(importRefusal(module, type, name, opts.import));
+    if (opts?.import !== undefined) throw new Error(importRefusal(resource, name, opts.import));
     const { provider, ...rest } = opts ?? {};
     const explicit = Provider.isInstance(provider) ? provider : undefined;
+    const options = explicit === undefined ? (opts as pulumi.CustomResourceOptions | undefined) : rest;
     super(
-      `pulumi-nodejs:dynamic/${module}:${type}`,
+      resource.dynamicType,
       name,
       {
         ...props,
+        // The resource's own URN, which its provider derives idempotency keys and txIds from.
+        [URN_INPUT]: pulumi.createUrn(name, resource.dynamicType, opts?.parent),
         __provider: PROVIDER_MODULE,
         ...(explicit === undefined ? {} : { [SETTINGS_INPUT]: explicit.settings }),
       },
-      explicit === undefined ? (opts as pulumi.CustomResourceOptions | undefined) : rest,
+      resource.secretOutputs.length === 0
+        ? options
+        : pulumi.mergeOptions(options, { additionalSecretOutputs: [...resource.secretOutputs] }),
     );
   }
 }

@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { SCHEMA } from "../provider/plugin/schema";
+import { FUNCTION_LIST } from "../provider/registry";
 
 /** Whether the program runs under `pulumi.runtime.setMocks`: the runtime's monitor is Pulumi's mock monitor. */
 export function underMocks(): boolean {
@@ -20,15 +21,15 @@ export function underMocks(): boolean {
 }
 
 /**
- * The plugin's token of an SDK data source: the schema's function whose last segment is the function's name
+ * The plugin's token of an SDK data source: the registry's function of that name
  * (`getWorkforcePoolIamPolicy` → `opsledger:iam:getWorkforcePoolIamPolicy`).
  */
 export function dataSourceToken(fn: { readonly name: string }): string {
-  const found = Object.keys(SCHEMA.functions).filter((token) => token.split(":")[2] === fn.name);
+  const found = FUNCTION_LIST.filter((d) => d.name === fn.name);
   if (found.length !== 1 || found[0] === undefined) {
-    throw new Error(`${fn.name}: ${String(found.length)} functions of the plugin's schema carry this name, expected 1`);
+    throw new Error(`${fn.name}: ${String(found.length)} functions of the registry carry this name, expected 1`);
   }
-  return found[0];
+  return found[0].token;
 }
 
 /** The arguments under the schema's names, without the absent ones; an argument the schema does not know is refused. */

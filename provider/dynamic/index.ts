@@ -3,12 +3,9 @@
  * Keep the names stable: state written by earlier versions calls them.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { RESOURCE_LIST, URN_INPUT, parseUrn } from "../registry";
+import type { ResourceDescriptor } from "../registry";
 import { configureProvider, flushLogs } from "../runtime/context";
-import { firewallPolicyMoveProvider } from "../resources/firewall-policy-move";
-import { inventorySourceGroupDeletionProvider } from "../resources/inventory-source-group-deletion";
-import type { ledgerTransactionProvider } from "../resources/ledger-transaction";
-import type { ledgerTransactionsProvider } from "../resources/ledger-transactions";
-import { operationWaitProvider } from "../resources/operation-wait";
 import { exitWhenOutputIsGone } from "../runtime/orphan-guard";
 import { runWithSettings, settingsOf } from "../runtime/resource-settings";
 
@@ -17,64 +14,28 @@ export function configure(req: dynamic.ConfigureRequest): Promise<void> {
   return Promise.resolve();
 }
 
-/**
- * The ledger's provider loads gRPC, the Fabric protos, X.509 and the signers: about a third of what a provider process
- * loads besides `@pulumi/pulumi`. A process serves one stack's resources, so only one that meets a ledger resource
- * loads it (on its first call); the Google resources' processes never do.
- */
-let ledger: typeof ledgerTransactionProvider | undefined;
-function ledgerTransaction(): typeof ledgerTransactionProvider {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  ledger ??= (require("../resources/ledger-transaction") as typeof import("../resources/ledger-transaction")).ledgerTransactionProvider;
-  return ledger;
-}
-
-let ledgerBatch: typeof ledgerTransactionsProvider | undefined;
-function ledgerTransactions(): typeof ledgerTransactionsProvider {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  ledgerBatch ??= (require("../resources/ledger-transactions") as typeof import("../resources/ledger-transactions"))
-    .ledgerTransactionsProvider;
-  return ledgerBatch;
-}
-
-export const providers = {
-  firewallPolicyMove: firewallPolicyMoveProvider,
-  inventorySourceGroupDeletion: inventorySourceGroupDeletionProvider,
-  get ledgerTransaction(): typeof ledgerTransactionProvider {
-    return ledgerTransaction();
-  },
-  get ledgerTransactions(): typeof ledgerTransactionsProvider {
-    return ledgerTransactions();
-  },
-  operationWait: operationWaitProvider,
-};
-
-export type ProviderKind = keyof typeof providers;
-
-/** Type token (after `pulumi-nodejs:dynamic/`) to provider. Frozen once released: state names them. */
-const KINDS: Readonly<Record<string, ProviderKind>> = {
-  "compute:FirewallPolicyMove": "firewallPolicyMove",
-  "displayvideo:InventorySourceGroupDeletion": "inventorySourceGroupDeletion",
-  "ledger:LedgerTransactionSubmission": "ledgerTransaction",
-  "ledger:LedgerTransactions": "ledgerTransactions",
-  "operations:OperationWait": "operationWait",
-};
+/** The registry's resources by the type of their TypeScript dynamic resource, which their state names. */
+const BY_DYNAMIC_TYPE: ReadonlyMap<string, ResourceDescriptor> = new Map(RESOURCE_LIST.map((d) => [d.dynamicType, d]));
 
 /**
- * The provider of a call, from the type token in the `__urn` input that every resource carries (`resourceUrn` in
- * state written before the plumbing was hidden from previews).
+ * The resource of a call, from the type in the URN input every resource carries (`resourceUrn` in state written
+ * before the plumbing was hidden from previews); what names it when the package has none.
  */
-function kindOf(args: readonly unknown[]): string {
+function resourceOf(args: readonly unknown[]): ResourceDescriptor | string {
   for (const arg of args) {
-    const inputs = arg as { __urn?: unknown; resourceUrn?: unknown } | null;
-    const urn = inputs?.__urn ?? inputs?.resourceUrn;
+    const inputs = arg as Record<string, unknown> | null;
+    const urn = inputs?.[URN_INPUT] ?? inputs?.["resourceUrn"];
     if (typeof urn === "string") {
-      // A child's type is qualified by its parents' types: `...::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/...`.
-      const type = /(?:::|\$)pulumi-nodejs:dynamic\/([^:$]+:[^:$]+)::/.exec(urn)?.[1] ?? "";
-      return KINDS[type] ?? type;
+      let type: string;
+      try {
+        type = parseUrn(urn).type;
+      } catch {
+        return urn;
+      }
+      return BY_DYNAMIC_TYPE.get(type) ?? type.replace(/^pulumi-nodejs:dynamic\//, "");
     }
   }
-  return "(no __urn input)";
+  return `(no ${URN_INPUT} input)`;
 }
 
 /** Which argument of each method holds the properties whose `__settings` apply (diff calls no API). */
@@ -87,10 +48,12 @@ const SETTINGS_ARG: Readonly<Record<string, number>> = { check: 1, create: 0, re
 export function dispatch(method: string, args: unknown[]): Promise<unknown> {
   exitWhenOutputIsGone(); // only this entry runs inside the dynamic-provider process
   if (method === "configure") return configure(args[0] as dynamic.ConfigureRequest);
-  const kind = kindOf(args);
-  const provider = (providers as Record<string, Record<string, unknown> | undefined>)[kind];
+  const resource = resourceOf(args);
+  const provider =
+    typeof resource === "string" ? undefined : (resource.load().provider as unknown as Record<string, unknown>);
   const fn = provider?.[method];
   if (typeof fn !== "function") {
+    const kind = typeof resource === "string" ? resource : resource.dynamicType.replace(/^pulumi-nodejs:dynamic\//, "");
     return Promise.reject(
       new Error(
         `pulumi-opsledger: the installed version has no provider ${kind}.${method}; upgrade the package that wrote this state`,

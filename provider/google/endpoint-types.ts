@@ -2,7 +2,7 @@
  * Types of the endpoint table: the per-endpoint parameter and result maps that make `client.call(id, params)` fully
  * typed, and the shape of one table entry. The table itself is in endpoints.ts.
  */
-import type { ComputeOperation, LongRunningOperation } from "../operations/types";
+import type { ComputeOperation, LongRunningOperation } from "../operations/operation-types";
 import type { FieldFailure } from "../errors";
 import type {
   AsymmetricSignResponse,
@@ -14,7 +14,7 @@ import type {
   KmsPublicKey,
   Policy,
   Subscription,
-} from "./types";
+} from "./google-types";
 
 /** The Display & Video 360 API versions the client can address. v1–v3 are sunset by Google; v4 is current. */
 export type DisplayVideoApiVersion = "v1" | "v2" | "v3" | "v4";

@@ -33,7 +33,7 @@ export type {
   ParamSpec,
   ServiceName,
 } from "./endpoint-types";
-export type * from "./types";
+export type * from "./google-types";
 export {
   DEFAULT_WORKSPACE_EVENTS_SCOPES,
   SCOPES,

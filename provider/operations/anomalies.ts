@@ -3,7 +3,7 @@
  * through onWarning, never thrown: an out-of-spec detail must not hide the operation's real outcome.
  * Each function returns messages without a subject; the waiter prefixes the operation's name.
  */
-import type { ComputeOperationErrorItem, RpcStatus } from "./types";
+import type { ComputeOperationErrorItem, RpcStatus } from "./operation-types";
 
 /** errorInfo.reason: UPPER_SNAKE_CASE, at most 63 characters. */
 export const ERROR_INFO_REASON_PATTERN = /^[A-Z0-9_]+$/;

@@ -5,7 +5,7 @@
 import { computeErrorAnomalies } from "./anomalies";
 import { formatComputeWarning } from "./format";
 import { OperationError } from "./operation-error";
-import type { ComputeOperation } from "./types";
+import type { ComputeOperation } from "./operation-types";
 import { waitForOperation } from "./waiter";
 import type { OperationAdapter } from "./waiter";
 import type { Poll, WaitOptions } from "./waiter-options";

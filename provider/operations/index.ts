@@ -26,4 +26,4 @@ export type {
   ComputeOperationWarning,
   LongRunningOperation,
   RpcStatus,
-} from "./types";
+} from "./operation-types";

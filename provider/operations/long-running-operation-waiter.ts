@@ -4,7 +4,7 @@
  */
 import { rpcStatusAnomalies } from "./anomalies";
 import { OperationError } from "./operation-error";
-import type { LongRunningOperation } from "./types";
+import type { LongRunningOperation } from "./operation-types";
 import { waitForOperation } from "./waiter";
 import type { OperationAdapter } from "./waiter";
 import type { Poll, WaitOptions } from "./waiter-options";

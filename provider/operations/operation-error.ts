@@ -1,6 +1,6 @@
 import { OpsLedgerError } from "../errors";
 import { describeOperation, formatComputeFailure, formatNeitherFailure, formatRpcStatusFailure } from "./format";
-import type { ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "./types";
+import type { ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "./operation-types";
 
 export interface OperationErrorProperties {
   /** "compute" for compute#operation (status DONE with errors), "longrunning" for google.longrunning.Operation. */

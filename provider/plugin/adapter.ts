@@ -5,6 +5,7 @@
  * `customTimeouts`) into the module's `timeouts` input for that step, and answers a detailed diff naming the changed
  * input properties. Everything the resource does is the module's own code, the same the dynamic face runs.
  */
+import { URN_INPUT, parseUrn } from "../registry";
 import { FUNCTIONS, RESOURCES } from "./kinds";
 import type { ResourceKind, Step } from "./kinds";
 import { requiredFailures, secretNames } from "./schema";
@@ -47,18 +48,17 @@ export function kindOf(type: string, kinds: Kinds = RESOURCES): ResourceKind {
 
 /** The type token inside a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
 export function typeOfUrn(urn: string): string {
-  const parts = urn.split("::");
-  const qualified = parts[2] ?? "";
-  return qualified.slice(qualified.lastIndexOf("$") + 1);
+  return parseUrn(urn).type;
 }
 
-function isPlumbing(key: string, kind: ResourceKind): boolean {
-  return key.startsWith("__") || key === kind.urnKey;
+/** Plumbing: `__` keys (the URN's among them), which the CLI's diff never shows. */
+function isPlumbing(key: string): boolean {
+  return key.startsWith("__");
 }
 
 /** The module's inputs with the URN under its key, and the request's deadline (seconds) as `timeouts[step]`. */
 function withPlumbing(kind: ResourceKind, urn: string, props: Props, step?: Step, timeoutSeconds = 0): Props {
-  const out: Props = { ...props, [kind.urnKey]: urn };
+  const out: Props = { ...props, [URN_INPUT]: urn };
   if (step !== undefined && timeoutSeconds > 0 && kind.timeoutSteps.includes(step)) {
     const timeouts = (props["timeouts"] ?? {}) as Record<string, unknown>;
     if (timeouts[step] === undefined) out["timeouts"] = { ...timeouts, [step]: `${String(timeoutSeconds)}s` };
@@ -150,7 +150,7 @@ export async function diff(
   const detailedDiff: Record<string, PropertyDiffKind> = {};
   if (changes) {
     for (const key of new Set([...(hasInputs ? Object.keys(before) : []), ...Object.keys(after)])) {
-      if (isPlumbing(key, kind)) continue;
+      if (isPlumbing(key)) continue;
       const replace = replaces.includes(key);
       if (before[key] === undefined && after[key] !== undefined) detailedDiff[key] = replace ? "addReplace" : "add";
       else if (before[key] !== undefined && after[key] === undefined)

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { parseDurationMs } from "../google";
+import { parseUrn } from "../registry/urn";
 
 /** Default per-operation deadline, as Terraform's google provider uses for firewall policies. */
 export const DEFAULT_RESOURCE_TIMEOUT_MS = 20 * 60 * 1000;
@@ -55,8 +56,11 @@ export function deterministicUuid(...parts: readonly string[]): string {
 /** The resource name at the end of a URN, for log lines. */
 export function nameFromUrn(urn: string | undefined): string {
   if (!urn) return "(unnamed)";
-  const i = urn.lastIndexOf("::");
-  return i >= 0 ? urn.slice(i + 2) : urn;
+  try {
+    return parseUrn(urn).name;
+  } catch {
+    return urn;
+  }
 }
 
 /** A readable message for any thrown value, never including stack traces. */

@@ -7,7 +7,7 @@
  * original operation), while each later change of parent gets a new one (A→B→A→B moves three times).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { ComputeOperation } from "../operations/types";
+import type { ComputeOperation } from "../operations/operation-types";
 import { waitForComputeOperation } from "../operations";
 import { isApiError } from "../google";
 import type { CallOptions, GoogleClient } from "../google";

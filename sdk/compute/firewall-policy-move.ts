@@ -1,9 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OperationSummary } from "../../provider/resources/firewall-policy-move";
+import { RESOURCES } from "../../provider/registry";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
 
-export const FIREWALL_POLICY_MOVE_TYPE = "pulumi-nodejs:dynamic/compute:FirewallPolicyMove";
+export const FIREWALL_POLICY_MOVE_TYPE: string = RESOURCES.firewallPolicyMove.dynamicType;
 
 /** Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider. */
 export interface MoveTimeouts {
@@ -56,12 +57,10 @@ export class FirewallPolicyMove extends OpsLedgerDynamicResource {
 
   constructor(name: string, args: FirewallPolicyMoveArgs, opts?: ResourceOptions) {
     super(
-      "compute",
-      "FirewallPolicyMove",
+      RESOURCES.firewallPolicyMove,
       name,
       {
         ...args,
-        __urn: pulumi.createUrn(name, FIREWALL_POLICY_MOVE_TYPE, opts?.parent),
         __requestId: undefined,
         __generation: undefined,
         firewallPolicyId: undefined,

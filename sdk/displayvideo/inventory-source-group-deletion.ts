@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../provider/registry";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
 
-export const INVENTORY_SOURCE_GROUP_DELETION_TYPE = "pulumi-nodejs:dynamic/displayvideo:InventorySourceGroupDeletion";
+export const INVENTORY_SOURCE_GROUP_DELETION_TYPE: string = RESOURCES.inventorySourceGroupDeletion.dynamicType;
 
 export interface InventorySourceGroupDeletionArgs {
   /** The group's id, an int64 as a decimal string. */
@@ -30,12 +31,10 @@ export class InventorySourceGroupDeletion extends OpsLedgerDynamicResource {
 
   constructor(name: string, args: InventorySourceGroupDeletionArgs, opts?: ResourceOptions) {
     super(
-      "displayvideo",
-      "InventorySourceGroupDeletion",
+      RESOURCES.inventorySourceGroupDeletion,
       name,
       {
         ...args,
-        __urn: pulumi.createUrn(name, INVENTORY_SOURCE_GROUP_DELETION_TYPE, opts?.parent),
         outcome: undefined,
         owner: undefined,
       },

@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../provider/registry";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 
 /** The type token of the child dynamic resource (module "ledger", type "LedgerTransactionSubmission"). Frozen. */
-export const LEDGER_TRANSACTION_SUBMISSION_TYPE = "pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission";
+export const LEDGER_TRANSACTION_SUBMISSION_TYPE: string = RESOURCES.ledgerTransaction.dynamicType;
 
 /** A chaincode argument or transient value: a string (sent as UTF-8), or bytes as `{ base64: "..." }`. */
 export type LedgerBytesInput = string | { base64: string };
@@ -54,12 +55,10 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
 
   constructor(name: string, args: LedgerTransactionSubmissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      "ledger",
-      "LedgerTransactionSubmission",
+      RESOURCES.ledgerTransaction,
       name,
       {
         ...args,
-        __urn: pulumi.createUrn(name, LEDGER_TRANSACTION_SUBMISSION_TYPE, opts?.parent),
         __generation: undefined,
         txId: undefined,
         validationCode: undefined,
@@ -71,9 +70,8 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
         previewResult: undefined,
         credentials: undefined,
       },
-      // credentials (a privateKeyPem or PIN value and the mTLS client key, which read and delete need) must only ever
-      // be stored as a Pulumi secret.
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
+      // credentials is stored only as a Pulumi secret: the registry's secretOutputs (provider/registry/resources.ts).
+      opts,
     );
     this.generation = this.__generation;
   }

@@ -1,10 +1,11 @@
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../provider/registry";
 import { LedgerTransactionSubmission } from "./ledger-transaction-submission";
 import type { LedgerBytesInput, LedgerPayload } from "./ledger-transaction-submission";
 
 /** The component's type token. Frozen: state names it (and its child's URN is qualified by it). */
-export const LEDGER_TRANSACTION_TYPE = "opsledger:ledger:LedgerTransaction";
+export const LEDGER_TRANSACTION_TYPE: string = RESOURCES.ledgerTransaction.token;
 
 /** How much of the chaincode input reaches the ledger. Only "full" exists on real Fabric peers. */
 export type LedgerVisibility = "full" | "hash" | "nothing";

@@ -1,11 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../provider/registry";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import { gatewayInputs, identityInputs } from "./ledger-transaction";
 import type { LedgerGatewayArgs, LedgerIdentityArgs } from "./ledger-transaction";
 import type { LedgerBytesInput } from "./ledger-transaction-submission";
 
 /** The type token of the dynamic resource (module "ledger", type "LedgerTransactions"). Frozen: state names it. */
-export const LEDGER_TRANSACTIONS_TYPE = "pulumi-nodejs:dynamic/ledger:LedgerTransactions";
+export const LEDGER_TRANSACTIONS_TYPE: string = RESOURCES.ledgerTransactions.dynamicType;
 
 /** One transaction of the list. */
 export interface LedgerTransactionsItemArgs {
@@ -107,8 +108,7 @@ export class LedgerTransactions extends OpsLedgerDynamicResource {
 
   constructor(name: string, args: LedgerTransactionsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      "ledger",
-      "LedgerTransactions",
+      RESOURCES.ledgerTransactions,
       name,
       {
         gateway: gatewayInputs(args.gateway),
@@ -121,13 +121,11 @@ export class LedgerTransactions extends OpsLedgerDynamicResource {
         ...(args.ordered === undefined ? {} : { ordered: args.ordered }),
         ...(args.maxInFlight === undefined ? {} : { maxInFlight: args.maxInFlight }),
         ...(args.timeouts === undefined ? {} : { timeouts: args.timeouts }),
-        __urn: pulumi.createUrn(name, LEDGER_TRANSACTIONS_TYPE, opts?.parent),
         committed: undefined,
         credentials: undefined,
       },
-      // credentials (a privateKeyPem or PIN value and the mTLS client key, which refresh needs) must only ever be
-      // stored as a Pulumi secret.
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }),
+      // credentials is stored only as a Pulumi secret: the registry's secretOutputs (provider/registry/resources.ts).
+      opts,
     );
   }
 }

@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../provider/registry";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
 
-export const OPERATION_WAIT_TYPE = "pulumi-nodejs:dynamic/operations:OperationWait";
+export const OPERATION_WAIT_TYPE: string = RESOURCES.operationWait.dynamicType;
 
 export interface OperationWaitArgs {
   /**
@@ -29,12 +30,10 @@ export class OperationWait extends OpsLedgerDynamicResource {
 
   constructor(name: string, args: OperationWaitArgs, opts?: ResourceOptions) {
     super(
-      "operations",
-      "OperationWait",
+      RESOURCES.operationWait,
       name,
       {
         ...args,
-        __urn: pulumi.createUrn(name, OPERATION_WAIT_TYPE, opts?.parent),
         kind: undefined,
         operationName: undefined,
         done: undefined,

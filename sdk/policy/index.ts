@@ -7,13 +7,11 @@
  * both. The package needs no @pulumi/policy itself: the shapes below are the parts of its arguments read here.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { SCHEMA } from "../../provider/plugin/schema";
-import { FirewallPolicyMove } from "../compute/firewall-policy-move";
-import { InventorySourceGroupDeletion } from "../displayvideo/inventory-source-group-deletion";
-import { LedgerTransaction } from "../ledger/ledger-transaction";
-import { LedgerTransactionSubmission } from "../ledger/ledger-transaction-submission";
-import { LedgerTransactions } from "../ledger/ledger-transactions";
-import { OperationWait } from "../operations/operation-wait";
+import { resourceOfType } from "../../provider/registry";
+import * as compute from "../compute";
+import * as displayvideo from "../displayvideo";
+import * as ledger from "../ledger";
+import * as operations from "../operations";
 
 /** A resource class of the SDK: a constructor `(name, args, opts?)` with its type string. */
 export interface PolicyResourceClass {
@@ -21,22 +19,33 @@ export interface PolicyResourceClass {
   readonly __pulumiType: string;
 }
 
+function isResourceClass(value: unknown): value is PolicyResourceClass {
+  if (typeof value !== "function") return false;
+  const type = (value as unknown as Partial<PolicyResourceClass>).__pulumiType;
+  return typeof type === "string" && resourceOfType(type) !== undefined;
+}
+
+const CLASSES: readonly PolicyResourceClass[] = [compute, displayvideo, ledger, operations]
+  .flatMap((m) => Object.values(m) as unknown[])
+  .filter(isResourceClass);
+
 /**
- * Every resource class of the TypeScript SDK, the one list the policy helpers and their documentation read: a resource
- * added to the package is covered by adding its class here. `carriedBy` names the class whose resources hold a
- * component's inputs on the TypeScript face (a component's own inputs never reach the engine, so never a policy).
+ * Every resource class of the TypeScript SDK: the classes of its modules whose type the registry (provider/registry)
+ * declares, so a resource added to the registry and the SDK is covered with nothing to add here. `carriedBy` names
+ * the class whose resources hold a component's inputs on the TypeScript face (a component's own inputs never reach the
+ * engine, so never a policy).
  */
 export const POLICY_RESOURCES: readonly {
   readonly cls: PolicyResourceClass;
   readonly carriedBy?: PolicyResourceClass;
-}[] = [
-  { cls: FirewallPolicyMove },
-  { cls: InventorySourceGroupDeletion },
-  { cls: OperationWait },
-  { cls: LedgerTransaction, carriedBy: LedgerTransactionSubmission },
-  { cls: LedgerTransactionSubmission },
-  { cls: LedgerTransactions },
-];
+}[] = CLASSES.map((cls) => {
+  const d = resourceOfType(cls.__pulumiType);
+  const carriedBy =
+    d?.typescriptComponent === true && d.token === cls.__pulumiType
+      ? CLASSES.find((c) => c.__pulumiType === d.dynamicType)
+      : undefined;
+  return carriedBy === undefined ? { cls } : { cls, carriedBy };
+});
 
 /** The type strings of a class on each face: what a policy sees for its resources. */
 export interface FaceTypes {
@@ -46,24 +55,22 @@ export interface FaceTypes {
   readonly plugin: readonly string[];
 }
 
-/** The plugin's token of a TypeScript type string: `pulumi-nodejs:dynamic/<module>:<Type>` → `opsledger:<module>:<Type>`. */
-function pluginTokenOf(type: string): string | undefined {
-  const dynamic = /^pulumi-nodejs:dynamic\/([^:]+):(.+)$/.exec(type);
-  const token = dynamic === null ? type : `opsledger:${dynamic[1] ?? ""}:${dynamic[2] ?? ""}`;
-  return SCHEMA.resources[token] === undefined ? undefined : token;
-}
-
-/** The type strings of `cls` on both faces; a class not in POLICY_RESOURCES is refused, naming the list. */
+/** The type strings of `cls` on both faces, from its registry descriptor; a class of no resource is refused. */
 export function faceTypesOf(cls: PolicyResourceClass): FaceTypes {
-  const entry = POLICY_RESOURCES.find((r) => r.cls === cls);
-  if (entry === undefined) {
+  const d = resourceOfType(cls.__pulumiType);
+  if (d === undefined) {
     throw new Error(
-      `${cls.name} is not a resource class of pulumi-opsledger (POLICY_RESOURCES in pulumi-opsledger/policy)`,
+      `${cls.name} is not a resource class of pulumi-opsledger (its type ${cls.__pulumiType} is not in the registry)`,
     );
   }
-  const typescript = [cls.__pulumiType, ...(entry.carriedBy === undefined ? [] : [entry.carriedBy.__pulumiType])];
-  const plugin = pluginTokenOf(cls.__pulumiType);
-  return { typescript: [...new Set(typescript)], plugin: plugin === undefined ? [] : [plugin] };
+  if (d.typescriptComponent && cls.__pulumiType === d.dynamicType) {
+    // The component's child: what carries the component's inputs on the TypeScript face; the plugin has no such type.
+    return { typescript: [d.dynamicType], plugin: [] };
+  }
+  return {
+    typescript: d.typescriptComponent ? [d.token, d.dynamicType] : [d.dynamicType],
+    plugin: [d.token],
+  };
 }
 
 /** Every type string a policy sees for `cls`'s resources, on either face. */

@@ -48,7 +48,13 @@ describe("layer boundaries (STYLE.md)", () => {
   });
 
   it("lets the provider's Pulumi-facing rooms import only types from @pulumi/pulumi and nothing from sdk/", () => {
-    const rooms = ["provider/runtime", "provider/dynamic", "provider/functions", "provider/resources", "provider/registry"];
+    const rooms = [
+      "provider/runtime",
+      "provider/dynamic",
+      "provider/functions",
+      "provider/resources",
+      "provider/registry",
+    ];
     const offenders = rooms.flatMap(sources).flatMap((f) =>
       imports(f)
         .filter((i) => (i.spec.startsWith("@pulumi/") && !i.typeOnly) || resolvesInto(f, i.spec, "sdk"))

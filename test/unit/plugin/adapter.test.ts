@@ -29,7 +29,6 @@ function probe(): { kinds: Record<string, ResourceKind>; seen: Record<string, un
     kinds: {
       "opsledger:test:Probe": {
         module,
-        urnKey: "__urn",
         timeoutSteps: ["create"],
         adopt: (id, urn) => {
           seen.push({ adopted: id, urn });

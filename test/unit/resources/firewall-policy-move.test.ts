@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { GoogleClient } from "../../../provider/google";
-import type { ComputeOperation } from "../../../provider/operations/types";
+import type { ComputeOperation } from "../../../provider/operations/operation-types";
 import { firewallPolicyMoveProvider, moveAndWait } from "../../../provider/resources/firewall-policy-move";
 import type {
   FirewallPolicyMoveInputs,

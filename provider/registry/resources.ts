@@ -1,0 +1,141 @@
+/**
+ * The registry's resources: one descriptor each, read by the dynamic dispatch (provider/dynamic), the plugin
+ * (provider/plugin/kinds.ts), the schema's generator (scripts/gen-schema.ts) and the SDK's classes and type constants.
+ * Adding a resource is adding its descriptor here and its implementation (docs/architecture.md, "Adding a resource").
+ * Tokens and dynamic types are frozen once released: state names them.
+ */
+import type { ImportRefusal, ResourceDescriptor, ResourceImplementation, SdkResourceSource, Step } from "./descriptors";
+
+interface Declared {
+  readonly module: string;
+  readonly name: string;
+  /** The dynamic resource's type name when it is not `name` (the ledger transaction's child). */
+  readonly dynamicName?: string;
+  readonly sdk: SdkResourceSource;
+  readonly secretOutputs?: readonly string[];
+  readonly timeoutSteps: readonly Step[];
+  readonly importRefusal?: ImportRefusal;
+  readonly load: () => ResourceImplementation;
+}
+
+function resource(d: Declared): ResourceDescriptor {
+  let loaded: ResourceImplementation | undefined;
+  return {
+    token: `opsledger:${d.module}:${d.name}`,
+    module: d.module,
+    name: d.name,
+    dynamicType: `pulumi-nodejs:dynamic/${d.module}:${d.dynamicName ?? d.name}`,
+    typescriptComponent: d.dynamicName !== undefined,
+    sdk: d.sdk,
+    secretOutputs: d.secretOutputs ?? [],
+    timeoutSteps: d.timeoutSteps,
+    ...(d.importRefusal === undefined ? {} : { importRefusal: d.importRefusal }),
+    // Loaded on first use: a provider process serves one stack's resources, so only one that meets a ledger resource
+    // loads gRPC, the Fabric protos, X.509 and the signers; the SDK reads descriptors without loading any provider.
+    load: () => (loaded ??= d.load()),
+  };
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- each implementation is loaded on first use (above) */
+export const RESOURCES = {
+  firewallPolicyMove: resource({
+    module: "compute",
+    name: "FirewallPolicyMove",
+    sdk: {
+      file: "sdk/compute/firewall-policy-move.ts",
+      cls: "FirewallPolicyMove",
+      args: "FirewallPolicyMoveArgs",
+      sdkOnly: ["requestId", "generation"],
+    },
+    timeoutSteps: ["create", "update", "delete"],
+    load: () => {
+      const m = require("../resources/firewall-policy-move") as typeof import("../resources/firewall-policy-move");
+      return { provider: m.firewallPolicyMoveProvider, adopt: m.adoptFirewallPolicyMove };
+    },
+  }),
+  inventorySourceGroupDeletion: resource({
+    module: "displayvideo",
+    name: "InventorySourceGroupDeletion",
+    sdk: {
+      file: "sdk/displayvideo/inventory-source-group-deletion.ts",
+      cls: "InventorySourceGroupDeletion",
+      args: "InventorySourceGroupDeletionArgs",
+    },
+    timeoutSteps: [],
+    importRefusal: {
+      why: "the resource is the deletion of a group, not the group; an existing group has no deletion to adopt, and a group already gone needs none",
+      instead:
+        "Declare it without import: its create deletes the group, and records a group already gone (404) as alreadyAbsent without an error",
+    },
+    load: () => {
+      const m =
+        require("../resources/inventory-source-group-deletion") as typeof import("../resources/inventory-source-group-deletion");
+      return { provider: m.inventorySourceGroupDeletionProvider };
+    },
+  }),
+  operationWait: resource({
+    module: "operations",
+    name: "OperationWait",
+    sdk: { file: "sdk/operations/operation-wait.ts", cls: "OperationWait", args: "OperationWaitArgs" },
+    timeoutSteps: ["create"],
+    load: () => {
+      const m = require("../resources/operation-wait") as typeof import("../resources/operation-wait");
+      return { provider: m.operationWaitProvider, adopt: m.adoptOperationWait };
+    },
+  }),
+  ledgerTransaction: resource({
+    module: "ledger",
+    name: "LedgerTransaction",
+    dynamicName: "LedgerTransactionSubmission",
+    sdk: {
+      file: "sdk/ledger/ledger-transaction.ts",
+      cls: "LedgerTransaction",
+      args: "LedgerTransactionArgs",
+      sdkOnly: ["submission"],
+    },
+    // A privateKeyPem or PIN value and the mutual TLS client key, which read and delete sign with.
+    secretOutputs: ["credentials"],
+    timeoutSteps: ["create", "delete"],
+    importRefusal: {
+      why: "its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted",
+      instead:
+        "Declare it without import: a transaction this resource already committed under its txId is found on the ledger and adopted, not submitted again",
+    },
+    load: () => {
+      const m = require("../resources/ledger-transaction") as typeof import("../resources/ledger-transaction");
+      return { provider: m.ledgerTransactionProvider };
+    },
+  }),
+  ledgerTransactions: resource({
+    module: "ledger",
+    name: "LedgerTransactions",
+    sdk: { file: "sdk/ledger/ledger-transactions.ts", cls: "LedgerTransactions", args: "LedgerTransactionsArgs" },
+    secretOutputs: ["credentials"],
+    timeoutSteps: ["create", "update"],
+    importRefusal: {
+      why: "its items' exactly-once txIds are derived from the resource's URN, and its signing identity cannot be read back from the ledger",
+      instead:
+        "Declare it without import: every item this resource already committed under its txId is found on the ledger and adopted, not submitted again",
+    },
+    load: () => {
+      const m = require("../resources/ledger-transactions") as typeof import("../resources/ledger-transactions");
+      return { provider: m.ledgerTransactionsProvider };
+    },
+  }),
+} as const satisfies Readonly<Record<string, ResourceDescriptor>>;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** Every resource, in the registry's order. */
+export const RESOURCE_LIST: readonly ResourceDescriptor[] = Object.values(RESOURCES);
+
+/** The resource of a plugin token, or of a TypeScript dynamic type; undefined when the package has none. */
+export function resourceOfType(type: string): ResourceDescriptor | undefined {
+  return RESOURCE_LIST.find((d) => d.token === type || d.dynamicType === type);
+}
+
+/** The message refusing an import, saying why and what to do (the plugin's answer to `pulumi import`). */
+export function importRefusalMessage(d: ResourceDescriptor): string | undefined {
+  return d.importRefusal === undefined
+    ? undefined
+    : `${d.token} cannot be imported: ${d.importRefusal.why}. ${d.importRefusal.instead}`;
+}
