@@ -2,7 +2,12 @@
  * Renders operation failures, warnings and deadlines as text that fits on one screen: one header line, then one
  * line per error and one indented line per error detail, with long lists cut short.
  */
-import type { ComputeErrorDetail, ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "./operation-types";
+import type {
+  ComputeErrorDetail,
+  ComputeOperationErrorItem,
+  ComputeOperationWarning,
+  RpcStatus,
+} from "./operation-types";
 
 /** Errors rendered in full; the rest are counted. */
 export const MAX_RENDERED_ERRORS = 10;
