@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
-import { CONFIG_KEYS } from "../provider/resources/context";
+import { CONFIG_KEYS } from "../provider/runtime/settings";
 
 const ROOT = join(__dirname, "..", "..");
 export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
