@@ -19,7 +19,7 @@ interface Configured {
 
 let configured: Configured = {};
 
-/** Stores the stack configuration sent by the engine to a dynamic provider (secrets arrive unwrapped, and stay in memory). */
+/** Stores the stack config the engine sends a dynamic provider (secrets arrive unwrapped, and stay in memory). */
 export function configureProvider(req: dynamic.ConfigureRequest): void {
   configured = { stackConfig: (key) => req.config.get(key) };
 }
