@@ -2,7 +2,7 @@
  * The one settings reader of both faces. Every place that needs the provider's settings (the dynamic providers'
  * configure() and their PULUMI_CONFIG fallback, the plugin's Configure and CheckConfig, an opsledger.Provider's
  * settings, the data sources in the program, a value named by a stack config key such as a PKCS#11 PIN) hands its
- * sources to resolveSettings or configValue, explicitly: nothing here reads process.env or global state.
+ * sources to resolveSettings or configValue, explicitly: nothing here reads process.env or a process-wide setting.
  *
  * Precedence, per setting, as Pulumi's own providers have it:
  * - an explicit provider (the plugin's `pulumi:providers:opsledger` resource, the TypeScript SDK's `opsledger.Provider`):
@@ -10,8 +10,9 @@
  *   "Configuration file settings are only used by the default provider");
  * - the default provider: the `opsledger:*` stack config, then the environment, then defaults. The engine delivers the
  *   stack config twice, with the same values: through configure()/Configure (`stackConfig`) and as the PULUMI_CONFIG
- *   JSON in the provider's environment (`pulumiConfigEnv`); the delivered copy wins, PULUMI_CONFIG covers the keys it
- *   does not hold (the plugin's Configure carries only the `opsledger:*` keys).
+ *   JSON in the provider's environment (`pulumiConfigEnv`: the whole stack config for a dynamic provider, the package's
+ *   own keys for the plugin, which the engine passes to every instance); the delivered copy wins, PULUMI_CONFIG covers
+ *   the keys it does not hold.
  * The environment variables and the parsing rules are provider/google/settings.ts's (resolveGoogleSettings).
  */
 import { GOOGLE_SETTING_KEYS, resolveGoogleSettings } from "../google";
@@ -42,7 +43,7 @@ export type StackConfigReader = (key: string) => unknown;
 export interface SettingsSources {
   /** The stack config delivered to this process: configure()'s request, the plugin default provider's Configure. */
   readonly stackConfig?: StackConfigReader | undefined;
-  /** The PULUMI_CONFIG text the engine puts in a provider's environment: a JSON object of full keys. */
+  /** The PULUMI_CONFIG text the engine puts in a provider's environment (a JSON object; see pulumiConfigKeys). */
   readonly pulumiConfigEnv?: string | undefined;
   /** An explicit provider's own arguments: when given, the `opsledger:*` stack config is not read. */
   readonly explicit?: ExplicitSettings | undefined;
@@ -73,7 +74,7 @@ type Parsed = { readonly values: Readonly<Record<string, unknown>> } | { readonl
 
 let lastParsed: { readonly text: string; readonly parsed: Parsed } | undefined;
 
-/** PULUMI_CONFIG's values by full key; the last text's parse is kept (the engine sets it once per process). */
+/** PULUMI_CONFIG's values by key; the last text's parse is kept (the engine sets it once per process). */
 function parsePulumiConfig(text: string): Parsed {
   if (lastParsed?.text === text) return lastParsed.parsed;
   let parsed: Parsed;
@@ -102,7 +103,19 @@ interface Found {
   readonly from: "stack config" | "PULUMI_CONFIG";
 }
 
-/** One full key from the delivered stack config, else from PULUMI_CONFIG (either spelling the engine has used). */
+/**
+ * The keys PULUMI_CONFIG may hold a full key under: a dynamic provider's holds the whole stack config by full key
+ * (`opsledger:project`, or `opsledger:config:project` from older engines); a resource plugin's holds its own package's
+ * config without the namespace (`project`).
+ */
+function pulumiConfigKeys(key: string): string[] {
+  const separator = key.indexOf(":");
+  if (separator < 0) return [key];
+  const [namespace, bare] = [key.slice(0, separator), key.slice(separator + 1)];
+  return [key, `${namespace}:config:${bare}`, ...(namespace === CONFIG_NAMESPACE ? [bare] : [])];
+}
+
+/** One full key from the delivered stack config, else from PULUMI_CONFIG. */
 function lookupConfig(sources: SettingsSources, key: string, skipped: Set<string>): Found | undefined {
   const delivered = configText(sources.stackConfig?.(key));
   if (delivered !== undefined) return { value: delivered, from: "stack config" };
@@ -112,10 +125,11 @@ function lookupConfig(sources: SettingsSources, key: string, skipped: Set<string
     skipped.add(parsed.error);
     return undefined;
   }
-  const separator = key.indexOf(":");
-  const older = separator < 0 ? undefined : `${key.slice(0, separator)}:config:${key.slice(separator + 1)}`;
-  const value = configText(parsed.values[key]) ?? (older === undefined ? undefined : configText(parsed.values[older]));
-  return value === undefined ? undefined : { value, from: "PULUMI_CONFIG" };
+  for (const candidate of pulumiConfigKeys(key)) {
+    const value = configText(parsed.values[candidate]);
+    if (value !== undefined) return { value, from: "PULUMI_CONFIG" };
+  }
+  return undefined;
 }
 
 /** The project whose config a key without namespace belongs to, as the engine names it to the provider process. */

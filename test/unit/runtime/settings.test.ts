@@ -132,6 +132,18 @@ describe("resolveSettings (provider/runtime/settings.ts): the one settings reade
     assert.deepEqual(resolved.skipped, []);
   });
 
+  it("reads the plugin's PULUMI_CONFIG (its package's keys, no namespace) for a default provider, not an explicit one", () => {
+    const pulumiConfigEnv = JSON.stringify({ project: "plugin-project", requestReason: "stack reason" });
+    const asDefault = resolveSettings({ pulumiConfigEnv, env: {} });
+    assert.equal(asDefault.google.project, "plugin-project");
+    assert.equal(asDefault.sources.requestReason, "opsledger:requestReason from stack config (PULUMI_CONFIG)");
+    const asExplicit = resolveSettings({ pulumiConfigEnv, explicit: { project: "org-b" }, env: {} });
+    assert.equal(asExplicit.google.project, "org-b");
+    assert.equal(asExplicit.google.requestReason, undefined);
+    assert.equal(configValue({ pulumiConfigEnv, env: {} }, "opsledger:requestReason"), "stack reason");
+    assert.equal(configValue({ pulumiConfigEnv, env: {} }, "other:requestReason"), undefined);
+  });
+
   it("passes over an unparseable PULUMI_CONFIG, says so without quoting it, and still applies the environment", () => {
     for (const text of ['{"opsledger:accessToken":"ya29.PULUMI-CONFIG-SECRET"', '["ya29.PULUMI-CONFIG-SECRET"]']) {
       const resolved = resolveSettings({ pulumiConfigEnv: text, env: { GOOGLE_CLOUD_PROJECT: "env-project" } });
@@ -256,6 +268,8 @@ describe("both faces resolve their settings through the one reader", () => {
   });
 
   it("plugin face: the default provider's Configure is its stack config, an explicit provider's its own arguments", () => {
+    // The engine gives the plugin its package's config, keys without namespace, whichever instance it serves.
+    process.env["PULUMI_CONFIG"] = JSON.stringify({ project: "stack-project", requestReason: "stack reason" });
     assert.ok(isDefaultProviderUrn("urn:pulumi:dev::demo::pulumi:providers:opsledger::default_0_2_0"));
     assert.ok(isDefaultProviderUrn("urn:pulumi:dev::demo::pulumi:providers:opsledger::default"));
     assert.ok(isDefaultProviderUrn(undefined));
@@ -272,7 +286,6 @@ describe("both faces resolve their settings through the one reader", () => {
     configurePlugin({ project: "org-b-project" }, {}, "urn:pulumi:dev::demo::pulumi:providers:opsledger::org-b");
     assert.equal(providerSettings().project, "org-b-project");
     assert.equal(providerSettings().requestReason, undefined);
-    assert.equal(stackConfigValue("demo:hsmPin"), "4321");
 
     configurePlugin(
       {},
