@@ -20,14 +20,11 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * Whether a Configure is the default provider's: the engine's own test (IsDefaultProvider in Pulumi's
- * pkg/resource/deploy/providers: a provider URN whose name starts with "default"). Without a URN (an engine that does
- * not send it) the settings are taken as the default provider's, which reads them the same way but for messages.
+ * Whether a provider URN is a default provider's: the engine's own test (IsDefaultProvider in Pulumi's
+ * pkg/resource/deploy/providers: a provider whose name starts with "default").
  */
-export function isDefaultProviderUrn(urn: string | undefined): boolean {
-  if (urn === undefined || urn === "") return true;
-  const name = urn.slice(urn.lastIndexOf("::") + 2);
-  return name.startsWith("default");
+export function isDefaultProviderUrn(urn: string): boolean {
+  return urn.slice(urn.lastIndexOf("::") + 2).startsWith("default");
 }
 
 /**
@@ -47,13 +44,18 @@ export function configurePlugin(
       text(variables[`${CONFIG_NAMESPACE}:${key}`]);
     if (value !== undefined) settings[key] = value;
   }
-  if (!isDefaultProviderUrn(urn)) {
+  const known = urn !== undefined && urn !== "";
+  if (known && !isDefaultProviderUrn(urn)) {
     configureSettings({ explicit: settings });
     return;
   }
+  // The default provider's inputs are the stack config. An engine that sends no URN does not say which instance this
+  // is: its settings are read as stack config (as they always were), but PULUMI_CONFIG, which the engine gives every
+  // instance, is left alone so that it cannot fill an explicit provider's settings.
   const prefix = `${CONFIG_NAMESPACE}:`;
   configureSettings({
     stackConfig: (key) => (key.startsWith(prefix) ? settings[key.slice(prefix.length)] : undefined),
+    ...(known ? {} : { withoutPulumiConfig: true }),
   });
 }
 

@@ -15,6 +15,8 @@ import type { GoogleClient, GoogleSettings } from "../google";
 interface Configured {
   readonly stackConfig?: StackConfigReader;
   readonly explicit?: ExplicitSettings;
+  /** PULUMI_CONFIG is not read (a plugin's Configure that does not say whether its provider is the default one). */
+  readonly withoutPulumiConfig?: boolean;
 }
 
 let configured: Configured = {};
@@ -39,7 +41,7 @@ export function configureSettings(settings: Configured): void {
 function currentSources(): SettingsSources {
   return {
     stackConfig: configured.stackConfig,
-    pulumiConfigEnv: process.env["PULUMI_CONFIG"],
+    pulumiConfigEnv: configured.withoutPulumiConfig === true ? undefined : process.env["PULUMI_CONFIG"],
     explicit: currentExplicitSettings() ?? configured.explicit,
     env: process.env,
   };

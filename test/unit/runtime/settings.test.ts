@@ -272,7 +272,6 @@ describe("both faces resolve their settings through the one reader", () => {
     process.env["PULUMI_CONFIG"] = JSON.stringify({ project: "stack-project", requestReason: "stack reason" });
     assert.ok(isDefaultProviderUrn("urn:pulumi:dev::demo::pulumi:providers:opsledger::default_0_2_0"));
     assert.ok(isDefaultProviderUrn("urn:pulumi:dev::demo::pulumi:providers:opsledger::default"));
-    assert.ok(isDefaultProviderUrn(undefined));
     assert.ok(!isDefaultProviderUrn("urn:pulumi:dev::demo::pulumi:providers:opsledger::org-b"));
 
     configurePlugin(
@@ -293,5 +292,10 @@ describe("both faces resolve their settings through the one reader", () => {
       "urn:pulumi:dev::demo::pulumi:providers:opsledger::org-c",
     );
     assert.equal(providerSettings().project, "variables-project");
+
+    // No URN (an engine that does not send it): the settings as stack config, and no PULUMI_CONFIG behind them.
+    configurePlugin({ project: "no-urn-project" }, {});
+    assert.equal(providerSettings().project, "no-urn-project");
+    assert.equal(providerSettings().requestReason, undefined);
   });
 });
