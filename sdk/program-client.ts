@@ -5,11 +5,11 @@
  * gets its own credentials.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isApiError, resolveGoogleSettings } from "../provider/google";
+import { isApiError } from "../provider/google";
 import type { EndpointId, EndpointParams, EndpointResult } from "../provider/google";
 import { cachedGoogleClient } from "../provider/runtime/client-cache";
 import type { EndpointCaller } from "../provider/functions/google-reads";
-import type { ExplicitSettings } from "../provider/runtime/resource-settings";
+import { resolveSettings, type ExplicitSettings } from "../provider/runtime/settings";
 import { explicitSettings, Provider, type InvokeOptions } from "./provider";
 
 /** Calls one endpoint of the table with the program's credentials. */
@@ -32,12 +32,13 @@ function callWith<E extends EndpointId>(
   id: E,
   params: EndpointParams<E>,
 ): Promise<EndpointResult<E>> {
-  const config = new pulumi.Config("opsledger");
-  const settings =
-    explicit === undefined
-      ? resolveGoogleSettings({ config: (key) => config.get(key), env: process.env })
-      : resolveGoogleSettings({ explicit, env: process.env });
-  const client = cachedGoogleClient(settings, (message) => {
+  // The program's own stack config (what pulumi.Config reads); an explicit provider's settings replace it.
+  const { google } = resolveSettings({
+    stackConfig: (key) => pulumi.runtime.getConfig(key),
+    explicit,
+    env: process.env,
+  });
+  const client = cachedGoogleClient(google, (message) => {
     void pulumi.log.warn(message);
   });
   return client.call(id, params).catch((e: unknown) => {

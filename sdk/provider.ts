@@ -9,9 +9,9 @@
  * environment fills what they leave out, as with an explicit provider of the plugin.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { GOOGLE_SETTING_KEYS } from "../provider/google";
 import type { GoogleSettingsInput } from "../provider/google";
-import { checkExplicitSettings, type ExplicitSettings } from "../provider/runtime/resource-settings";
+import { checkExplicitSettings } from "../provider/runtime/resource-settings";
+import { CONFIG_KEYS, type ExplicitSettings } from "../provider/runtime/settings";
 
 /** The settings an explicit provider takes: the keys of the `opsledger:*` stack config, each an Input. */
 export type ProviderArgs = { [K in keyof GoogleSettingsInput]?: pulumi.Input<GoogleSettingsInput[K]> };
@@ -40,10 +40,10 @@ export class Provider {
    */
   constructor(name: string, args: ProviderArgs = {}) {
     this.name = name;
-    const unknown = Object.keys(args).filter((k) => !(GOOGLE_SETTING_KEYS as readonly string[]).includes(k));
+    const unknown = Object.keys(args).filter((k) => !(CONFIG_KEYS as readonly string[]).includes(k));
     if (unknown.length > 0) {
       throw new Error(
-        `opsledger.Provider ${name}: unknown setting '${unknown[0] ?? ""}'; the settings are the opsledger:* stack config keys: ${GOOGLE_SETTING_KEYS.join(", ")}`,
+        `opsledger.Provider ${name}: unknown setting '${unknown[0] ?? ""}'; the settings are the opsledger:* stack config keys: ${CONFIG_KEYS.join(", ")}`,
       );
     }
     const plain: Record<string, unknown> = {};

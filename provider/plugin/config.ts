@@ -1,13 +1,15 @@
 /**
- * The plugin's settings, from Configure: the provider instance's own inputs (an explicit `opsledger:index:Provider`,
- * or the default provider, whose inputs are the stack's `opsledger:*` config) under the keys the dynamic face reads
- * from stack config (CONFIG_KEYS of provider/runtime/context.ts). One plugin process serves one provider instance,
- * so the process-wide context of provider/resources holds that instance's settings, exactly as it holds the stack's
- * on the dynamic face; the environment fills what the settings leave out, as there.
+ * The plugin's settings, from Configure: the provider instance's own inputs under the keys the dynamic face reads from
+ * stack config (CONFIG_KEYS of provider/runtime/settings.ts). The default provider's inputs are the stack's
+ * `opsledger:*` config; an explicit `opsledger:index:Provider`'s are its arguments, and (as with Pulumi's own providers)
+ * no `opsledger:*` stack config fills what they leave out. One plugin process serves one provider instance, so the
+ * process-wide context of provider/resources holds that instance's settings, exactly as it holds the stack's on the
+ * dynamic face; the one settings reader (provider/runtime/settings.ts) resolves them with the environment.
  */
-import { CONFIG_KEYS, configureProvider, providerClient } from "../runtime/context";
+import { configureSettings, providerClient } from "../runtime/context";
 import type { EndpointCaller } from "../functions/google-reads";
 import { checkExplicitSettings } from "../runtime/resource-settings";
+import { CONFIG_KEYS, CONFIG_NAMESPACE } from "../runtime/settings";
 import { UNKNOWN, unwrapDeep } from "./secrets";
 
 /** A setting's text: strings as they are, numbers and lists as the stack config would hold them. */
@@ -17,43 +19,43 @@ function text(value: unknown): string | undefined {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-/** The stack configuration the engine put in the plugin's environment (PULUMI_CONFIG), for keys of other namespaces. */
-function environmentConfig(key: string): string | undefined {
-  try {
-    const parsed = JSON.parse(process.env["PULUMI_CONFIG"] ?? "{}") as Record<string, unknown>;
-    return text(parsed[key] ?? parsed[key.replace(":", ":config:")]);
-  } catch {
-    return undefined;
-  }
+/**
+ * Whether a provider URN is a default provider's: the engine's own test (IsDefaultProvider in Pulumi's
+ * pkg/resource/deploy/providers: a provider whose name starts with "default").
+ */
+export function isDefaultProviderUrn(urn: string): boolean {
+  return urn.slice(urn.lastIndexOf("::") + 2).startsWith("default");
 }
 
 /**
- * Applies a Configure request: `args` (the provider's inputs, keys without namespace; secrets may arrive wrapped) and
- * `variables` (`opsledger:config:<key>` → value, the older form of the same).
+ * Applies a Configure request: `args` (the provider's inputs, keys without namespace; secrets may arrive wrapped),
+ * `variables` (`opsledger:config:<key>` → value, the older form of the same) and the provider's URN.
  */
 export function configurePlugin(
   args: Readonly<Record<string, unknown>>,
   variables: Readonly<Record<string, string>>,
+  urn?: string,
 ): void {
   const settings: Record<string, string> = {};
   for (const key of CONFIG_KEYS) {
-    const value = text(args[key]) ?? text(variables[`opsledger:config:${key}`]) ?? text(variables[`opsledger:${key}`]);
+    const value =
+      text(args[key]) ??
+      text(variables[`${CONFIG_NAMESPACE}:config:${key}`]) ??
+      text(variables[`${CONFIG_NAMESPACE}:${key}`]);
     if (value !== undefined) settings[key] = value;
   }
-  const get = (key: string): string | undefined => {
-    const bare = key.startsWith("opsledger:") ? key.slice("opsledger:".length) : undefined;
-    if (bare !== undefined && (CONFIG_KEYS as readonly string[]).includes(bare)) return settings[bare];
-    return environmentConfig(key);
-  };
-  configureProvider({
-    config: {
-      get,
-      require(key: string): string {
-        const v = get(key);
-        if (v === undefined) throw new Error(`pulumi-resource-opsledger: missing configuration ${key}`);
-        return v;
-      },
-    },
+  const known = urn !== undefined && urn !== "";
+  if (known && !isDefaultProviderUrn(urn)) {
+    configureSettings({ explicit: settings });
+    return;
+  }
+  // The default provider's inputs are the stack config. An engine that sends no URN does not say which instance this
+  // is: its settings are read as stack config (as they always were), but PULUMI_CONFIG, which the engine gives every
+  // instance, is left alone so that it cannot fill an explicit provider's settings.
+  const prefix = `${CONFIG_NAMESPACE}:`;
+  configureSettings({
+    stackConfig: (key) => (key.startsWith(prefix) ? settings[key.slice(prefix.length)] : undefined),
+    ...(known ? {} : { withoutPulumiConfig: true }),
   });
 }
 

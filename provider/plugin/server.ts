@@ -128,7 +128,7 @@ export function providerService(version: string): grpc.UntypedServiceImplementat
         call.request.getVariablesMap().forEach((v, k) => {
           variables[k] = v;
         });
-        configurePlugin(plain(call.request.getArgs()), variables);
+        configurePlugin(plain(call.request.getArgs()), variables, call.request.getUrn());
         return Promise.resolve(
           new provproto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(false).setSupportspreview(false),
         );

@@ -4,52 +4,47 @@
  * short stubs that `require()` this module inside the provider process (see sdk/provider-stubs.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { GOOGLE_SETTING_KEYS, resolveGoogleSettings } from "../google";
+import { configValue, resolveSettings } from "../runtime/settings";
+import type { ExplicitSettings, SettingsSources, StackConfigReader } from "../runtime/settings";
 import { cachedGoogleClient } from "./client-cache";
 import { sendToEngine } from "./engine-log";
 import { currentExplicitSettings } from "./resource-settings";
-import type { GoogleClient, GoogleSettings, GoogleSettingsInput } from "../google";
+import type { GoogleClient, GoogleSettings } from "../google";
 
-/**
- * The stack configuration keys this package reads (without the `opsledger:` namespace): the Google settings' one list
- * (GOOGLE_SETTING_KEYS in provider/google/settings.ts), so a new setting reaches every face at once.
- */
-export const CONFIG_KEYS: readonly (keyof GoogleSettingsInput)[] = GOOGLE_SETTING_KEYS;
+/** What this process's provider was configured with: the stack config, or an explicit provider's settings (plugin). */
+interface Configured {
+  readonly stackConfig?: StackConfigReader;
+  readonly explicit?: ExplicitSettings;
+  /** PULUMI_CONFIG is not read (a plugin's Configure that does not say whether its provider is the default one). */
+  readonly withoutPulumiConfig?: boolean;
+}
 
-let stackConfig: Readonly<Record<string, string>> | undefined;
-let fullConfig: dynamic.ConfigureRequest["config"] | undefined;
+let configured: Configured = {};
 
-/** Stores the `opsledger:*` stack configuration sent by the engine (secrets arrive unwrapped, and stay in memory). */
+/** Stores the stack config the engine sends a dynamic provider (secrets arrive unwrapped, and stay in memory). */
 export function configureProvider(req: dynamic.ConfigureRequest): void {
-  fullConfig = req.config;
-  const values: Record<string, string> = {};
-  for (const key of CONFIG_KEYS) {
-    const value = req.config.get(`opsledger:${key}`);
-    if (value !== undefined && value !== "") values[key] = value;
-  }
-  stackConfig = values;
+  configured = { stackConfig: (key) => req.config.get(key) };
 }
 
 /**
- * Reads the stack configuration: what `configure()` delivered, otherwise the PULUMI_CONFIG JSON the engine puts in the
- * provider's environment.
+ * Stores the settings of the plugin's provider instance (its Configure): the default provider's stack config, or an
+ * explicit provider's own arguments.
  */
-function currentConfig(): Readonly<Record<string, string>> {
-  if (stackConfig) return stackConfig;
-  const raw = process.env["PULUMI_CONFIG"];
-  const values: Record<string, string> = {};
-  if (raw) {
-    try {
-      const parsed = JSON.parse(raw) as Record<string, unknown>;
-      for (const key of CONFIG_KEYS) {
-        const value = parsed[`opsledger:${key}`] ?? parsed[`opsledger:config:${key}`];
-        if (typeof value === "string" && value !== "") values[key] = value;
-      }
-    } catch {
-      // An unparseable PULUMI_CONFIG is ignored: the environment variables still apply.
-    }
-  }
-  return values;
+export function configureSettings(settings: Configured): void {
+  configured = settings;
+}
+
+/**
+ * The sources of the settings in force for this call: the resource's explicit provider settings (resource-settings.ts)
+ * or the process's provider's, the stack config delivered by configure() with PULUMI_CONFIG behind it, the environment.
+ */
+function currentSources(): SettingsSources {
+  return {
+    stackConfig: configured.stackConfig,
+    pulumiConfigEnv: configured.withoutPulumiConfig === true ? undefined : process.env["PULUMI_CONFIG"],
+    explicit: currentExplicitSettings() ?? configured.explicit,
+    env: process.env,
+  };
 }
 
 /**
@@ -57,27 +52,21 @@ function currentConfig(): Readonly<Record<string, string>> {
  * else PULUMI_CONFIG. Used for values a resource names by key (a PKCS#11 PIN), so that they are never stored.
  */
 export function stackConfigValue(key: string): string | undefined {
-  if (fullConfig !== undefined) return fullConfig.get(key);
-  const project = process.env["PULUMI_PROJECT"] ?? process.env["PULUMI_NODEJS_PROJECT"] ?? "";
-  const full = key.includes(":") ? key : `${project}:${key}`;
-  try {
-    const parsed = JSON.parse(process.env["PULUMI_CONFIG"] ?? "{}") as Record<string, unknown>;
-    const value = parsed[full] ?? parsed[full.replace(":", ":config:")];
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  return configValue(currentSources(), key);
 }
 
-/**
- * The settings in force for this call: the resource's explicit provider settings (resource-settings.ts) or else the
- * stack config, then the environment at call time, then defaults.
- */
+/** The sources reported as passed over (an unreadable PULUMI_CONFIG), each warned about once per process. */
+const warned = new Set<string>();
+
+/** The settings in force for this call, resolved by the one settings reader (provider/runtime/settings.ts). */
 export function providerSettings(): GoogleSettings {
-  const explicit = currentExplicitSettings();
-  if (explicit !== undefined) return resolveGoogleSettings({ explicit, env: process.env });
-  const config = currentConfig();
-  return resolveGoogleSettings({ config: (key) => config[key], env: process.env });
+  const resolved = resolveSettings(currentSources());
+  for (const skipped of resolved.skipped) {
+    if (warned.has(skipped)) continue;
+    warned.add(skipped);
+    log("warning", skipped);
+  }
+  return resolved.google;
 }
 
 /** The Google client for the configuration in force now, built lazily inside the provider process. */

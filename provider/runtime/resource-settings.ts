@@ -6,14 +6,11 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ConfigError } from "../errors";
-import { resolveGoogleSettings } from "../google";
-import type { GoogleSettingsInput } from "../google";
+import { resolveSettings } from "../runtime/settings";
+import type { ExplicitSettings } from "../runtime/settings";
 
 /** The plumbing input (and state property) that carries a resource's explicit settings. */
 export const SETTINGS_INPUT = "__settings";
-
-/** Settings as the program wrote them (GoogleSettingsInput's keys and value types). */
-export type ExplicitSettings = Readonly<Partial<GoogleSettingsInput>>;
 
 const current = new AsyncLocalStorage<ExplicitSettings>();
 
@@ -40,7 +37,7 @@ export function settingsOf(properties: unknown): ExplicitSettings | undefined {
  */
 export function checkExplicitSettings(explicit: ExplicitSettings): { property: string; reason: string }[] {
   try {
-    resolveGoogleSettings({ explicit, env: {} });
+    resolveSettings({ explicit, env: {} });
     return [];
   } catch (e) {
     if (e instanceof ConfigError) return [{ property: e.setting, reason: e.message }];

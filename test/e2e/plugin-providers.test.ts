@@ -187,6 +187,32 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
     );
   });
 
+  it("reads no opsledger:* stack config for an explicit provider, as Pulumi's own providers", async () => {
+    // The engine gives every plugin process the stack's opsledger:* config in PULUMI_CONFIG (keys without namespace);
+    // only a default provider may read it (provider/runtime/settings.ts), so neither sends the stack's request reason.
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(sandbox));
+    await stack.setConfig({ "opsledger:requestReason": { value: "stack config reason" } });
+    try {
+      const requests = sandbox.requests().length;
+      const preview = await stack.preview();
+      assert.deepEqual(changeSummary(preview.events), { same: 5 });
+      const sent = sandbox.requests().slice(requests);
+      assert.deepEqual(
+        sent
+          .filter((r) => r.route === "iam.workforcePools.getIamPolicy")
+          .map((r) => r.principal)
+          .sort(),
+        [SA_A, SA_B].sort(),
+      );
+      assert.deepEqual(
+        sent.filter((r) => r.requestReason !== undefined).map((r) => [r.route, r.requestReason]),
+        [],
+      );
+    } finally {
+      await stack.run(["config", "rm", "opsledger:requestReason"]);
+    }
+  });
+
   it("refuses a provider's bad setting, naming it and the fix, before that provider sends any request", async () => {
     const program = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
     const bad = program.replace(

@@ -9,7 +9,7 @@ import {
   settingEnvNames,
 } from "../../../provider/google";
 import type { GoogleSettingsInput } from "../../../provider/google";
-import { CONFIG_KEYS } from "../../../provider/runtime/context";
+import { CONFIG_KEYS } from "../../../provider/runtime/settings";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 
 function config(values: Record<string, string>): (key: string) => string | undefined {
