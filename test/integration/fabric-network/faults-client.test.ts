@@ -28,7 +28,7 @@ import type { LedgerTarget } from "../../helpers/ledger-targets";
  */
 const BATCH_TIMEOUT_MS = 3_000;
 
-/** Faults every release line gets (the leader kill is cheap); the rest run on the LTS only (issue 10, point 5). */
+/** Faults every release line gets (the leader kill is cheap); the rest run on the LTS only, to keep the run's time. */
 const FULL = "2.5.16";
 
 function deliveryOptions(subject: string, address: string, reports: string[] = []): DeliveryOptions {
@@ -177,7 +177,7 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"]).filter((t) => t.kind ===
       }
     });
 
-    if (!full) return; // 3.1.5: the leader kill only (issue 10, point 5)
+    if (!full) return; // 3.1.5: the leader kill only (see FULL above)
 
     it("waits out a gateway peer restarted between endorsement and submission: the same envelope commits once", async () => {
       const gatewayPeer = network.organization("Org1MSP").peerName;

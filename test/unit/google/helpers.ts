@@ -98,7 +98,7 @@ export function countingTokens(refreshable = true): TokenSource & { calls: { sco
   };
 }
 
-/** A Google error body (reference §9 envelope). */
+/** A Google error body (the google.rpc.Status envelope). */
 export function googleError(
   code: number,
   status: string,

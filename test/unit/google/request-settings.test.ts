@@ -134,7 +134,7 @@ describe("Google request settings (universe, request reason, quota project)", ()
     assert.deepEqual(endpointRootsFor("googleapis.com").oauth2, "https://oauth2.googleapis.com");
   });
 
-  it("decides x-goog-user-project from billingProject, project and userProjectOverride (decision 0190)", () => {
+  it("decides x-goog-user-project from billingProject, project and userProjectOverride (decision 0031)", () => {
     const quota = (input: Partial<GoogleSettingsInput>): string | null =>
       resolveGoogleSettings({ explicit: input }).quotaProject ?? null;
     // Unset: 0.1's behaviour, billingProject when set.

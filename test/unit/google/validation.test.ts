@@ -81,7 +81,7 @@ describe("validation", () => {
     );
   });
 
-  it("checks Deployment Manager project patterns of reference §4", () => {
+  it("checks Deployment Manager project patterns", () => {
     for (const ok of ["sandbox-project", "123456789012", "example.com:my-project", "a"]) {
       assert.deepEqual(checkDeploymentManagerProject(ok), { value: ok });
     }
