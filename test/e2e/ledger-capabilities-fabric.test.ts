@@ -14,12 +14,9 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  EndorseError,
-  LedgerReadError,
-  readChannelCapabilities,
-  resolveChannelCapabilities,
-} from "../../provider/ledger";
+import { readChannelCapabilities, resolveChannelCapabilities } from "../../provider/ledger/channel-capabilities";
+import { EndorseError } from "../../provider/ledger/endorse-error";
+import { LedgerReadError } from "../../provider/ledger/ledger-read-error";
 import { NetworkLayout } from "../../sandbox/fabric-network/topology";
 import { assertionDisagrees, refusesEd25519BeforeSending } from "../helpers/ledger-capability-behaviours";
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";

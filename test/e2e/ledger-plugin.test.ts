@@ -14,7 +14,8 @@
  */
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { codecs, toHex } from "../../provider/ledger";
+import { codecs } from "../../provider/ledger/codec";
+import { toHex } from "../../provider/ledger/hash";
 import { adoptsAfterKill, failsOnReadConflict, submitsValid, TRANSIENT } from "../helpers/ledger-component-behaviours";
 import { GATEWAY } from "../helpers/gateway-proxy";
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";

@@ -11,8 +11,11 @@
 import { strict as assert } from "node:assert";
 import { randomUUID } from "node:crypto";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { CommitStatusError, EndorseError, GatewayError } from "../../../provider/ledger";
-import type { Gateway, Transaction } from "../../../provider/ledger";
+import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { GatewayError } from "../../../provider/ledger/gateway-error";
+import type { Gateway } from "../../../provider/ledger/gateway-client";
+import type { Transaction } from "../../../provider/ledger/gateway-objects";
 import { deliver, withRetries } from "../../../provider/resources/ledger-transaction-delivery";
 import type { DeliveryOptions } from "../../../provider/resources/ledger-transaction-delivery";
 import { connectGateway, type FabricNetwork } from "../../../sandbox/fabric-network";

@@ -13,15 +13,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { createPublicKey } from "node:crypto";
 import { common as fabricCommon } from "@hyperledger/fabric-protos";
-import {
-  certificateSubject,
-  codecs,
-  fabricSki,
-  LedgerReadError,
-  readChannelCapabilities,
-  toHex,
-  type Gateway,
-} from "../../../provider/ledger";
+import { readChannelCapabilities } from "../../../provider/ledger/channel-capabilities";
+import { codecs } from "../../../provider/ledger/codec";
+import { type Gateway } from "../../../provider/ledger/gateway-client";
+import { toHex } from "../../../provider/ledger/hash";
+import { LedgerReadError } from "../../../provider/ledger/ledger-read-error";
+import { certificateSubject, fabricSki } from "../../../provider/ledger/signer-keys";
 import { ValidationError } from "../../../provider/errors";
 import { invoke } from "../../../provider/plugin/adapter";
 import {

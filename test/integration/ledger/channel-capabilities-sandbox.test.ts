@@ -11,13 +11,13 @@
 import { strict as assert } from "node:assert";
 import { generateKeyPairSync } from "node:crypto";
 import {
-  connect,
   forgetChannelCapabilities,
-  newIdentity,
-  newPrivateKeySigner,
   readChannelCapabilities,
   resolveChannelCapabilities,
-} from "../../../provider/ledger";
+} from "../../../provider/ledger/channel-capabilities";
+import { connect } from "../../../provider/ledger/gateway-client";
+import { newIdentity } from "../../../provider/ledger/identity";
+import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import { ValidationError } from "../../../provider/errors";
 import { readLedgerChainInfo } from "../../../provider/resources/ledger-reads";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";

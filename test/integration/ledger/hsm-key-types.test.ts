@@ -6,15 +6,12 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import {
-  assertSignerMatchesCertificate,
-  fabricSki,
-  isLowS,
-  openHsmSigner,
-  SignerError,
-  verifySignature,
-} from "../../../provider/ledger";
-import type { HsmSigner, KeyType } from "../../../provider/ledger";
+import { openHsmSigner } from "../../../provider/ledger/hsm-signer";
+import { SignerError } from "../../../provider/ledger/signer-error";
+import { assertSignerMatchesCertificate, fabricSki } from "../../../provider/ledger/signer-keys";
+import { isLowS, verifySignature } from "../../../provider/ledger/signing";
+import type { HsmSigner } from "../../../provider/ledger/hsm-signer";
+import type { KeyType } from "../../../provider/ledger/key-types";
 import { createSoftHsmToken } from "../../helpers/softhsm";
 import type { SoftHsmToken } from "../../helpers/softhsm";
 import { certifyPublicKey, newOrg } from "../../unit/ledger/fixtures";

@@ -5,7 +5,9 @@
  * V3_0 the sandbox's MSP refuses an Ed25519 creator as Fabric 3 does ("creator org"), while a P-384 one is fine.
  */
 import { strict as assert } from "node:assert";
-import { GatewayError, VerificationError, type Gateway, type ProposalRequest } from "../../../provider/ledger";
+import { type Gateway, type ProposalRequest } from "../../../provider/ledger/gateway-client";
+import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { VerificationError } from "../../../provider/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { connectOurs, failure, ledgerCodes } from "./helpers";
 

@@ -154,7 +154,8 @@ describe("docs: links", () => {
       );
     });
 
-    it("leads somewhere from every comment of the code", () => {
+    it("leads somewhere from every comment of the code", function () {
+      this.timeout(60_000); // parses every source file of the repository
       assert.deepEqual(
         deadReferences(ROOT, commentedFiles(ROOT)).map((d) => `${d.at}: ${d.reference}: ${d.reason}`),
         [],

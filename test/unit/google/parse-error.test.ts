@@ -1,15 +1,10 @@
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import {
-  ApiError,
-  SCOPES,
-  createGoogleClient,
-  isApiError,
-  parseDurationStringMs,
-  parseGoogleError,
-  parseRetryAfterMs,
-} from "../../../provider/google";
-import type { EndpointId, EndpointParams } from "../../../provider/google";
+import { ApiError, isApiError } from "../../../provider/google/api-error";
+import { createGoogleClient } from "../../../provider/google/client";
+import { parseDurationStringMs, parseGoogleError, parseRetryAfterMs } from "../../../provider/google/parse-error";
+import { SCOPES } from "../../../provider/google/scopes";
+import type { EndpointId, EndpointParams } from "../../../provider/google/endpoint-types";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 
 /** Insufficient scope (Analog#296, react-google-contacts#6). */

@@ -1,14 +1,14 @@
 import { strict as assert } from "node:assert";
 import { ConfigError } from "../../../provider/errors";
+import { createGoogleClient } from "../../../provider/google/client";
 import {
   DEFAULT_UNIVERSE_DOMAIN,
   GOOGLE_SETTING_KEYS,
-  createGoogleClient,
   endpointRootsFor,
   resolveGoogleSettings,
   settingEnvNames,
-} from "../../../provider/google";
-import type { GoogleSettingsInput } from "../../../provider/google";
+} from "../../../provider/google/settings";
+import type { GoogleSettingsInput } from "../../../provider/google/settings";
 import { CONFIG_KEYS } from "../../../provider/resources/context";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 

@@ -9,11 +9,11 @@ import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
 import {
   capabilitiesOfConfigBlock,
-  codecs,
   describeChannelCapabilities,
   lastConfigIndexOf,
-  LedgerError,
-} from "../../../provider/ledger";
+} from "../../../provider/ledger/channel-capabilities";
+import { codecs } from "../../../provider/ledger/codec";
+import { LedgerError } from "../../../provider/ledger/ledger-error";
 
 function capabilitiesValue(names: readonly string[]): common.ConfigValue {
   const caps = new common.Capabilities();
