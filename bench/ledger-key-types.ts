@@ -1,5 +1,5 @@
 /**
- * Signatures and verifications per second for each key type a Fabric identity can have (issue 17 point 5): ECDSA
+ * Signatures and verifications per second for each key type a Fabric identity can have: ECDSA
  * P-256, ECDSA P-384 and Ed25519, through our private-key signer and the official client's
  * (`@hyperledger/fabric-gateway` signers.newPrivateKeySigner), on the same inputs in the same process.
  *

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- ledger-scale [--fabric 3.1.5] [--consensus BFT]`: LedgerTransactions through the plain `pulumi`
  * CLI against a real Fabric network (sandbox/fabric-network, started here: 2 organizations, TLS, Raft or SmartBFT),
- * next to plain scripts doing the same transactions with our client, and Pulumi's own floor (issue 17 point 5).
+ * next to plain scripts doing the same transactions with our client, and Pulumi's own floor.
  *
  * For 1 and for 100 transactions, each side on fresh asset keys:
  * - script: a Node.js process with our gateway client submitting them (Endorse, Submit, commit status), as a user's
@@ -9,7 +9,7 @@
  * - the component's calls: the same process making the calls a LedgerTransaction's create makes (qscc lookup,
  *   Endorse, Submit and commit status, qscc read, the wait for every endorsing organization's peer), each timed;
  * - `pulumi up` of one LedgerTransactions with that many items (bench/generated-project.ts `ledgerBatch`, maxInFlight
- *   equal to the scripts' concurrency; issue 30 point 3: within 1.5x the script at 100 and at 1,000);
+ *   equal to the scripts' concurrency; the goal: within 1.5x the script at 100 and at 1,000);
  * - `pulumi up` of that many LedgerTransactions (bench/generated-project.ts `ledger`, a fresh stack, the key by
  *   reference: the client's key file);
  * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- plugin-scale` (issue 16 point 8): `pulumi up` of N FirewallPolicyMoves from a YAML program through
+ * `npm run bench -- plugin-scale`: `pulumi up` of N FirewallPolicyMoves from a YAML program through
  * the pulumi-resource-opsledger plugin, next to the same N through the TypeScript dynamic path and the plain script
  * making the same Google calls (bench/scale-moves-script.ts), against the in-process Google sandbox; with the peak
  * memory of the process that serves the resources (the plugin, the dynamic-provider host, the script) and the

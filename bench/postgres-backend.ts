@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- postgres` (issue 31 point 5): `pulumi up` of 1,000 FirewallPolicyMoves and of 100
+ * `npm run bench -- postgres`: `pulumi up` of 1,000 FirewallPolicyMoves and of 100
  * LedgerTransactions with Pulumi's `postgres://` backend (a private PostgreSQL cluster, test/helpers/postgres.ts), with
  * the file backend, and the plain script doing the same work, one run side by side. Per side: wall time, the stack's
  * state size as the backend stores it, and for PostgreSQL the backend's writes per resource step, by key (checkpoint,

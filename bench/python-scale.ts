@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- python` (issue 29 point 6): `pulumi up` of N FirewallPolicyMoves from a Python program (sdk/python
+ * `npm run bench -- python`: `pulumi up` of N FirewallPolicyMoves from a Python program (sdk/python
  * in the virtualenv of scripts/ensure-python.sh --sdk, through the pulumi-resource-opsledger plugin), next to the same N
  * from the YAML program through the same plugin and the plain script making the same Google calls
  * (bench/scale-moves-script.ts), against the in-process Google sandbox; and a Python program's `pulumi preview`

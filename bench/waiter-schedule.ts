@@ -14,7 +14,7 @@
 import { DEFAULT_POLL_SCHEDULE, nextPollDelayMs } from "../provider/operations";
 import type { PollSchedule } from "../provider/operations";
 
-/** Operations simulated (at least 200, issue 13). */
+/** Operations simulated (at least 200, the goal's sample in provider/operations/schedule.ts). */
 export const DEFAULT_BENCH_OPERATIONS = 240;
 /** Seed of the durations and of each operation's jitter. */
 export const DEFAULT_BENCH_SEED = 13;

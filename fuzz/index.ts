@@ -19,7 +19,7 @@ import { printTable } from "../bench/table";
 import { FUZZ_TARGETS } from "./targets";
 import type { Finding, WorkerInput, WorkerReport } from "./worker";
 
-/** An input slower than this is a finding (issue 18: none slower than 100 ms). */
+/** An input slower than this is a finding (the goal: none slower than 100 ms). */
 export const SLOW_INPUT_MS = 100;
 /** An execution still running after this long is a hang: the worker is stopped and the input saved. */
 export const HANG_MS = 10_000;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The offline fallback of scripts/ensure-pulumi.sh: builds the Pulumi CLI at the version of @pulumi/pulumi from Go
 # modules when no release archive can be had (no $OPSLEDGER_RELEASE_MIRROR and no route to Pulumi's download site).
-# Prints the bin directory it filled. The wrapper module requires github.com/pulumi/pulumi/pkg/v3 and sdk/v3 at the
-# same version and copies the non-local replace directives of their go.mod files (Go ignores replaces of non-main
-# modules). The Node.js language host is attempted by pseudo-version at the commit of the pkg tag; the module proxy
-# reachable from these machines refuses it (403), so a CLI built here runs Automation API inline programs only.
+# Prints the bin directory it filled. The wrapper module requires github.com/pulumi/pulumi/pkg/v3 and
+# github.com/pulumi/pulumi/sdk/v3 at the same version and copies the non-local replace directives of their go.mod files
+# (Go ignores replaces of non-main modules). The Node.js language host is attempted by pseudo-version at the commit of
+# the pkg tag; the module proxy reachable from these machines refuses it (403), so a CLI built here runs Automation API
+# inline programs only.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

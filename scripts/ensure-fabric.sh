@@ -12,7 +12,8 @@
 #    against the mirror's SHA256SUMS.
 # 2. Otherwise the GitHub release of hyperledger/fabric,
 #    https://github.com/hyperledger/fabric/releases/download/v<version>/<file>. Fabric publishes NO checksum file with
-#    its release assets (its release workflow, .github/workflows/release.yml at v2.5.16 and v3.1.5, uploads only the
+#    its release assets (its release workflow at v2.5.16 and v3.1.5,
+#    https://github.com/hyperledger/fabric/blob/v2.5.16/.github/workflows/release.yml, uploads only the
 #    `release-*-*/*.tar.gz` archives), so that download is refused unless the expected digest is pinned in
 #    OPSLEDGER_EXPECTED_SHA256 (e.g. the digest you verified once from a trusted copy).
 # The network code (sandbox/fabric-network) calls this script; nothing is written into the work tree.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prints where Debian's PostgreSQL server is (the state backend of the multi-runner tests and benchmark, issue 31), as
-# two lines: `bin=<dir holding initdb, pg_ctl, postgres, psql>` and `libs=<dir for LD_LIBRARY_PATH, or empty>`.
+# Prints where Debian's PostgreSQL server is (the state backend of the multi-runner tests and benchmark,
+# docs/multi-runner.md), as two lines: `bin=<dir holding initdb, pg_ctl, postgres, psql>` and `libs=<dir for
+# LD_LIBRARY_PATH, or empty>`.
 #
 # 1. An installed server (Debian's postgresql-<major>, /usr/lib/postgresql/<major>/bin) is used as it is.
 # 2. Otherwise Debian's packages are fetched with `apt-get download` (no root needed, no service started, nothing

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the directory holding SoftHSM2 (Debian's `softhsm2`, the PKCS#11 token the ledger's HSM tests and benchmarks
-# sign with), laid out as `bin/softhsm2-util` and `lib/libsofthsm2.so`.
+# sign with), laid out as `<dir>/bin/softhsm2-util` and `<dir>/lib/libsofthsm2.so`.
 #
 # 1. An installed SoftHSM (the Debian packages, `apt-get install softhsm2`) is used as it is.
 # 2. Otherwise Debian's packages are fetched with `apt-get download` (no root needed) and unpacked once with

@@ -1,7 +1,7 @@
 /**
  * Generates the plugin's Pulumi package schema (provider/plugin/schema.json) from the TypeScript SDK: the one source
  * of the shapes is the SDK's `XArgs` interfaces, resource classes and `GetXResult` types with their doc comments
- * (docs/decisions/0161-plugin-schema-generated-from-the-typescript-sdk.md); the Go SDK follows it
+ * (docs/decisions/0027-plugin-schema-generated-from-the-typescript-sdk.md); the Go SDK follows it
  * (`bash scripts/gen-go-sdk.sh`). Run `node dist/scripts/gen-schema.js` (or with `--check`,
  * which exits 1 when the committed schema differs); test/unit/plugin/schema.test.ts runs the same comparison in CI.
  *

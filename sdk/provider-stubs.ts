@@ -18,7 +18,7 @@ import type { ResourceDescriptor } from "../provider/registry";
 import { SETTINGS_INPUT } from "../provider/runtime/resource-settings";
 import { Provider, type ResourceOptions } from "./provider";
 
-/** The module the stub loads: the `./provider` entry of the package's `exports` map (dist/provider/dynamic/index.js). */
+/** The module the stub loads: the `./provider` entry of package.json's `exports` (dist/provider/dynamic/index.js). */
 export const PROVIDER_ENTRY = "pulumi-opsledger/provider";
 
 /**

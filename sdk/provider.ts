@@ -3,7 +3,7 @@
  * `{ provider: orgB }` in the options of a resource or a data source, so one program acts in several organizations
  * with several credentials. It is a settings holder of this package, not a `pulumi.ProviderResource`: that would need
  * the resource plugin, and a TypeScript program needs nothing beyond `npm install`
- * (docs/decisions/0163-typescript-explicit-providers.md). A resource carries the settings as a secret `__settings`
+ * (docs/decisions/0029-typescript-explicit-providers.md). A resource carries the settings as a secret `__settings`
  * input, kept in state with it (so refresh and destroy use them), and ignored by diff; a data source, which runs in
  * the program, calls Google with them. Either way they replace the stack's `opsledger:*` config for that call, and the
  * environment fills what they leave out, as with an explicit provider of the plugin.

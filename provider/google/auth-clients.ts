@@ -32,7 +32,10 @@ import { SCOPES } from "./scopes";
 import type { GoogleSettings } from "./settings";
 import { DEFAULT_ENDPOINT_ROOTS } from "./settings";
 
-/** The token URL google-auth-library hard-codes for the service-account JWT flow (reference §8b). */
+/**
+ * The token URL google-auth-library hard-codes for the service-account JWT flow (google-auth-library 11.3.4's
+ * `GOOGLE_TOKEN_URL`).
+ */
 export const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
 
 /** File system and metadata-server access, injectable for tests. */

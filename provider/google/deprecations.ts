@@ -3,7 +3,7 @@
  */
 import type { DisplayVideoApiVersion } from "./endpoint-types";
 
-/** Google's sunset dates of the Display & Video 360 versions (reference §6). */
+/** Google's sunset dates of the Display & Video 360 versions (Google's Display & Video 360 deprecation schedule). */
 export const DISPLAY_VIDEO_SUNSET_DATES: Readonly<Partial<Record<DisplayVideoApiVersion, string>>> = {
   v1: "2023-09-14",
   v2: "2024-09-03",

@@ -11,7 +11,10 @@ export type EndpointRootName = ServiceName | "iamCredentials" | "oauth2";
 /** Google's default universe: the domain of every public Google API host. */
 export const DEFAULT_UNIVERSE_DOMAIN = "googleapis.com";
 
-/** The host name of each service root within a universe: `https://<name>.<universe>` (reference §10). */
+/**
+ * The host name of each service root within a universe: `https://<name>.<universe>` (the hosts Google's discovery
+ * documents give as rootUrl).
+ */
 export const SERVICE_HOST_NAMES: Readonly<Record<EndpointRootName, string>> = Object.freeze({
   iam: "iam",
   compute: "compute",
@@ -32,7 +35,9 @@ export function endpointRootsFor(universeDomain: string): Readonly<Record<Endpoi
   return Object.freeze(roots);
 }
 
-/** The Google hosts of reference §10, as service roots (the API path is appended by the endpoint table). */
+/**
+ * The Google hosts of the googleapis.com universe, as service roots (the API path is appended by the endpoint table).
+ */
 export const DEFAULT_ENDPOINT_ROOTS: Readonly<Record<EndpointRootName, string>> =
   endpointRootsFor(DEFAULT_UNIVERSE_DOMAIN);
 

@@ -97,7 +97,7 @@ const definitions: readonly EndpointDefinition[] = [
     body: "optionalObject",
     responseType: "Policy",
     acceptedScopes: IAM_SCOPES,
-    // The iam scope is legacy (reference §8a): accepted, never requested.
+    // The iam scope is legacy (no current discovery document declares it): accepted, never requested.
     requestedScopes: [SCOPES.cloudPlatform],
     // A read that happens to use POST: repeating it has no effect, so it is retried like a GET.
     idempotency: "idempotent",

@@ -1,12 +1,12 @@
 /**
- * Response shapes of the endpoints in the endpoint table (reference google-apis.md §1–§7). Field names are the JSON
+ * Response shapes of the endpoints in the endpoint table (the APIs' discovery documents). Field names are the JSON
  * names on the wire; 64-bit integers are strings; every field is optional because servers leave out defaults.
  */
 
 /** The empty message (`{}`), e.g. the reply of a DV360 delete. */
 export type Empty = Record<string, never>;
 
-// ---- IAM v1 (reference §1) ----
+// ---- IAM v1 ----
 
 export interface Expr {
   expression?: string;
@@ -44,7 +44,7 @@ export interface Policy {
   etag?: string;
 }
 
-// ---- Compute v1 (reference §3b) ----
+// ---- Compute v1 ----
 
 export interface FirewallPolicyAssociation {
   attachmentTarget?: string;
@@ -90,7 +90,7 @@ export interface FirewallPolicy {
   region?: string;
 }
 
-// ---- Deployment Manager v2beta (reference §4) ----
+// ---- Deployment Manager v2beta ----
 
 export interface DeploymentLabelEntry {
   key?: string;
@@ -138,7 +138,7 @@ export interface Deployment {
   update?: { description?: string; labels?: DeploymentLabelEntry[]; manifest?: string };
 }
 
-// ---- Workspace Events v1beta (reference §5) ----
+// ---- Workspace Events v1beta ----
 
 export interface Subscription {
   /** "subscriptions/{subscription}". */
@@ -163,7 +163,7 @@ export interface Subscription {
   driveOptions?: { includeDescendants?: boolean };
 }
 
-// ---- Display & Video 360 (reference §6, §7) ----
+// ---- Display & Video 360 ----
 
 export interface InventorySourceGroup {
   name?: string;

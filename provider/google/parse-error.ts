@@ -1,7 +1,7 @@
 /**
- * Parsing of Google error responses (reference google-apis.md §9): the google.rpc.Status JSON envelope with its typed
- * `details[]`, the legacy `errors[]` list, OAuth error bodies (`{error, error_description}`), and bodies that are not
- * JSON at all (an HTML 502 page from a load balancer).
+ * Parsing of Google error responses (Google's standard JSON error body, https://cloud.google.com/apis/design/errors):
+ * the google.rpc.Status JSON envelope with its typed `details[]`, the legacy `errors[]` list, OAuth error bodies
+ * (`{error, error_description}`), and bodies that are not JSON at all (an HTML 502 page from a load balancer).
  */
 
 export interface ErrorInfoDetail {

@@ -1,7 +1,7 @@
 /**
  * The settings that shape every request rather than one endpoint: the universe domain, the request reason and the
  * quota project (billingProject with Terraform's userProjectOverride). Pure parsers for resolveGoogleSettings, and the
- * check that a credential belongs to the configured universe (decision 0190).
+ * check that a credential belongs to the configured universe (decision 0031).
  */
 import { ConfigError } from "../errors";
 
@@ -65,7 +65,7 @@ export interface QuotaProjectInputs {
 }
 
 /**
- * The x-goog-user-project header (decision 0190): with userProjectOverride unset, billingProject when set (0.1's
+ * The x-goog-user-project header (decision 0031): with userProjectOverride unset, billingProject when set (0.1's
  * behaviour, and the client libraries' for GOOGLE_CLOUD_QUOTA_PROJECT); true, billingProject else project (Terraform's
  * meaning: the resource's project when no billing project is set), and a ConfigError when there is neither; false,
  * none (Terraform's meaning: the credential's project is billed, billingProject is not sent).

@@ -1,13 +1,13 @@
 /**
- * OAuth 2.0 scope URIs of the endpoints this client calls (reference google-apis.md §8a). Every scope is the full URI;
- * the short names are only used in configuration input and are expanded with {@link expandScope}.
+ * OAuth 2.0 scope URIs of the endpoints this client calls (as each API's discovery document declares them). Every scope
+ * is the full URI; the short names are only used in configuration input and are expanded with {@link expandScope}.
  */
 export const SCOPE_PREFIX = "https://www.googleapis.com/auth/";
 
 export const SCOPES = {
   cloudPlatform: `${SCOPE_PREFIX}cloud-platform`,
   cloudPlatformReadOnly: `${SCOPE_PREFIX}cloud-platform.read-only`,
-  /** Legacy: declared by no current discovery document (reference §8a); accepted, never requested. */
+  /** Legacy: declared by no current discovery document; accepted, never requested. */
   iam: `${SCOPE_PREFIX}iam`,
   compute: `${SCOPE_PREFIX}compute`,
   computeReadonly: `${SCOPE_PREFIX}compute.readonly`,
@@ -35,8 +35,8 @@ export const SCOPES = {
 } as const;
 
 /**
- * The scopes Workspace Events v1beta accepts for subscriptions.get: the union of interface spec §5 and reference §5
- * (the chat.*, meetings.* and drive.* scopes).
+ * The scopes Workspace Events v1beta accepts for subscriptions.get: the union of the scopes the package documents and
+ * the discovery document's (the chat.*, meetings.* and drive.* scopes).
  */
 export const WORKSPACE_EVENTS_GET_SCOPES: readonly string[] = [
   SCOPES.chatBot,

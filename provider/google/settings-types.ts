@@ -71,7 +71,7 @@ export interface GoogleSettings {
   readonly billingProject?: string;
   /** userProjectOverride as set; undefined when not set. */
   readonly userProjectOverride?: boolean;
-  /** The x-goog-user-project header every API request carries (decision 0190), when there is one. */
+  /** The x-goog-user-project header every API request carries (decision 0031), when there is one. */
   readonly quotaProject?: string;
   /** The X-Goog-Request-Reason header every API request carries, when set. */
   readonly requestReason?: string;

@@ -1,6 +1,6 @@
 /**
  * Client settings, resolved once at the edge by one pure function. Keys and environment variables mirror pulumi-gcp /
- * Terraform (reference google-apis.md §10) so users can reuse what they already export.
+ * Terraform's Google provider so users can reuse what they already export.
  */
 import { ConfigError } from "../errors";
 import { DEFAULT_UNIVERSE_DOMAIN, endpointRootsFor, normalizeEndpointRoot } from "./endpoint-roots";

@@ -25,11 +25,14 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const FIREWALL_POLICY_PATTERN = /^(?:(?:locations\/global\/)?firewallPolicies\/)?([0-9]{1,20})$/;
 const PARENT_ID_PATTERN = /^(?:folders|organizations)\/[0-9]+$/;
 const INT64_PATTERN = /^(?:0|[1-9][0-9]{0,18})$/;
-/** Compute's operation pattern (reference §3c): an RFC 1035 name or a numeric id. */
+/**
+ * Compute's operation pattern (the `operation` path parameter of globalOrganizationOperations.get): an RFC 1035 name or
+ * a numeric id.
+ */
 const COMPUTE_OPERATION_PATTERN = /^(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?|[1-9][0-9]{0,19})$/;
 const COMPUTE_OPERATION_URL_PATH = /\/compute\/v1\/locations\/global\/operations\/([^/]+)$/;
 const COMPUTE_OPERATION_RELATIVE = /^(?:compute\/v1\/)?locations\/global\/operations\/([^/]+)$/;
-/** Deployment Manager patterns (reference §4). */
+/** Deployment Manager patterns (the path parameters of deployments.get). */
 const DM_PROJECT_PATTERN =
   /^(?:(?:[-a-z0-9]{1,63}\.)*(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?):)?(?:[0-9]{1,19}|(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?))$/;
 const DM_DEPLOYMENT_PATTERN = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -174,7 +177,7 @@ export function checkParentId(value: unknown): CheckResult {
   return patternCheck(value, PARENT_ID_PATTERN, "'folders/<digits>' or 'organizations/<digits>'");
 }
 
-/** An idempotency key: a UUID other than the zero UUID (interface spec §4 rule 2). */
+/** An idempotency key: a UUID other than the zero UUID (Compute's requestId: "the zero UUID is not supported"). */
 export function checkRequestId(value: unknown): CheckResult {
   const expected = "a UUID such as '3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f' (crypto.randomUUID())";
   if (typeof value !== "string") return { reason: `must be a string: ${expected}, got ${typeName(value)}` };
@@ -195,7 +198,10 @@ export function checkInt64(value: unknown): CheckResult {
   return { value };
 }
 
-/** A Deployment Manager project: a project id, a project number, or a domain-scoped id (reference §4). */
+/**
+ * A Deployment Manager project: a project id, a project number, or a domain-scoped id (Deployment Manager's `project`
+ * parameter).
+ */
 export function checkDeploymentManagerProject(value: unknown): CheckResult {
   return patternCheck(
     value,

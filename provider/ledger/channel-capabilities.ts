@@ -8,7 +8,8 @@
  * Reads are cached per network and channel in the process (a `pulumi up` of many resources reads once; concurrent
  * callers share one read); a failed read is not cached. Fabric tells an identity it refuses nothing about the channel:
  * an Ed25519 identity on a channel without V3_0 gets only `creator is malformed` (Fabric 2.x) or `creator org [MSP]`
- * (Fabric 3 without V3_0) for the read itself, and the error says what that answer means (docs/decisions/0220).
+ * (Fabric 3 without V3_0) for the read itself, and the error says what that answer means
+ * (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
  */
 import type * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";

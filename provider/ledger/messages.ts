@@ -230,7 +230,7 @@ export interface ChaincodeEvent {
   readonly payload: Uint8Array;
 }
 
-// ---- protos: transaction side (spec §2.1) ----
+// ---- protos: transaction side (fabric-protos peer/transaction.proto) ----
 
 /** Offline-signing export format only (Fabric 1.4); never sent on the wire. */
 export interface SignedTransaction {

@@ -1,6 +1,6 @@
 /**
  * Proposal building: nonce, txId = hex(SHA-256(nonce ‖ serialized creator)), the channel and signature headers,
- * the ChaincodeProposalPayload, the visibility function f and the proposal hash (fabric.md §2.1–2.3).
+ * the ChaincodeProposalPayload, the visibility function f and the proposal hash (as Fabric's protoutil computes them).
  *
  * The header bytes are produced once and reused verbatim everywhere (proposal, proposal hash, verification);
  * they are never re-encoded.
@@ -22,8 +22,8 @@ export const DEFAULT_NONCE_LENGTH_BYTES = 24;
 export const DEFAULT_CHAINCODE_TYPE = 2;
 
 /**
- * How much of the ChaincodeProposalPayload reaches the ledger (spec §2.1): the whole payload without the transient
- * map (`full`, the only mode real Fabric peers implement), only its SHA-256 (`hash`), or `nothing`.
+ * How much of the ChaincodeProposalPayload reaches the ledger (Fabric's visibility function): the whole payload without
+ * the transient map (`full`, the only mode real Fabric peers implement), only its SHA-256 (`hash`), or `nothing`.
  */
 export type Visibility = "full" | "hash" | "nothing";
 

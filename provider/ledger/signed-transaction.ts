@@ -1,5 +1,5 @@
 /**
- * SignedTransaction (spec §2.1; Fabric 1.4, gone from modern Fabric) as an offline-signing export format only:
+ * SignedTransaction (Fabric 1.4, gone from modern Fabric) as an offline-signing export format only:
  * the serialized Transaction and the creator's signature over it. It is never sent on the wire: Fabric carries
  * transactions as a common.Envelope signed over its payload.
  *

@@ -3,7 +3,7 @@
  * ChaincodeEndorsedAction → ProposalResponsePayload → ChaincodeAction → TxReadWriteSet (and the KVRWSets inside).
  *
  * A failure throws LedgerDecodeError with the TxValidationCode a committing peer would assign at that point
- * (reference fabric.md §2.7). The walk is split in the committer's two stages so that a verifier can run the
+ * (Fabric's core/committer/txvalidator). The walk is split in the committer's two stages so that a verifier can run the
  * stage-A checks (signature, txId, proposal hash) between them: `unwrapEnvelope` (stage A decoding) and
  * `unwrapChaincodeAction` (stage C decoding).
  */

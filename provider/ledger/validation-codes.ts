@@ -1,6 +1,6 @@
 /**
- * TxValidationCode: names, numbers and meanings (spec §2.1, plus INVALID_CHAINCODE = 25 from Fabric ≥ 2.0).
- * Numbers outside the table are rendered as `UNKNOWN(n)`, never thrown on.
+ * TxValidationCode: names, numbers and meanings (fabric-protos peer/transaction.proto, with INVALID_CHAINCODE = 25 from
+ * Fabric ≥ 2.0). Numbers outside the table are rendered as `UNKNOWN(n)`, never thrown on.
  */
 
 /** The TxValidationCode numbers by name. */

@@ -9,8 +9,9 @@
  * - `verifyTransactionEnvelope` checks any signed envelope the way a committing peer would (no expectations):
  *   what the `opsledger-ledger verify` command runs.
  *
- * Checks run in the committer's order (fabric.md §2.7); the first failure rejects with VerificationError naming
- * the mismatch and the TxValidationCode a committer would assign. Nothing but VerificationError is thrown.
+ * Checks run in the committer's order (Fabric's core/committer/txvalidator); the first failure rejects with
+ * VerificationError naming the mismatch and the TxValidationCode a committer would assign. Nothing but
+ * VerificationError is thrown.
  */
 import { verifyCertificateChain } from "./cert-chain";
 import type { TrustedMsp } from "./cert-chain";

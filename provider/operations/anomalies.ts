@@ -1,6 +1,6 @@
 /**
- * Checks for values that break the documented limits (interface spec §8, google-apis.md §9). They are reported
- * through onWarning, never thrown: an out-of-spec detail must not hide the operation's real outcome.
+ * Checks for values that break the limits Google documents for operations and error details (google.rpc.ErrorInfo).
+ * They are reported through onWarning, never thrown: an out-of-spec detail must not hide the operation's real outcome.
  * Each function returns messages without a subject; the waiter prefixes the operation's name.
  */
 import type { ComputeOperationErrorItem, RpcStatus } from "./operation-types";

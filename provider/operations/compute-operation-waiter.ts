@@ -1,5 +1,5 @@
 /**
- * Waits for a compute#operation (interface spec §2.2): done at status DONE, failed when DONE with error.errors[] or
+ * Waits for a compute#operation: done at status DONE, failed when DONE with error.errors[] or
  * httpErrorStatusCode >= 400. PENDING and RUNNING keep polling; any other status is reported and treated as not done.
  */
 import { computeErrorAnomalies } from "./anomalies";

@@ -4,7 +4,7 @@
  * defaults, and out-of-spec values must be reported, not crashed on.
  */
 
-/** compute#operation (interface spec §2.2; the reply of firewallPolicies.move and globalOrganizationOperations.get). */
+/** compute#operation (the reply of firewallPolicies.move and globalOrganizationOperations.get). */
 export interface ComputeOperation {
   kind?: string;
   id?: string;

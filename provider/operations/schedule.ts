@@ -5,7 +5,7 @@
  * raised to the server's recommended interval and never past the deadline. Pure: `nextPollDelayMs` takes the random
  * number as an argument, so tests and the bench (bench/waiter-schedule.ts) replay it exactly.
  *
- * The goal (issue 13), measured by the bench over 240 durations spread log-uniformly from 1 s to 1 h: see DONE
+ * The goal, measured by the bench over 240 durations spread log-uniformly from 1 s to 1 h: see DONE
  * within 7% of the operation's duration on average and 15% at worst, with no more polls in total than Terraform's
  * schedule (an immediate poll, then waits of 2 s, 4 s, 8 s, 10 s, 10 s, ...) makes for the same operations.
  *

@@ -2,8 +2,8 @@
  * The ResourceProvider gRPC service of `pulumi-resource-opsledger`, served directly (as @pulumi/pulumi's own
  * dynamic-provider host does) rather than through `@pulumi/pulumi/provider`, whose server drops what this plugin
  * needs: Configure's values (explicit provider settings), a detailed diff, and the request's `timeout`
- * (docs/decisions/0021-plugin-serves-grpc-directly.md). Each method converts the request's Structs to plain values,
- * calls the adapter, and converts back; errors go to the engine as one-paragraph messages.
+ * (docs/decisions/0026-plugin-serves-the-grpc-service-directly.md). Each method converts the request's Structs to plain
+ * values, calls the adapter, and converts back; errors go to the engine as one-paragraph messages.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";

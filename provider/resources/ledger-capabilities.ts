@@ -5,7 +5,7 @@
  * the gateway with the resource's own identity (provider/ledger/channel-capabilities.ts), and an identity whose key
  * type the channel cannot accept, or a `channelCapability` assertion the channel disagrees with, is a failure naming
  * the field, what the channel has, and the fix. A channel the identity may not read falls back to the assertion, with
- * a warning saying so (docs/decisions/0220).
+ * a warning saying so (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
  */
 import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";

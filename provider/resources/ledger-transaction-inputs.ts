@@ -222,7 +222,7 @@ export function gatewayFailures(gateway: unknown): FieldFailure[] {
 /**
  * A `channelCapability` that is not one. Whether the identity's key type fits the channel is decided against the
  * channel's own configuration before anything is signed (ledger-capabilities.ts), `channelCapability` being an
- * optional assertion checked against it (docs/decisions/0220).
+ * optional assertion checked against it (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
  */
 export function capabilityFailures(n: Record<string, unknown>): FieldFailure[] {
   const capability = n["channelCapability"];

@@ -2,7 +2,7 @@
  * ledger.LedgerTransactions: many Fabric transactions in one resource, each submitted exactly once, through the single
  * transaction's own code paths (ledger-transaction.ts: the signer opened and checked against the certificate, the
  * gateway over the process's shared channel, submitOnce with its qscc adoption, verify-before-sign, fault retries and
- * endorsing-peer wait). docs/decisions/0225-ledger-transactions-in-one-resource.md says why and how.
+ * endorsing-peer wait). docs/decisions/0046-ledger-transactions-in-one-resource.md says why and how.
  *
  * Exactly once per item: an item's nonce is deriveNonce(creator, `<URN>#item/<key>`, generation), so its txId depends
  * on its key, not on its place in the list. check keeps an item's generation while its transaction is unchanged and

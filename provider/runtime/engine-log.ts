@@ -10,8 +10,8 @@
  * updates; the others become that resource's diagnostics.
  *
  * When the address is missing or the engine does not answer, `sendToEngine` resolves false (for good, for that engine)
- * and the caller prints the line as before. test/e2e/progress.test.ts pins this to the CLI version we ship by reading the
- * engine's event log.
+ * and the caller prints the line as before. test/e2e/firewall-policy-move.test.ts pins this to the CLI version we ship
+ * by reading the engine's event log.
  */
 import * as grpc from "@grpc/grpc-js";
 import { Writer } from "protobufjs";

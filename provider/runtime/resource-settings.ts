@@ -2,7 +2,7 @@
  * The settings of one resource's explicit provider (the TypeScript SDK's `opsledger.Provider`). They travel as the
  * secret `__settings` input and are kept in state with the resource, and while a call of that resource runs they take
  * the place of the stack's `opsledger:*` config (the environment still fills what they leave out), as an explicit
- * provider's inputs do on the plugin face. Decision: docs/decisions/0163-typescript-explicit-providers.md.
+ * provider's inputs do on the plugin face. Decision: docs/decisions/0029-typescript-explicit-providers.md.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ConfigError } from "../errors";

@@ -1,11 +1,12 @@
 /**
  * The `assets` chaincode as a service: one chaincode server per organization (the contract in ./chaincode, run by
- * fabric-shim's `fabric-chaincode-node server`), and for each organization a ccaas package (docs/source/cc_service.md
- * of Fabric; the ccaas builder's detect/build/release in the release's builders/ccaas) whose connection.json points
- * its peer at its own server over mutual TLS: the server's certificate comes from the organization's TLS CA and the
- * peer presents its TLS certificate (connection.json carries it and its key, as Fabric's ccaas design requires: this
- * is test material that lives only in the network's folder). Different connection.json files make different
- * packages, so each organization installs and approves its own package id for the same definition.
+ * fabric-shim's `fabric-chaincode-node server`), and for each organization a ccaas package
+ * (https://github.com/hyperledger/fabric/blob/main/docs/source/cc_service.md of Fabric; the ccaas builder's
+ * detect/build/release in the release's builders/ccaas) whose connection.json points its peer at its own server over
+ * mutual TLS: the server's certificate comes from the organization's TLS CA and the peer presents its TLS certificate
+ * (connection.json carries it and its key, as Fabric's ccaas design requires: this is test material that lives only in
+ * the network's folder). Different connection.json files make different packages, so each organization installs and
+ * approves its own package id for the same definition.
  */
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

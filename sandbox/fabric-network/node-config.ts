@@ -3,7 +3,8 @@
  * so every setting we do not name keeps that release's default) with the settings below written over it. The result
  * goes into the node's folder, which is its FABRIC_CFG_PATH; nothing is written into the release's folder.
  *
- * What the overrides do, per Fabric's sampleconfig comments and docs/source/cc_service.md:
+ * What the overrides do, per Fabric's sampleconfig comments and
+ * https://github.com/hyperledger/fabric/blob/main/docs/source/cc_service.md:
  * - orderer: listen on 127.0.0.1 with TLS; no system channel (General.BootstrapMethod "none"; 3.x has no other
  *   method and no such key); the channel participation API on (ChannelParticipation.Enabled) behind the Admin
  *   endpoint with mutual TLS (Admin.TLS.ClientAuthRequired; the orderer refuses to start without it when TLS is on);

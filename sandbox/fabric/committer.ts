@@ -1,6 +1,6 @@
 /**
- * The committing peer: validates each transaction of a block in Fabric's order (reference §2.7: stage A envelope
- * checks, stage B channel and duplicate txId, stage C dispatcher with the endorsement policy, stage D MVCC and
+ * The committing peer: validates each transaction of a block in Fabric's order (core/committer/txvalidator: stage A
+ * envelope checks, stage B channel and duplicate txId, stage C dispatcher with the endorsement policy, stage D MVCC and
  * phantom reads), records the per-transaction codes in the block, and applies only the valid transactions' writes.
  * Blocks are committed one at a time, in submission order.
  */

@@ -1,6 +1,6 @@
 /**
- * Creatives of the built-in fixture (reference §7): a hosted video creative with nearly every field set, a
- * third-party display creative, and one creative of advertiser 2003.
+ * Creatives of the built-in fixture (Display & Video 360 v3 advertisers.creatives): a hosted video creative with nearly
+ * every field set, a third-party display creative, and one creative of advertiser 2003.
  */
 import type { Creative } from "./wire";
 

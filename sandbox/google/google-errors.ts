@@ -1,6 +1,6 @@
 /**
  * Builders of the Google errors the sandbox sends. Messages and legacy reasons copy real responses where the
- * reference quotes them (google-apis.md §9); the rest follow the same style.
+ * Google's documentation quotes them (https://cloud.google.com/apis/design/errors); the rest follow the same style.
  */
 import { rpcCodeForHttpStatus, type ErrorDetail, type GoogleFailure, type LegacyErrorItem } from "./results";
 

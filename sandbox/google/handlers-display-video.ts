@@ -2,8 +2,8 @@
  * Display & Video 360 routes (v1..v4, identical shapes): inventorySourceGroups.delete and .get with the
  * partnerId | advertiserId owner union, and advertisers.creatives.get.
  *
- * Ownership (interface spec §4 rule 5, reference §6): only the owning partner may delete a partner-owned group;
- * an advertiser-owned group is reachable only with its advertiserId (its parent partner has no access). Reads
+ * Ownership (Display & Video 360's inventory source group rules): only the owning partner may delete a partner-owned
+ * group; an advertiser-owned group is reachable only with its advertiserId (its parent partner has no access). Reads
  * also allow an advertiser a partner-owned group explicitly shared with it.
  */
 import { invalidArgument, notFound, permissionDenied } from "./google-errors";

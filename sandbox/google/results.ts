@@ -1,7 +1,8 @@
 /**
  * What a handler returns, and the one adapter that turns it into an HTTP response. Handlers never write to the
  * socket: they return a JSON result, a Google error (rendered as `{error:{code,message,status,errors[],details[]}}`,
- * reference §9) or an OAuth error (`{error, error_description}`, for the token endpoints).
+ * https://cloud.google.com/apis/design/errors) or an OAuth error (`{error, error_description}`, for the token
+ * endpoints).
  */
 
 export type RpcCodeName =

@@ -1,5 +1,5 @@
 /**
- * OAuth scopes each route accepts (interface spec §5 together with the discovery documents, reference §8a).
+ * OAuth scopes each route accepts (the discovery documents' scopes).
  * A token needs any one of them.
  */
 export const SCOPE_PREFIX = "https://www.googleapis.com/auth/";
@@ -38,7 +38,7 @@ export const WORKSPACE_EVENTS_GET_SCOPES = scopes(
 export const DISPLAY_VIDEO_SCOPES = scopes("display-video");
 /** Cloud KMS key version methods: cloudkms or cloud-platform (the discovery document's scopes). */
 export const KMS_SCOPES = scopes("cloudkms", "cloud-platform");
-/** generateAccessToken: the caller's token needs iam or cloud-platform (google-auth-library's comment, §8a). */
+/** generateAccessToken: the caller's token needs iam or cloud-platform (google-auth-library's comment). */
 export const IAM_CREDENTIALS_SCOPES = scopes("iam", "cloud-platform");
 
 /** "compute" -> "https://www.googleapis.com/auth/compute"; full URIs (anything with a colon) stay as they are. */

@@ -48,6 +48,11 @@ function versionOf(pkg: string): string {
   return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
 }
 
+/** The package's `exports` (package.json): what a program can require, each specifier with the file it resolves to. */
+const ENTRY_POINTS = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { exports: Record<string, string> }
+).exports;
+
 /** The oldest @pulumi/pulumi the package declares (the lower bound of its caret range). */
 function oldestSupported(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
@@ -133,6 +138,50 @@ describe("the packed package in fresh projects with the oldest and the newest @p
       assert.match(test.output, /^\s+30 passing/m);
     });
   }
+
+  it("resolves the documented entry points and nothing under dist/; the plugin's wrapper alone runs the package", async () => {
+    const dir = fs.existsSync(path.join(tmp, `project-${newest}`))
+      ? path.join(tmp, `project-${newest}`)
+      : await freshProject(newest);
+    const specifiers = [
+      ...Object.keys(ENTRY_POINTS).map((s) => `pulumi-opsledger${s.slice(1)}`),
+      "pulumi-opsledger/dist/sdk/index.js",
+      "pulumi-opsledger/dist/provider/resources/index.js",
+    ];
+    const script =
+      `const out = {}; for (const s of ${JSON.stringify(specifiers)}) { try { out[s] = require("path")` +
+      `.relative(process.cwd(), require.resolve(s)); } catch (e) { out[s] = e.code; } }` +
+      `out.provider = Object.keys(require("pulumi-opsledger/provider").provider).sort().join(",");` +
+      `console.log(JSON.stringify(out));`;
+    const resolved = await run(process.execPath, ["-e", script], dir);
+    assert.equal(resolved.code, 0, resolved.output);
+    const pkg = path.join("node_modules", "pulumi-opsledger");
+    assert.deepEqual(JSON.parse(resolved.output) as unknown, {
+      ...Object.fromEntries(
+        Object.entries(ENTRY_POINTS).map(([s, target]) => [`pulumi-opsledger${s.slice(1)}`, path.join(pkg, target)]),
+      ),
+      "pulumi-opsledger/dist/sdk/index.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "pulumi-opsledger/dist/provider/resources/index.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      provider: "check,configure,create,delete,diff,read,update",
+    });
+    // As in Pulumi's plugin cache: the wrapper alone, run from the program's directory.
+    const cache = fs.mkdtempSync(path.join(tmp, "plugin-cache-"));
+    fs.copyFileSync(
+      path.join(dir, pkg, "bin", "pulumi-resource-opsledger"),
+      path.join(cache, "pulumi-resource-opsledger"),
+    );
+    fs.chmodSync(path.join(cache, "pulumi-resource-opsledger"), 0o755);
+    const schema = await run(
+      path.join(pulumiBinDir(), "pulumi"),
+      ["package", "get-schema", path.join(cache, "pulumi-resource-opsledger")],
+      dir,
+      {
+        PATH: [path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
+      },
+    );
+    assert.equal(schema.code, 0, schema.output);
+    assert.equal((JSON.parse(schema.output) as { name: string }).name, "opsledger");
+  });
 
   describe("a user's Automation API script with the newest @pulumi/pulumi", () => {
     let sandbox: GoogleSandbox;

@@ -1,5 +1,6 @@
 /**
- * Issue 30 point 1 on a real Fabric 3.1.5 network whose channel runs without V3_0 (channel capability V2_0, Raft; a
+ * The channel's capabilities read from the channel (docs/decisions/0045-channel-capabilities-read-from-the-channel.md)
+ * on a real Fabric 3.1.5 network whose channel runs without V3_0 (channel capability V2_0, Raft; a
  * network of the file's own): the provider reads the channel's capabilities before signing, and Fabric refuses an
  * Ed25519 client that read itself (`creator org [Org1MSP]`: the channel's MSPs are not MSPv3_0), so preview and up
  * are refused with that read the only call (no Endorse, no Submit), through both faces, the failure saying what the
@@ -13,12 +14,9 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  EndorseError,
-  LedgerReadError,
-  readChannelCapabilities,
-  resolveChannelCapabilities,
-} from "../../provider/ledger";
+import { readChannelCapabilities, resolveChannelCapabilities } from "../../provider/ledger/channel-capabilities";
+import { EndorseError } from "../../provider/ledger/endorse-error";
+import { LedgerReadError } from "../../provider/ledger/ledger-read-error";
 import { NetworkLayout } from "../../sandbox/fabric-network/topology";
 import { assertionDisagrees, refusesEd25519BeforeSending } from "../helpers/ledger-capability-behaviours";
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";

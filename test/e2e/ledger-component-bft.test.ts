@@ -4,8 +4,9 @@
  * Raft (test/helpers/ledger-component-behaviours.ts) — VALID with the previewed txId, MVCC_READ_CONFLICT from a
  * concurrent writer, and adoption of the committed transaction after kill -9 of `pulumi up`. The gateway peer submits
  * to every orderer and needs a quorum; nothing in the component depends on the consensus. One network for the file.
- * Issue 30 point 1 on BFT: the channel's capabilities (V3_0) are read from the channel, so an Ed25519 client certified
- * by Org1's CA commits VALID with no capability set, through both faces; an assertion of V2_0 fails naming V3_0.
+ * Capabilities read from the channel, on BFT: the channel's capabilities (V3_0) are read from the channel, so an
+ * Ed25519 client certified by Org1's CA commits VALID with no capability set, through both faces; an assertion of V2_0
+ * fails naming V3_0.
  */
 import { strict as assert } from "node:assert";
 import { adoptsAfterKill, failsOnReadConflict, submitsValid } from "../helpers/ledger-component-behaviours";

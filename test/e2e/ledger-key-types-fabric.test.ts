@@ -1,16 +1,16 @@
 /**
- * Issue 17 point 1 on a real Fabric 3.1.5 network (one network for the file): Org1's identities are Ed25519 (cryptogen's
- * `PublicKeyAlgorithm: ed25519`, channel capability V3_0), Org2's ECDSA P-384 (certificates issued by the network
- * builder), and the endorsement policy needs both. The LedgerTransaction component, through the plain `pulumi` CLI as
- * the Ed25519 client, commits VALID with an Ed25519 and a P-384 endorsement (read back from the committed
- * transaction); our client commits as the P-384 client too. A tampered endorsement of each key type is refused by our
- * verify-before-sign with the committer's code, and the same change signed by the official client (which checks
- * nothing) is refused by Fabric's committer with that code. `opsledger-ledger verify` passes the committed
+ * Ed25519 and ECDSA P-384 identities on a real Fabric 3.1.5 network (one network for the file): Org1's identities are
+ * Ed25519 (cryptogen's `PublicKeyAlgorithm: ed25519`, channel capability V3_0), Org2's ECDSA P-384 (certificates issued
+ * by the network builder), and the endorsement policy needs both. The LedgerTransaction component, through the plain
+ * `pulumi` CLI as the Ed25519 client, commits VALID with an Ed25519 and a P-384 endorsement (read back from the
+ * committed transaction); our client commits as the P-384 client too. A tampered endorsement of each key type is
+ * refused by our verify-before-sign with the committer's code, and the same change signed by the official client (which
+ * checks nothing) is refused by Fabric's committer with that code. `opsledger-ledger verify` passes the committed
  * transaction and its block and fails a tampered copy. No `channelCapability` is set: the provider reads the channel's
- * capabilities from the channel (issue 30); an assertion of V2_0 fails naming the channel's V3_0. On the run's shared
- * Fabric 2.5.16 network an Ed25519 client certified by Org1's real CA is refused in preview with only that read sent
- * (Fabric 2.5 refuses the read itself as "creator is malformed", and the failure says what that means), through both
- * faces, and an assertion of V3_0 fails naming the channel's V2_0.
+ * capabilities from the channel (docs/decisions/0045-channel-capabilities-read-from-the-channel.md); an assertion of
+ * V2_0 fails naming the channel's V3_0. On the run's shared Fabric 2.5.16 network an Ed25519 client certified by Org1's
+ * real CA is refused in preview with only that read sent (Fabric 2.5 refuses the read itself as "creator is malformed",
+ * and the failure says what that means), through both faces, and an assertion of V3_0 fails naming the channel's V2_0.
  *
  * Every signer backend that has the key type commits VALID on the same network, through the CLI, with a client
  * certificate the test has the organization's CA issue for the backend's public key: a SoftHSM2 token's Ed25519 key
@@ -20,7 +20,7 @@
  * signature Fabric accepts, so the signer sends the SHA-256 digest in digest.sha384, zero-padded to 48 bytes (the same
  * integer: ECDSA over SHA-256; provider/resources/ledger-transaction-signer.ts).
  *
- * The network's peers require client TLS certificates (`clientAuth`, issue 17 point 4 on 3.1.5): every test above
+ * The network's peers require client TLS certificates (`clientAuth`, mutual TLS on 3.1.5): every test above
  * reaches them over mutual TLS (the gateway proxy and the test's clients present the organization's client TLS
  * certificate; Org1's is Ed25519). Straight to Org1's peer, examples/ledger commits VALID with its Ed25519 client TLS
  * certificate and the key by file; a client certificate from a CA outside the peers' client TLS roots is refused by
@@ -33,7 +33,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
-import { EndorseError, newPrivateKeySigner, VerificationError, type Gateway } from "../../provider/ledger";
+import { EndorseError } from "../../provider/ledger/endorse-error";
+import { type Gateway } from "../../provider/ledger/gateway-client";
+import { newPrivateKeySigner } from "../../provider/ledger/signing";
+import { VerificationError } from "../../provider/ledger/verification-error";
 import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import { commitsOverMutualTls, refusesUntrustedClientCertificate } from "../helpers/ledger-mutual-tls";

@@ -1,7 +1,8 @@
 /**
- * Issue 17 point 4 on a real Fabric 2.5.16 network whose peers require client TLS certificates
- * (`startFabricNetwork({ clientAuth: true })`, what `npm run fabric:up -- --client-auth` starts; one network for the
- * file, no proxy: the peer itself checks the client certificate). Through the plain `pulumi` CLI:
+ * Mutual TLS to the gateway peer (docs/decisions/0024-ledger-client-tls-key-by-reference.md) on a real Fabric 2.5.16
+ * network whose peers require client TLS certificates (`startFabricNetwork({ clientAuth: true })`, what `npm run
+ * fabric:up -- --client-auth` starts; one network for the file, no proxy: the peer itself checks the client
+ * certificate). Through the plain `pulumi` CLI:
  * - examples/ledger commits VALID with the client TLS certificate as a plain input and its key by reference — a key
  *   file in one stack, an environment variable in another (preview endorses through mutual TLS too, refresh reads
  *   through it from the outputs' reference); the state holds the reference, and no form of the TLS key (nor of the

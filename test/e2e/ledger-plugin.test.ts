@@ -1,20 +1,21 @@
 /**
- * The ledger through the resource plugin (issue 16's point 2 for `opsledger:ledger:LedgerTransaction` and the ledger
- * data sources): examples/ledger's YAML twin (test/fixtures/pulumi/ledger-yaml, test/helpers/ledger-faces.ts), served
- * by bin/pulumi-resource-opsledger and driven with the plain `pulumi` CLI, runs the component's own bodies
- * (test/helpers/ledger-component-behaviours.ts) on the Fabric sandbox — VALID with the previewed txId,
- * MVCC_READ_CONFLICT, kill -9 adoption — and VALID on the run's shared real network (2.5.16 by default; no network of
- * this file's own). After the VALID up, through the plugin (which answers Configure with acceptSecrets, so it marks
- * secret outputs itself): the transient data and the signing key are only inside Pulumi secrets — the resource's
- * `credentials` output (the key, which refresh and destroy sign with) marked secret, the transient data in no output —
- * and in no plain state, command output or file on disk. Then a YAML program reads the ledger with `fn::invoke`
- * (getTransaction, evaluate, getChainInfo) in a preview, as a reader identity (the organization's peer: a member of
- * the channel's Readers, not its Writers) signing through a key file: the answers, nothing sent to be ordered, and
- * the key in no output.
+ * The ledger through the resource plugin (the same behaviour on both faces, for `opsledger:ledger:LedgerTransaction`
+ * and the ledger data sources): examples/ledger's YAML twin (test/fixtures/pulumi/ledger-yaml,
+ * test/helpers/ledger-faces.ts), served by bin/pulumi-resource-opsledger and driven with the plain `pulumi` CLI, runs
+ * the component's own bodies (test/helpers/ledger-component-behaviours.ts) on the Fabric sandbox — VALID with the
+ * previewed txId, MVCC_READ_CONFLICT, kill -9 adoption — and VALID on the run's shared real network (2.5.16 by
+ * default; no network of this file's own). After the VALID up, through the plugin (which answers Configure with acceptSecrets,
+ * so it marks secret outputs itself): the transient data and the signing key are only inside Pulumi secrets — the
+ * resource's `credentials` output (the key, which refresh and destroy sign with) marked secret, the transient data in
+ * no output — and in no plain state, command output or file on disk. Then a YAML program reads the ledger with
+ * `fn::invoke` (getTransaction, evaluate, getChainInfo) in a preview, as a reader identity (the organization's peer: a
+ * member of the channel's Readers, not its Writers) signing through a key file: the answers, nothing sent to be
+ * ordered, and the key in no output.
  */
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { codecs, toHex } from "../../provider/ledger";
+import { codecs } from "../../provider/ledger/codec";
+import { toHex } from "../../provider/ledger/hash";
 import { adoptsAfterKill, failsOnReadConflict, submitsValid, TRANSIENT } from "../helpers/ledger-component-behaviours";
 import { GATEWAY } from "../helpers/gateway-proxy";
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";

@@ -8,7 +8,11 @@
  */
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { codecs, connect, newIdentity, newPrivateKeySigner, toHex } from "../../provider/ledger";
+import { codecs } from "../../provider/ledger/codec";
+import { connect } from "../../provider/ledger/gateway-client";
+import { toHex } from "../../provider/ledger/hash";
+import { newIdentity } from "../../provider/ledger/identity";
+import { newPrivateKeySigner } from "../../provider/ledger/signing";
 import { startFabricSandbox } from "../../sandbox/fabric";
 import type { FabricSandbox } from "../../sandbox/fabric";
 import { writeLedgerReadsProject } from "../helpers/ledger-reads-project";

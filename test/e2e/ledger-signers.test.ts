@@ -18,7 +18,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { fabricSki } from "../../provider/ledger";
+import { fabricSki } from "../../provider/ledger/signer-keys";
 import { startFabricSandbox } from "../../sandbox/fabric";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
 import type { FabricSandbox } from "../../sandbox/fabric";

@@ -1,5 +1,5 @@
 /**
- * Stack state in PostgreSQL (issue 31 points 3 and 4), with the plain CLI through Pulumi's `postgres://` backend:
+ * Stack state in PostgreSQL (docs/multi-runner.md), with the plain CLI through Pulumi's `postgres://` backend:
  * - two stacks of one organization, on two runners at once, under one compute write quota of the Google sandbox
  *   (10 writes per 2 s: the rate of 300 a minute, at a scale where 2 x 20 moves meet it): both finish, nothing
  *   failed, every move made once;

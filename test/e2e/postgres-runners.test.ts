@@ -1,5 +1,5 @@
 /**
- * Stack state in PostgreSQL shared by two CI runners (issue 31 points 1 to 3): a private cluster
+ * Stack state in PostgreSQL shared by two CI runners (docs/multi-runner.md): a private cluster
  * (test/helpers/postgres.ts) reached by the plain CLI through Pulumi's `postgres://` backend; runners with their own
  * HOME, PULUMI_HOME, TMPDIR and checkout (test/helpers/postgres-runners.ts); the Google sandbox and the Fabric sandbox.
  *

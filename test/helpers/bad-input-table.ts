@@ -3,7 +3,7 @@
  * test/integration/google/bad-input.test.ts runs every row through the Google client; test/integration/plugin/
  * check-bad-input.test.ts runs the rows a resource or function of the plugin takes through its Check or Invoke.
  */
-import type { EndpointId } from "../../provider/google";
+import type { EndpointId } from "../../provider/google/endpoint-types";
 
 const UUID = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";
 const FP = "a numeric firewall policy id, 'firewallPolicies/<id>' or 'locations/global/firewallPolicies/<id>'";

@@ -1,6 +1,6 @@
 /**
  * The two faces a Pulumi program reaches the package's resources through, for e2e bodies that run once per face
- * (issue 16 point 2: the same behaviour, proven by the same bodies):
+ * (the same behaviour, proven by the same bodies):
  * - the TypeScript SDK's dynamic resources (examples/firewall-policy-move; type
  *   `pulumi-nodejs:dynamic/compute:FirewallPolicyMove`, served by @pulumi/pulumi's dynamic-provider host);
  * - the resource plugin bin/pulumi-resource-opsledger (a YAML twin of the same program under test/fixtures/yaml-twins,

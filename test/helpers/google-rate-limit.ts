@@ -1,7 +1,7 @@
 /**
- * Compute's per-minute write quota as Google reports a rejection of it (reference google-apis.md §9 samples): the
- * message and the ErrorInfo metadata keys of real responses. Tests that fake Google, and tests that check the
- * sandbox's answer, take them from here.
+ * Compute's per-minute write quota as Google reports a rejection of it (the samples of
+ * https://cloud.google.com/apis/design/errors): the message and the ErrorInfo metadata keys of real responses. Tests
+ * that fake Google, and tests that check the sandbox's answer, take them from here.
  */
 export const COMPUTE_WRITE_QUOTA_MESSAGE =
   "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute' of service " +

@@ -1,9 +1,9 @@
 /**
- * Issue 30 point 1 through the real engine (examples/ledger and its YAML twin through the plugin, the plain `pulumi`
- * CLI), one body per behaviour, on the real networks: the channel's capabilities are read from the channel before
- * anything is signed, so an Ed25519 identity on a V3_0 channel needs no setting; on a channel without V3_0 it is
- * refused in preview with nothing but the read sent (the gateway proxy sees Evaluate calls only: no Endorse, no
- * Submit); and a `channelCapability` assertion the channel disagrees with fails naming both.
+ * The channel's capabilities read from the channel, through the real engine (examples/ledger and its YAML twin through
+ * the plugin, the plain `pulumi` CLI), one body per behaviour, on the real networks: the channel's capabilities are
+ * read from the channel before anything is signed, so an Ed25519 identity on a V3_0 channel needs no setting; on a
+ * channel without V3_0 it is refused in preview with nothing but the read sent (the gateway proxy sees Evaluate calls
+ * only: no Endorse, no Submit); and a `channelCapability` assertion the channel disagrees with fails naming both.
  */
 import { strict as assert } from "node:assert";
 import { GATEWAY } from "./gateway-proxy";

@@ -29,8 +29,11 @@ import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { connect as connectOfficialClient } from "@hyperledger/fabric-gateway";
 import { common } from "@hyperledger/fabric-protos";
-import { connect, newIdentity, newPrivateKeySigner } from "../../provider/ledger";
-import type { ConnectOptions, Gateway, TrustedMsp } from "../../provider/ledger";
+import { connect } from "../../provider/ledger/gateway-client";
+import { newIdentity } from "../../provider/ledger/identity";
+import { newPrivateKeySigner } from "../../provider/ledger/signing";
+import type { TrustedMsp } from "../../provider/ledger/cert-chain";
+import type { ConnectOptions, Gateway } from "../../provider/ledger/gateway-client";
 import { startFabricSandbox } from "../../sandbox/fabric";
 import type { FabricSandbox } from "../../sandbox/fabric";
 import {

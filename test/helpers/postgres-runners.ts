@@ -1,8 +1,8 @@
 /**
- * CI runners of one team (issue 31): each has its own HOME, PULUMI_HOME, TMPDIR and checkout of the program (a copy
- * of the same files, with the stack's settings file Pulumi.<stack>.yaml as the repository would carry it), and they
- * share one state backend (a PostgreSQL cluster, test/helpers/postgres.ts, through Pulumi's `postgres://` backend) and
- * the secrets provider's passphrase (a CI secret). The first runner creates the stack (`pulumi stack init`, `pulumi
+ * CI runners of one team (docs/multi-runner.md): each has its own HOME, PULUMI_HOME, TMPDIR and checkout of the program
+ * (a copy of the same files, with the stack's settings file Pulumi.<stack>.yaml as the repository would carry it), and
+ * they share one state backend (a PostgreSQL cluster, test/helpers/postgres.ts, through Pulumi's `postgres://` backend)
+ * and the secrets provider's passphrase (a CI secret). The first runner creates the stack (`pulumi stack init`, `pulumi
  * config set-all`); the others take its settings file and select the stack by name.
  *
  * The program: `transactions` LedgerTransactions (a blind PutAsset of `<prefix>-<i>`, signed with the identity's key

@@ -1,8 +1,9 @@
 /**
- * A private PostgreSQL cluster for Pulumi's `postgres://` state backend (issue 31): Debian's server, found or fetched
- * by scripts/ensure-postgres.sh, a cluster made with initdb in a temp folder, started with pg_ctl on 127.0.0.1 and a
- * free port (no Unix socket outside the temp folder), password authentication over TCP for one role, `pulumi`, that
- * owns the database `pulumi`; stopped and removed by close(), which proves that no process of the cluster is left.
+ * A private PostgreSQL cluster for Pulumi's `postgres://` state backend (docs/multi-runner.md): Debian's server, found
+ * or fetched by scripts/ensure-postgres.sh, a cluster made with initdb in a temp folder, started with pg_ctl on
+ * 127.0.0.1 and a free port (no Unix socket outside the temp folder), password authentication over TCP for one role,
+ * `pulumi`, that owns the database `pulumi`; stopped and removed by close(), which proves that no process of the
+ * cluster is left.
  *
  * PostgreSQL refuses to run as root (CI runs as root): then initdb, pg_ctl and the server run as `nobody` (setpriv),
  * the temp folder is nobody's, and an unpacked server under root's cache (which nobody cannot reach) is hard-linked,

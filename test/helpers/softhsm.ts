@@ -8,7 +8,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { publicKeyFromEcPoint } from "../../provider/ledger";
+import { publicKeyFromEcPoint } from "../../provider/ledger/signer-keys";
 import { CKK_EC_EDWARDS, CKM_EC_EDWARDS_KEY_PAIR_GEN } from "../../provider/ledger/hsm-signer";
 
 type Pkcs11js = typeof import("pkcs11js");

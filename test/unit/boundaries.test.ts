@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
@@ -102,4 +103,69 @@ describe("layer boundaries (STYLE.md)", () => {
     assert.ok(sources("sdk").length > 3, "sdk has sources");
     assert.ok(sources("sandbox").length > 3, "sandbox has sources");
   });
+});
+
+/** The names a module specifier brings in from `room`'s index, per file: imports and re-exports, named only. */
+function namesFromIndex(file: string, room: string): string[] | undefined {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  if (!text.includes(`${path.basename(room)}"`)) return undefined;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  let names: string[] | undefined;
+  for (const st of source.statements) {
+    if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier) continue;
+    if (!ts.isStringLiteral(st.moduleSpecifier) || !st.moduleSpecifier.text.startsWith(".")) continue;
+    const target = path.normalize(path.join(path.dirname(file), st.moduleSpecifier.text));
+    if (target !== room && target !== path.join(room, "index")) continue;
+    const bindings = ts.isImportDeclaration(st) ? st.importClause?.namedBindings : st.exportClause;
+    names ??= [];
+    if (bindings && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings)))
+      names.push(...bindings.elements.map((el) => (el.propertyName ?? el.name).text));
+    else names.push("*");
+  }
+  return names;
+}
+
+/** The names `room`'s index.ts exports. */
+function indexExports(room: string): string[] {
+  const file = path.join(room, "index.ts");
+  const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((st) =>
+    ts.isExportDeclaration(st) && st.exportClause && ts.isNamedExports(st.exportClause)
+      ? st.exportClause.elements.map((el) => el.name.text)
+      : ts.isExportDeclaration(st)
+        ? ["* from " + (st.moduleSpecifier?.getText(source) ?? "")]
+        : [],
+  );
+}
+
+describe("curated indexes (STYLE.md: internals are imported by path, never re-exported for tests)", () => {
+  const rooms = ["provider", "sdk", "sandbox", "scripts", "bench", "fuzz"];
+  for (const room of ["provider/google", "provider/ledger", "provider/operations"]) {
+    it(`${room}/index.ts exports what other rooms import, and the tests import what they test by path`, () => {
+      const used = new Set(
+        rooms
+          .flatMap(sources)
+          .filter((f) => !f.startsWith(room + path.sep))
+          .flatMap((f) => namesFromIndex(f, room) ?? []),
+      );
+      const exported = indexExports(room);
+      assert.ok(exported.length >= 5, `${room}/index.ts exports ${String(exported.length)} names`);
+      assert.deepEqual(
+        exported.filter((name) => !used.has(name)),
+        [],
+        "exported for no other room",
+      );
+      assert.deepEqual(
+        [...used].filter((name) => !exported.includes(name)),
+        [],
+        "imported by another room, not exported",
+      );
+      const tests = sources("test").filter((f) => !f.split(path.sep).includes("node_modules"));
+      assert.deepEqual(
+        tests.filter((f) => namesFromIndex(f, room) !== undefined),
+        [],
+        "tests importing the index",
+      );
+    });
+  }
 });

@@ -11,8 +11,11 @@
 import { strict as assert } from "node:assert";
 import { randomUUID } from "node:crypto";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { CommitStatusError, EndorseError, GatewayError } from "../../../provider/ledger";
-import type { Gateway, Transaction } from "../../../provider/ledger";
+import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { GatewayError } from "../../../provider/ledger/gateway-error";
+import type { Gateway } from "../../../provider/ledger/gateway-client";
+import type { Transaction } from "../../../provider/ledger/gateway-objects";
 import { deliver, withRetries } from "../../../provider/ledger/delivery";
 import type { DeliveryOptions } from "../../../provider/ledger/delivery";
 import { connectGateway, type FabricNetwork } from "../../../sandbox/fabric-network";
@@ -28,7 +31,7 @@ import type { LedgerTarget } from "../../helpers/ledger-targets";
  */
 const BATCH_TIMEOUT_MS = 3_000;
 
-/** Faults every release line gets (the leader kill is cheap); the rest run on the LTS only (issue 10, point 5). */
+/** Faults every release line gets (the leader kill is cheap); the rest run on the LTS only, to keep the run's time. */
 const FULL = "2.5.16";
 
 function deliveryOptions(subject: string, address: string, reports: string[] = []): DeliveryOptions {
@@ -177,7 +180,7 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"]).filter((t) => t.kind ===
       }
     });
 
-    if (!full) return; // 3.1.5: the leader kill only (issue 10, point 5)
+    if (!full) return; // 3.1.5: the leader kill only (see FULL above)
 
     it("waits out a gateway peer restarted between endorsement and submission: the same envelope commits once", async () => {
       const gatewayPeer = network.organization("Org1MSP").peerName;

@@ -10,7 +10,10 @@ import {
 import { craft, envelopeOf, signPrepared, toHighS, type CraftSpec } from "./craft";
 import { connectOfficial, sha256, type Connection } from "./helpers";
 
-/** The committer's verdict on crafted transactions (reference §2.7), each reached by one deliberate defect. */
+/**
+ * The committer's verdict on crafted transactions (Fabric's core/committer/txvalidator), each reached by one deliberate
+ * defect.
+ */
 describe("Fabric sandbox committer", () => {
   let sandbox: FabricSandbox;
   let foreign: FabricSandbox;

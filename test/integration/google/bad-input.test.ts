@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { ValidationError } from "../../../provider/errors";
-import type { GoogleClient } from "../../../provider/google";
+import type { GoogleClient } from "../../../provider/google/client";
 import { fixture, type GoogleSandbox } from "../../../sandbox/google";
 import { DEPLOYER, sandboxClient, tokenRequests, useSandbox } from "./helpers";
 import { CASES } from "../../helpers/bad-input-table";

@@ -1,6 +1,10 @@
 import { strict as assert } from "node:assert";
-import { ENDPOINTS, ENDPOINT_IDS, crc32c, isApiError, parseComputeOperationRef } from "../../../provider/google";
-import type { ApiError, EndpointId, EndpointParams } from "../../../provider/google";
+import { isApiError } from "../../../provider/google/api-error";
+import { ENDPOINTS, ENDPOINT_IDS } from "../../../provider/google/endpoints";
+import { crc32c } from "../../../provider/google/kms";
+import { parseComputeOperationRef } from "../../../provider/google/validation";
+import type { ApiError } from "../../../provider/google/api-error";
+import type { EndpointId, EndpointParams } from "../../../provider/google/endpoint-types";
 import { resetDeprecationWarnings } from "../../../provider/google/deprecations";
 import { fixture, FIXTURE_CREATIVE_IDS } from "../../../sandbox/google";
 import { DEPLOYER, READER, SCOPE, tokenClient, useSandbox } from "./helpers";

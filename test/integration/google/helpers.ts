@@ -1,11 +1,11 @@
 /** Shared set-up of the client's integration tests: an in-process sandbox and clients pointed at it. */
-import {
-  clearGoogleAuthCache,
-  clearQuotaPacers,
-  createGoogleClient,
-  resolveGoogleSettings,
-} from "../../../provider/google";
-import type { GoogleClient, GoogleClientOptions, GoogleSettingsInput, RetryInfoEvent } from "../../../provider/google";
+import { clearGoogleAuthCache } from "../../../provider/google/auth";
+import { createGoogleClient } from "../../../provider/google/client";
+import { clearQuotaPacers } from "../../../provider/google/quota-pacer";
+import { resolveGoogleSettings } from "../../../provider/google/settings";
+import type { GoogleClient, GoogleClientOptions } from "../../../provider/google/client";
+import type { RetryInfoEvent } from "../../../provider/google/retry";
+import type { GoogleSettingsInput } from "../../../provider/google/settings";
 import { startGoogleSandbox } from "../../../sandbox/google";
 import type { GoogleSandbox, GoogleSandboxOptions, RequestLogEntry } from "../../../sandbox/google";
 

@@ -1,14 +1,15 @@
 /**
- * Issue 17 point 1 with Cloud KMS (sandbox): EC_SIGN_P384_SHA384 and EC_SIGN_ED25519 key versions signing what
- * Fabric verifies, and the combinations that cannot exist. Fabric verifies P-384 over SHA-256: KMS takes any 48-byte
- * value in digest.sha384, so the signer sends the SHA-256 digest left-padded with zero bytes (ECDSA reads the digest as
- * an integer, so the signature is ECDSA-P384 over SHA-256); the SHA-256 digest as it is (32 bytes) is refused, and what
- * KMS makes of `data` or a SHA-384 digest never verifies for Fabric. Ed25519 signs `data`, never a digest.
+ * Ed25519 and ECDSA P-384 identities with Cloud KMS (sandbox): EC_SIGN_P384_SHA384 and EC_SIGN_ED25519 key versions
+ * signing what Fabric verifies, and the combinations that cannot exist. Fabric verifies P-384 over SHA-256: KMS takes
+ * any 48-byte value in digest.sha384, so the signer sends the SHA-256 digest left-padded with zero bytes (ECDSA reads
+ * the digest as an integer, so the signature is ECDSA-P384 over SHA-256); the SHA-256 digest as it is (32 bytes) is
+ * refused, and what KMS makes of `data` or a SHA-384 digest never verifies for Fabric. Ed25519 signs `data`, never a
+ * digest.
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import { kmsAsymmetricSign, kmsPublicKey } from "../../../provider/google";
-import { isLowS, toLowSDer, verifySignature } from "../../../provider/ledger";
+import { kmsAsymmetricSign, kmsPublicKey } from "../../../provider/google/kms";
+import { isLowS, toLowSDer, verifySignature } from "../../../provider/ledger/signing";
 import { kmsSignInput } from "../../../provider/resources/ledger-transaction-signer";
 import { fixture } from "../../../sandbox/google";
 import { DEPLOYER, apiRequests, tokenClient, useSandbox } from "./helpers";

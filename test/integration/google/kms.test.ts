@@ -5,16 +5,11 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import {
-  DEFAULT_KMS_INTEGRITY_ATTEMPTS,
-  crc32c,
-  isApiError,
-  kmsAsymmetricSign,
-  kmsPublicKey,
-  KmsIntegrityError,
-} from "../../../provider/google";
-import type { ApiError } from "../../../provider/google";
-import { isLowS, toLowSDer, verifySignature } from "../../../provider/ledger";
+import { isApiError } from "../../../provider/google/api-error";
+import { DEFAULT_KMS_INTEGRITY_ATTEMPTS, crc32c, kmsAsymmetricSign, kmsPublicKey } from "../../../provider/google/kms";
+import { KmsIntegrityError } from "../../../provider/google/kms-integrity-error";
+import type { ApiError } from "../../../provider/google/api-error";
+import { isLowS, toLowSDer, verifySignature } from "../../../provider/ledger/signing";
 import { fixture } from "../../../sandbox/google";
 import { DEPLOYER, READER, SCOPE, apiRequests, tokenClient, useSandbox } from "./helpers";
 

@@ -2,7 +2,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_MAX_CONCURRENT_REQUESTS, createGoogleClient, resolveGoogleSettings } from "../../../provider/google";
+import { createGoogleClient } from "../../../provider/google/client";
+import { DEFAULT_MAX_CONCURRENT_REQUESTS, resolveGoogleSettings } from "../../../provider/google/settings";
 import { READ_SCOPE_SETS, readNumber } from "../../../bench/scale-reads-calls";
 import { sandboxEndpoints, useSandbox } from "./helpers";
 

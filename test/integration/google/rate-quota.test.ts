@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
-import { createGoogleClient, resolveGoogleSettings } from "../../../provider/google";
-import type { QuotaWaitEvent, RetryInfoEvent } from "../../../provider/google";
+import { createGoogleClient } from "../../../provider/google/client";
+import { resolveGoogleSettings } from "../../../provider/google/settings";
+import type { QuotaWaitEvent } from "../../../provider/google/quota-wait-event";
+import type { RetryInfoEvent } from "../../../provider/google/retry";
 import { createManualClock, fixture } from "../../../sandbox/google";
 import type { ManualClock } from "../../../sandbox/google";
 import { ALL_REQUESTED_SCOPES, DEPLOYER, sandboxEndpoints, useSandbox } from "./helpers";

@@ -5,8 +5,11 @@ import { join } from "node:path";
 import axios from "axios";
 import type { AxiosInstance } from "axios";
 import { ConfigError } from "../../../provider/errors";
-import { createGoogleClient, isApiError, resolveGoogleSettings } from "../../../provider/google";
-import type { GoogleClient, GoogleSettingsInput } from "../../../provider/google";
+import { isApiError } from "../../../provider/google/api-error";
+import { createGoogleClient } from "../../../provider/google/client";
+import { resolveGoogleSettings } from "../../../provider/google/settings";
+import type { GoogleClient } from "../../../provider/google/client";
+import type { GoogleSettingsInput } from "../../../provider/google/settings";
 import { fixture, type GoogleSandbox } from "../../../sandbox/google";
 import { ALL_REQUESTED_SCOPES, DEPLOYER, READER, apiRequests, sandboxClient, useSandbox } from "./helpers";
 

@@ -5,7 +5,10 @@
  * peer), and the `_lifecycle` read every endorsement carries.
  */
 import { strict as assert } from "node:assert";
-import { codecs, GatewayError, unwrap, type Gateway } from "../../../provider/ledger";
+import { codecs } from "../../../provider/ledger/codec";
+import { type Gateway } from "../../../provider/ledger/gateway-client";
+import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { unwrap } from "../../../provider/ledger/unwrap";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { craft } from "../fabric/craft";
 import { call, failure, submitRaw, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";

@@ -6,12 +6,12 @@
  */
 import { strict as assert } from "node:assert";
 import {
-  ChaincodeEventsError,
   type ChaincodeEvent,
   type Checkpoint,
   type CloseableAsyncIterable,
-  type Gateway,
-} from "../../../provider/ledger";
+} from "../../../provider/ledger/chaincode-events";
+import { ChaincodeEventsError } from "../../../provider/ledger/chaincode-events-error";
+import { type Gateway } from "../../../provider/ledger/gateway-client";
 import { startFabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { call, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";

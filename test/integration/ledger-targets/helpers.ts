@@ -7,14 +7,14 @@ import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import type * as grpc from "@grpc/grpc-js";
 import { common, gateway as gw } from "@hyperledger/fabric-protos";
+import { codecs } from "../../../provider/ledger/codec";
 import {
-  codecs,
   isTransactionNotFound,
-  validationCodeName,
   type Gateway,
   type ProposalRequest,
   type SubmitResult,
-} from "../../../provider/ledger";
+} from "../../../provider/ledger/gateway-client";
+import { validationCodeName } from "../../../provider/ledger/validation-codes";
 import type { LedgerTarget } from "../../helpers/ledger-targets";
 
 /** Generous per-test time for a real network on 2 shared cores. */

@@ -4,8 +4,8 @@
  * (VALID with opaque bytes, MVCC_READ_CONFLICT), decoded and verified; a chaincode query; the chain's height and
  * hashes; and the readable errors for a txId not on the channel, a malformed txId, a channel the peer has not joined,
  * a chaincode not defined, and a reader identity asked to evaluate; the channel's capabilities, read from its last
- * configuration block (issue 30: the sandbox's genesis block carries them as a real channel's does). The reads sign with a peer identity (a member of
- * the channel's Readers, not of its Writers) given as a key file, as a program would.
+ * configuration block (the sandbox's genesis block carries them as a real channel's does). The reads sign with a peer
+ * identity (a member of the channel's Readers, not of its Writers) given as a key file, as a program would.
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -13,15 +13,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { createPublicKey } from "node:crypto";
 import { common as fabricCommon } from "@hyperledger/fabric-protos";
-import {
-  certificateSubject,
-  codecs,
-  fabricSki,
-  LedgerReadError,
-  readChannelCapabilities,
-  toHex,
-  type Gateway,
-} from "../../../provider/ledger";
+import { readChannelCapabilities } from "../../../provider/ledger/channel-capabilities";
+import { codecs } from "../../../provider/ledger/codec";
+import { type Gateway } from "../../../provider/ledger/gateway-client";
+import { toHex } from "../../../provider/ledger/hash";
+import { LedgerReadError } from "../../../provider/ledger/ledger-read-error";
+import { certificateSubject, fabricSki } from "../../../provider/ledger/signer-keys";
 import { ValidationError } from "../../../provider/errors";
 import { invoke } from "../../../provider/plugin/adapter";
 import {
@@ -191,7 +188,7 @@ for (const target of ledgerTargets(["2.5.16", "3.1.5"])) {
       assert.equal(info.currentBlockHash, toHex(next.header?.previousHash ?? new Uint8Array()));
     });
 
-    it("reads the channel's capabilities from the last configuration block the newest block names (issue 30)", async () => {
+    it("reads the channel's capabilities from the last configuration block the newest block names", async () => {
       const capabilities = await readChannelCapabilities(gateway, ledger.channel);
       // The newest block's SIGNATURES metadata, decoded with the official protos, names the last configuration block.
       const newest = fabricCommon.Block.deserializeBinary(await ledger.readBlock((await ledger.blockHeight()) - 1n));

@@ -10,13 +10,10 @@
 import { strict as assert } from "node:assert";
 import { createPrivateKey } from "node:crypto";
 import * as official from "@hyperledger/fabric-gateway";
-import {
-  newPrivateKeySigner,
-  VerificationError,
-  type Gateway,
-  type Signer,
-  type TrustedMsp,
-} from "../../../provider/ledger";
+import { type TrustedMsp } from "../../../provider/ledger/cert-chain";
+import { type Gateway } from "../../../provider/ledger/gateway-client";
+import { newPrivateKeySigner, type Signer } from "../../../provider/ledger/signing";
+import { VerificationError } from "../../../provider/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { assertNotOrdered, call, failure, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";

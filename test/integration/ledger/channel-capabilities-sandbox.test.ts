@@ -1,23 +1,23 @@
 /**
- * Issue 30 point 1 on the Fabric sandbox, behind a gateway proxy that records every call: the channel's capabilities
- * are read from the channel (qscc GetChainInfo, GetBlockByNumber of the newest block, then of the last configuration
- * block it names) with the resource's own identity, once per network and channel in the process. On a V3_0 channel
- * an Ed25519 identity passes the component's check with no setting and commits VALID; on a channel without V3_0 it
- * is refused at check, at create and by the read data sources with nothing but that read sent (no Endorse, no
- * Submit), naming what the channel answered; `channelCapability` is an assertion, and when it disagrees with the
- * channel the failure names both. An identity the channel's Readers policy refuses (an orderer's) cannot read the
- * configuration: said so, and the assertion is used instead.
+ * The channel's capabilities read from the channel, on the Fabric sandbox, behind a gateway proxy that records every
+ * call: the channel's capabilities are read from the channel (qscc GetChainInfo, GetBlockByNumber of the newest block,
+ * then of the last configuration block it names) with the resource's own identity, once per network and channel in the
+ * process. On a V3_0 channel an Ed25519 identity passes the component's check with no setting and commits VALID; on a
+ * channel without V3_0 it is refused at check, at create and by the read data sources with nothing but that read sent
+ * (no Endorse, no Submit), naming what the channel answered; `channelCapability` is an assertion, and when it disagrees
+ * with the channel the failure names both. An identity the channel's Readers policy refuses (an orderer's) cannot read
+ * the configuration: said so, and the assertion is used instead.
  */
 import { strict as assert } from "node:assert";
 import { generateKeyPairSync } from "node:crypto";
 import {
-  connect,
   forgetChannelCapabilities,
-  newIdentity,
-  newPrivateKeySigner,
   readChannelCapabilities,
   resolveChannelCapabilities,
-} from "../../../provider/ledger";
+} from "../../../provider/ledger/channel-capabilities";
+import { connect } from "../../../provider/ledger/gateway-client";
+import { newIdentity } from "../../../provider/ledger/identity";
+import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import { ValidationError } from "../../../provider/errors";
 import { readLedgerChainInfo } from "../../../provider/functions/ledger-reads";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
@@ -90,7 +90,7 @@ function inputs(
 const paths = (t: Target, mark: number): string[] => t.proxy.paths(mark);
 const EVALUATES = (n: number): string[] => Array.from({ length: n }, () => GATEWAY.evaluate);
 
-describe("channel capabilities read from the channel (issue 30 point 1, Fabric sandbox)", function () {
+describe("channel capabilities read from the channel (Fabric sandbox)", function () {
   this.timeout(60_000);
   let v3: Target;
   let v2: Target;

@@ -3,16 +3,11 @@
  * Fabric sandbox, the sandbox's MSP roots as trust anchors, and small assertion helpers.
  */
 import { strict as assert } from "node:assert";
-import {
-  connect,
-  newIdentity,
-  newPrivateKeySigner,
-  unwrap,
-  type ConnectOptions,
-  type Gateway,
-  type TrustedMsp,
-  type UnwrappedTransaction,
-} from "../../../provider/ledger";
+import { type TrustedMsp } from "../../../provider/ledger/cert-chain";
+import { connect, type ConnectOptions, type Gateway } from "../../../provider/ledger/gateway-client";
+import { newIdentity } from "../../../provider/ledger/identity";
+import { newPrivateKeySigner } from "../../../provider/ledger/signing";
+import { unwrap, type UnwrappedTransaction } from "../../../provider/ledger/unwrap";
 import type { FabricSandbox, SandboxIdentity } from "../../../sandbox/fabric";
 
 /** Every organization's root CA of the sandbox, as verify-before-sign trust anchors. */

@@ -1,19 +1,17 @@
 /**
- * Issue 17 point 1 with PKCS#11: Ed25519 (CKK_EC_EDWARDS, CKM_EDDSA) and ECDSA P-384 (CKM_ECDSA) keys generated inside
- * a SoftHSM2 token and found by their CKA_ID, sign what Fabric verifies: Ed25519 over the message itself, P-384 over a
- * SHA-256 digest as low-S DER with P-384's order. Checked with node:crypto and against certificates for those keys.
+ * Ed25519 and ECDSA P-384 identities with PKCS#11: Ed25519 (CKK_EC_EDWARDS, CKM_EDDSA) and ECDSA P-384 (CKM_ECDSA) keys
+ * generated inside a SoftHSM2 token and found by their CKA_ID, sign what Fabric verifies: Ed25519 over the message
+ * itself, P-384 over a SHA-256 digest as low-S DER with P-384's order. Checked with node:crypto and against
+ * certificates for those keys.
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import {
-  assertSignerMatchesCertificate,
-  fabricSki,
-  isLowS,
-  openHsmSigner,
-  SignerError,
-  verifySignature,
-} from "../../../provider/ledger";
-import type { HsmSigner, KeyType } from "../../../provider/ledger";
+import { openHsmSigner } from "../../../provider/ledger/hsm-signer";
+import { SignerError } from "../../../provider/ledger/signer-error";
+import { assertSignerMatchesCertificate, fabricSki } from "../../../provider/ledger/signer-keys";
+import { isLowS, verifySignature } from "../../../provider/ledger/signing";
+import type { HsmSigner } from "../../../provider/ledger/hsm-signer";
+import type { KeyType } from "../../../provider/ledger/key-types";
 import { createSoftHsmToken } from "../../helpers/softhsm";
 import type { SoftHsmToken } from "../../helpers/softhsm";
 import { certifyPublicKey, newOrg } from "../../unit/ledger/fixtures";

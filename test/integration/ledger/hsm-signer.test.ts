@@ -8,16 +8,11 @@ import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import { signers } from "@hyperledger/fabric-gateway";
-import {
-  assertSignerMatchesCertificate,
-  ecPointOf,
-  fabricSki,
-  isLowS,
-  openHsmSigner,
-  SignerError,
-  verifySignature,
-} from "../../../provider/ledger";
-import type { HsmSigner } from "../../../provider/ledger";
+import { openHsmSigner } from "../../../provider/ledger/hsm-signer";
+import { SignerError } from "../../../provider/ledger/signer-error";
+import { assertSignerMatchesCertificate, ecPointOf, fabricSki } from "../../../provider/ledger/signer-keys";
+import { isLowS, verifySignature } from "../../../provider/ledger/signing";
+import type { HsmSigner } from "../../../provider/ledger/hsm-signer";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../../sandbox/fabric/certificates";
 import { createSoftHsmToken } from "../../helpers/softhsm";
 import type { SoftHsmToken } from "../../helpers/softhsm";

@@ -1,11 +1,13 @@
 /**
- * Issue 17 points 1 and 6 on the Fabric sandbox: an Ed25519 organization and a P-384 one on a channel with V3_0. Our
- * client commits VALID with endorsements from both, as each organization's client; a tampered endorsement of each
- * key type is refused with the committer's code before anything is signed; and without V3_0 the sandbox's MSP
- * refuses an Ed25519 creator as Fabric 3 does ("creator org"), while a P-384 one is fine.
+ * Ed25519 and ECDSA P-384 identities, and their checks, on the Fabric sandbox: an Ed25519 organization and a P-384 one
+ * on a channel with V3_0. Our client commits VALID with endorsements from both, as each organization's client; a
+ * tampered endorsement of each key type is refused with the committer's code before anything is signed; and without
+ * V3_0 the sandbox's MSP refuses an Ed25519 creator as Fabric 3 does ("creator org"), while a P-384 one is fine.
  */
 import { strict as assert } from "node:assert";
-import { GatewayError, VerificationError, type Gateway, type ProposalRequest } from "../../../provider/ledger";
+import { type Gateway, type ProposalRequest } from "../../../provider/ledger/gateway-client";
+import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { VerificationError } from "../../../provider/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { connectOurs, failure, ledgerCodes } from "./helpers";
 

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { fabricSki } from "../../../provider/ledger";
+import { fabricSki } from "../../../provider/ledger/signer-keys";
 import { configureProvider } from "../../../provider/runtime/context";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";

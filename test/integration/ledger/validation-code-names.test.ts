@@ -11,7 +11,11 @@
  */
 import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
-import { codecs, LedgerDecodeError, unwrap, validationCodeName, type Gateway } from "../../../provider/ledger";
+import { codecs } from "../../../provider/ledger/codec";
+import { type Gateway } from "../../../provider/ledger/gateway-client";
+import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import { unwrap } from "../../../provider/ledger/unwrap";
+import { validationCodeName } from "../../../provider/ledger/validation-codes";
 import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import { creatorOf } from "../../../provider/resources/ledger-transaction-txid";
 import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";

@@ -1,14 +1,10 @@
 import { strict as assert } from "node:assert";
-import {
-  codecs,
-  newPrivateKeySigner,
-  sha256,
-  toHex,
-  VerificationError,
-  type Gateway,
-  type ProposalRequest,
-  type Visibility,
-} from "../../../provider/ledger";
+import { codecs } from "../../../provider/ledger/codec";
+import { type Gateway, type ProposalRequest } from "../../../provider/ledger/gateway-client";
+import { sha256, toHex } from "../../../provider/ledger/hash";
+import { type Visibility } from "../../../provider/ledger/proposal";
+import { newPrivateKeySigner } from "../../../provider/ledger/signing";
+import { VerificationError } from "../../../provider/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity, type TamperMode } from "../../../sandbox/fabric";
 import { committed, connectOurs, failure, ledgerCodes, text } from "./helpers";
 

@@ -215,8 +215,8 @@ describe("Google sandbox token flows", () => {
     assert.equal(key.token_uri, `${sandbox.endpoints.oauth2}/token`);
     assert.equal(key.client_email, DEPLOYER);
     assert.match(key.private_key, /^-{5}BEGIN PRIVATE KEY-{5}\n/);
-    // google-auth-library ignores token_uri and always posts to oauth2.googleapis.com (reference §8b): send it here.
-    // Fail closed: a request the rewrite misses is refused here (and by the suite's egress guard), never sent.
+    // google-auth-library ignores token_uri and always posts to oauth2.googleapis.com (its `GOOGLE_TOKEN_URL`): send it
+    // here. Fail closed: a request the rewrite misses is refused here (and by the suite's egress guard), never sent.
     const transporter = new gaxios.Gaxios();
     const seen: string[] = [];
     transporter.interceptors.request.add({

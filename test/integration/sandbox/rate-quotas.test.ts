@@ -14,7 +14,7 @@ const uuid = (i: number): string => `0b7d4f3e-2c1a-4b9d-8e7f-${String(i).padStar
 
 const MESSAGE = COMPUTE_WRITE_QUOTA_MESSAGE;
 
-/** The rejection as Google's front end words it (ErrorInfo metadata as in reference google-apis.md §9 samples). */
+/** The rejection as Google's front end words it (ErrorInfo metadata as in Google's error samples). */
 function rateLimitBody(code: number, status: string, limit: number, retryDelay: string): unknown {
   return {
     error: {

@@ -34,15 +34,15 @@ export const DROPPED: ReadonlyMap<string, string> = new Map<string, string>([
   ],
   [
     "ledger-component.test.ts | sandbox, 2.5.16, 3.1.5 | VALID (preview shows the txId and the simulated result and orders nothing; up submits that txId once; block, result, both endorsers; the ProcessedTransaction output equals qscc's bytes), MVCC_READ_CONFLICT, kill -9 adoption",
-    "rewritten, no figure in it: VALID now runs on 3.1.5 here and on lifecycle's first up on 2.5.16, and the 3.1.5 peer freeze moved here (decision 0197)",
+    "rewritten, no figure in it: VALID now runs on 3.1.5 here and on lifecycle's first up on 2.5.16, and the 3.1.5 peer freeze moved here (decision 0034)",
   ],
   [
     "ledger-component-lifecycle.test.ts | sandbox, 2.5.16 | re-run and refresh change nothing, new arguments replace (two on the ledger), secrets, allowInvalid, onDestroy exactly once, a refused endorsement",
-    "rewritten, no figure in it: the sandbox leg was dropped and the stack's first up carries the VALID case (decision 0197)",
+    "rewritten, no figure in it: the sandbox leg was dropped and the stack's first up carries the VALID case (decision 0034)",
   ],
   [
     "ledger-component-peers.test.ts | 2.5.16, 3.1.5 (networks of its own) | up ends only once the other endorsing organization's peer has the transaction; examples/ledger/README.md's real-network block with the lines `fabric:up` prints",
-    "rewritten, no figure in it: its 3.1.5 test runs on ledger-component's own 3.1.5 network (decision 0197)",
+    "rewritten, no figure in it: its 3.1.5 test runs on ledger-component's own 3.1.5 network (decision 0034)",
   ],
 ]);
 

@@ -39,7 +39,7 @@ describe("Fabric network configuration", () => {
     assert.deepEqual(get(profile("3.1.5"), "Capabilities"), { V3_0: true });
     assert.deepEqual(get(profile("3.1.5"), "Orderer.Capabilities"), { V2_0: true });
     assert.deepEqual(get(profile("3.1.5"), "Application.Capabilities"), { V2_5: true });
-    // A 3.x channel without V3_0, on request (issue 30: an Ed25519 identity on such a channel).
+    // A 3.x channel without V3_0, on request (an Ed25519 identity on such a channel).
     const v2 = get(
       parse(configtxYaml(layout, ports, { version: "3.1.5", ...settings, channelCapability: "V2_0" })),
       "Profiles.OpsledgerChannel",

@@ -1,12 +1,9 @@
 import { strict as assert } from "node:assert";
 import { ConfigError } from "../../../provider/errors";
-import {
-  clearGoogleAuthCache,
-  createGoogleClient,
-  createGoogleTokenSource,
-  resolveGoogleSettings,
-} from "../../../provider/google";
-import type { GoogleSettingsInput } from "../../../provider/google";
+import { clearGoogleAuthCache, createGoogleTokenSource } from "../../../provider/google/auth";
+import { createGoogleClient } from "../../../provider/google/client";
+import { resolveGoogleSettings } from "../../../provider/google/settings";
+import type { GoogleSettingsInput } from "../../../provider/google/settings";
 import { scriptedAxios } from "./helpers";
 
 const PEM =

@@ -1,19 +1,17 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createGoogleClient, requestedScopesFor } from "../../../provider/google/client";
 import {
   ENDPOINTS,
   ENDPOINT_IDS,
-  SCOPES,
-  WORKSPACE_EVENTS_GET_SCOPES,
   buildRequest,
-  createGoogleClient,
   getEndpoint,
-  requestedScopesFor,
   resolveApiVersion,
-  validateEndpointParams,
-} from "../../../provider/google";
-import type { EndpointId } from "../../../provider/google";
+} from "../../../provider/google/endpoints";
+import { SCOPES, WORKSPACE_EVENTS_GET_SCOPES } from "../../../provider/google/scopes";
+import { validateEndpointParams } from "../../../provider/google/validation";
+import type { EndpointId } from "../../../provider/google/endpoint-types";
 import { ROOT, countingTokens, scriptedAxios, testSettings } from "./helpers";
 
 const UUID = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";

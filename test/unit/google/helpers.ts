@@ -1,8 +1,9 @@
 /** Test doubles for the Google client: a scripted axios transport, a recording sleep, a seeded random, fixed tokens. */
 import axios, { AxiosError, AxiosHeaders } from "axios";
 import type { AxiosInstance, InternalAxiosRequestConfig } from "axios";
-import { resolveGoogleSettings } from "../../../provider/google";
-import type { GoogleSettings, GoogleSettingsInput, TokenSource } from "../../../provider/google";
+import { resolveGoogleSettings } from "../../../provider/google/settings";
+import type { TokenSource } from "../../../provider/google/auth";
+import type { GoogleSettings, GoogleSettingsInput } from "../../../provider/google/settings";
 
 export const ROOT = "https://svc.test";
 
@@ -98,7 +99,7 @@ export function countingTokens(refreshable = true): TokenSource & { calls: { sco
   };
 }
 
-/** A Google error body (reference §9 envelope). */
+/** A Google error body (the google.rpc.Status envelope). */
 export function googleError(
   code: number,
   status: string,

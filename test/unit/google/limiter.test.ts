@@ -1,7 +1,9 @@
 import { strict as assert } from "node:assert";
 import axios, { AxiosHeaders } from "axios";
 import type { AxiosResponse, InternalAxiosRequestConfig } from "axios";
-import { createGoogleClient, createLimiter, delay, sharedLimiter } from "../../../provider/google";
+import { createGoogleClient } from "../../../provider/google/client";
+import { delay } from "../../../provider/google/delay";
+import { createLimiter, sharedLimiter } from "../../../provider/google/limiter";
 import { countingTokens, testSettings } from "./helpers";
 
 /** A promise with its resolver, to hold a task open until the test lets it finish. */

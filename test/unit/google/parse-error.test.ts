@@ -1,18 +1,13 @@
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import {
-  ApiError,
-  SCOPES,
-  createGoogleClient,
-  isApiError,
-  parseDurationStringMs,
-  parseGoogleError,
-  parseRetryAfterMs,
-} from "../../../provider/google";
-import type { EndpointId, EndpointParams } from "../../../provider/google";
+import { ApiError, isApiError } from "../../../provider/google/api-error";
+import { createGoogleClient } from "../../../provider/google/client";
+import { parseDurationStringMs, parseGoogleError, parseRetryAfterMs } from "../../../provider/google/parse-error";
+import { SCOPES } from "../../../provider/google/scopes";
+import type { EndpointId, EndpointParams } from "../../../provider/google/endpoint-types";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 
-/** Reference §9: insufficient scope (Analog#296, react-google-contacts#6). */
+/** Insufficient scope (Analog#296, react-google-contacts#6). */
 const SCOPE_BODY = {
   error: {
     code: 403,
@@ -30,7 +25,7 @@ const SCOPE_BODY = {
   },
 };
 
-/** Reference §9: missing credentials (google-api-php-client#2479). */
+/** Missing credentials (google-api-php-client#2479). */
 const MISSING_CREDENTIALS_BODY = {
   error: {
     code: 401,
@@ -57,7 +52,7 @@ const MISSING_CREDENTIALS_BODY = {
   },
 };
 
-/** Reference §9: a consumer-quota 429 with QuotaFailure, Help, ErrorInfo and RetryInfo (python-genai#1875). */
+/** A consumer-quota 429 with QuotaFailure, Help, ErrorInfo and RetryInfo (python-genai#1875). */
 const QUOTA_BODY = {
   error: {
     code: 429,
@@ -100,7 +95,7 @@ const QUOTA_BODY = {
   },
 };
 
-/** Reference §9: the 503 sample without details (google-api-php-client#1945). */
+/** The 503 sample without details (google-api-php-client#1945). */
 const UNAVAILABLE_BODY = {
   error: {
     code: 503,

@@ -7,7 +7,7 @@ import {
   quotaUnitWindowMs,
   rateLimitNotice,
   sharedQuotaPacer,
-} from "../../../provider/google";
+} from "../../../provider/google/quota-pacer";
 import { computeWriteQuotaMetadata } from "../../helpers/google-rate-limit";
 
 describe("QuotaPacer", () => {

@@ -1,8 +1,13 @@
 import { strict as assert } from "node:assert";
 import axios, { AxiosHeaders } from "axios";
 import type { AxiosResponse, InternalAxiosRequestConfig } from "axios";
-import { ApiError, clearQuotaPacers, createGoogleClient, describeQuota } from "../../../provider/google";
-import type { GoogleClient, QuotaWaitEvent, RetryInfoEvent } from "../../../provider/google";
+import { ApiError } from "../../../provider/google/api-error";
+import { createGoogleClient } from "../../../provider/google/client";
+import { clearQuotaPacers } from "../../../provider/google/quota-pacer";
+import { describeQuota } from "../../../provider/google/quota-wait-event";
+import type { GoogleClient } from "../../../provider/google/client";
+import type { QuotaWaitEvent } from "../../../provider/google/quota-wait-event";
+import type { RetryInfoEvent } from "../../../provider/google/retry";
 import { countingTokens, googleError, testSettings } from "./helpers";
 import { COMPUTE_WRITE_QUOTA_MESSAGE, computeWriteQuotaMetadata } from "../../helpers/google-rate-limit";
 

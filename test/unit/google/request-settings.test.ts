@@ -1,14 +1,14 @@
 import { strict as assert } from "node:assert";
 import { ConfigError } from "../../../provider/errors";
+import { createGoogleClient } from "../../../provider/google/client";
 import {
   DEFAULT_UNIVERSE_DOMAIN,
   GOOGLE_SETTING_KEYS,
-  createGoogleClient,
   endpointRootsFor,
   resolveGoogleSettings,
   settingEnvNames,
-} from "../../../provider/google";
-import type { GoogleSettingsInput } from "../../../provider/google";
+} from "../../../provider/google/settings";
+import type { GoogleSettingsInput } from "../../../provider/google/settings";
 import { CONFIG_KEYS } from "../../../provider/runtime/settings";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 
@@ -134,7 +134,7 @@ describe("Google request settings (universe, request reason, quota project)", ()
     assert.deepEqual(endpointRootsFor("googleapis.com").oauth2, "https://oauth2.googleapis.com");
   });
 
-  it("decides x-goog-user-project from billingProject, project and userProjectOverride (decision 0190)", () => {
+  it("decides x-goog-user-project from billingProject, project and userProjectOverride (decision 0031)", () => {
     const quota = (input: Partial<GoogleSettingsInput>): string | null =>
       resolveGoogleSettings({ explicit: input }).quotaProject ?? null;
     // Unset: 0.1's behaviour, billingProject when set.

@@ -1,17 +1,18 @@
 import { strict as assert } from "node:assert";
 import { DeadlineError } from "../../../provider/errors";
+import { ApiError } from "../../../provider/google/api-error";
+import { createGoogleClient } from "../../../provider/google/client";
+import { clearQuotaPacers } from "../../../provider/google/quota-pacer";
 import {
-  ApiError,
   DEFAULT_RETRY_INITIAL_DELAY_MS,
   DEFAULT_RETRY_MAX_ATTEMPTS,
   DEFAULT_RETRY_MAX_DELAY_MS,
   DEFAULT_RETRY_MULTIPLIER,
   backoffDelayMs,
-  clearQuotaPacers,
-  createGoogleClient,
   isRetrySafe,
-} from "../../../provider/google";
-import type { GoogleClientOptions, RetryInfoEvent } from "../../../provider/google";
+} from "../../../provider/google/retry";
+import type { GoogleClientOptions } from "../../../provider/google/client";
+import type { RetryInfoEvent } from "../../../provider/google/retry";
 import { resetDeprecationWarnings } from "../../../provider/google/deprecations";
 import { countingTokens, googleError, recordingSleep, scriptedAxios, seededRandom, testSettings } from "./helpers";
 import type { Scripted } from "./helpers";

@@ -2,8 +2,11 @@ import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
 import axios, { AxiosError, AxiosHeaders } from "axios";
 import type { InternalAxiosRequestConfig } from "axios";
-import { ApiError, AuthError, createGoogleClient, redactText, redactUrl } from "../../../provider/google";
-import type { TokenSource } from "../../../provider/google";
+import { ApiError } from "../../../provider/google/api-error";
+import { AuthError } from "../../../provider/google/auth-error";
+import { createGoogleClient } from "../../../provider/google/client";
+import { redactText, redactUrl } from "../../../provider/google/redact";
+import type { TokenSource } from "../../../provider/google/auth";
 import { testSettings } from "./helpers";
 
 const TOKEN = "ya29.a0AfB_SECRET-access-token-value";

@@ -1,14 +1,14 @@
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
 import { ConfigError } from "../../../provider/errors";
+import { SCOPES } from "../../../provider/google/scopes";
 import {
   DEFAULT_ENDPOINT_ROOTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_REQUEST_TIMEOUT_MS,
-  SCOPES,
   parseDurationMs,
   resolveGoogleSettings,
-} from "../../../provider/google";
+} from "../../../provider/google/settings";
 
 function config(values: Record<string, string>): (key: string) => string | undefined {
   return (key) => values[key];

@@ -1,5 +1,7 @@
 import { strict as assert } from "node:assert";
 import { ValidationError } from "../../../provider/errors";
+import { createGoogleClient } from "../../../provider/google/client";
+import { getEndpoint } from "../../../provider/google/endpoints";
 import {
   checkDeploymentManagerProject,
   checkEndpointParams,
@@ -7,11 +9,9 @@ import {
   checkInt64,
   checkParentId,
   checkRequestId,
-  createGoogleClient,
-  getEndpoint,
   parseComputeOperationRef,
-} from "../../../provider/google";
-import type { CheckResult, EndpointId } from "../../../provider/google";
+} from "../../../provider/google/validation";
+import type { CheckResult, EndpointId } from "../../../provider/google/endpoint-types";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 
 const UUID = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";
@@ -81,7 +81,7 @@ describe("validation", () => {
     );
   });
 
-  it("checks Deployment Manager project patterns of reference §4", () => {
+  it("checks Deployment Manager project patterns", () => {
     for (const ok of ["sandbox-project", "123456789012", "example.com:my-project", "a"]) {
       assert.deepEqual(checkDeploymentManagerProject(ok), { value: ok });
     }

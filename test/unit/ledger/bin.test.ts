@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { codecs } from "../../../provider/ledger";
+import { codecs } from "../../../provider/ledger/codec";
 
 const BIN = path.resolve(__dirname, "..", "..", "..", "..", "bin", "opsledger-ledger.js");
 

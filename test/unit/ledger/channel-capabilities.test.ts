@@ -1,19 +1,19 @@
 /**
- * Issue 30 point 1, the decoding: a configuration block built with the official @hyperledger/fabric-protos (Go's wire
- * layout through google-protobuf, maps of messages included) decodes with our .proto files and codec into the
- * channel's capabilities per group; the last configuration block's number is found where Fabric's
- * protoutil.GetLastConfigIndexFromBlock finds it (SIGNATURES' OrdererBlockMetadata, else the deprecated LAST_CONFIG
- * entry); a block that is no configuration block, or records no index, is an error naming it.
+ * The channel's capabilities read from the channel, the decoding: a configuration block built with the official
+ * @hyperledger/fabric-protos (Go's wire layout through google-protobuf, maps of messages included) decodes with our
+ * .proto files and codec into the channel's capabilities per group; the last configuration block's number is found
+ * where Fabric's protoutil.GetLastConfigIndexFromBlock finds it (SIGNATURES' OrdererBlockMetadata, else the deprecated
+ * LAST_CONFIG entry); a block that is no configuration block, or records no index, is an error naming it.
  */
 import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
 import {
   capabilitiesOfConfigBlock,
-  codecs,
   describeChannelCapabilities,
   lastConfigIndexOf,
-  LedgerError,
-} from "../../../provider/ledger";
+} from "../../../provider/ledger/channel-capabilities";
+import { codecs } from "../../../provider/ledger/codec";
+import { LedgerError } from "../../../provider/ledger/ledger-error";
 
 function capabilitiesValue(names: readonly string[]): common.ConfigValue {
   const caps = new common.Capabilities();
@@ -99,7 +99,7 @@ function blockOf(
   return block.serializeBinary();
 }
 
-describe("channel capabilities from a configuration block (issue 30 point 1)", () => {
+describe("channel capabilities from a configuration block", () => {
   it("decodes the Channel, Application and Orderer groups' capabilities of an official-protos block", () => {
     const caps = capabilitiesOfConfigBlock("mychannel", codecs.Block.decode(configBlock(7, ["V3_0"])));
     assert.deepEqual(caps, {

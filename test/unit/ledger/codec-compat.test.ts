@@ -18,7 +18,7 @@ import {
 } from "./compat-helpers";
 
 describe("codec byte compatibility with @hyperledger/fabric-protos", () => {
-  describe("spec §2.1 messages", () => {
+  describe("transaction-side messages", () => {
     it("encodes ProcessedTransaction identically, with camelCase field names and a non-VALID code", () => {
       const theirs = new fp.peer.ProcessedTransaction();
       theirs.setTransactionenvelope(fabricEnvelope(u8("payload"), u8("sig")));

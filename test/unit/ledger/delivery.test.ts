@@ -6,8 +6,11 @@
  */
 import { strict as assert } from "node:assert";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { CommitStatusError, EndorseError, LedgerError, SubmitError } from "../../../provider/ledger";
-import type { Commit, CommitStatus, Transaction } from "../../../provider/ledger";
+import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { LedgerError } from "../../../provider/ledger/ledger-error";
+import { SubmitError } from "../../../provider/ledger/submit-error";
+import type { Commit, CommitStatus, Transaction } from "../../../provider/ledger/gateway-objects";
 import {
   DEFAULT_GATEWAY_GRACE_MS,
   DEFAULT_RESUBMIT_AFTER_MS,

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { Gateway, ProposalRequest } from "../../../provider/ledger";
+import type { Gateway, ProposalRequest } from "../../../provider/ledger/gateway-client";
 import { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../../../provider/resources/ledger-transaction";
 
 const TX = "a".repeat(64);

@@ -1,7 +1,8 @@
 /**
  * Test PKI and a gateway-like transaction builder: organizations with a root CA each, client and endorser
  * certificates generated with @peculiar/x509, and prepared transactions assembled exactly as Fabric's gateway does
- * (fabric.md §2.5), so verify-before-sign can be tested against genuine and tampered transactions.
+ * (Fabric's internal/pkg/gateway/submit.go), so verify-before-sign can be tested against genuine and tampered
+ * transactions.
  */
 import * as crypto from "node:crypto";
 import { x509 } from "../../../provider/ledger/x509-lib";

@@ -1,8 +1,8 @@
 /**
- * Issue 17 points 1 and 6 in the library: verify-before-sign and committer-style verification with Ed25519 and ECDSA
- * P-384 endorsers, creators and certificate chains; the gateway client signing with each key type against a scripted
- * gateway that checks signatures as Fabric's MSP does; and connect() refusing, before anything is sent, a hash the
- * identity's key type cannot use or a signer of another key type.
+ * Ed25519 and ECDSA P-384 identities in the library: verify-before-sign and committer-style verification with Ed25519
+ * and ECDSA P-384 endorsers, creators and certificate chains; the gateway client signing with each key type against a
+ * scripted gateway that checks signatures as Fabric's MSP does; and connect() refusing, before anything is sent, a hash
+ * the identity's key type cannot use or a signer of another key type.
  */
 import assert from "node:assert/strict";
 import { ConfigError } from "../../../provider/errors/config-error";

@@ -1,5 +1,5 @@
 /**
- * Issue 17 point 1: ECDSA P-384 and Ed25519 identities beside P-256. Our signers and verifiers are cross-checked
+ * ECDSA P-384 and Ed25519 identities beside P-256. Our signers and verifiers are cross-checked
  * against node:crypto, @noble/curves and the official client's signers (@hyperledger/fabric-gateway): a signature
  * from ours verifies with theirs and vice versa, byte for byte where both are deterministic.
  */

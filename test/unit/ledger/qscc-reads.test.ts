@@ -8,20 +8,20 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ValidationError } from "../../../provider/errors";
+import { codecs } from "../../../provider/ledger/codec";
+import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { toHex } from "../../../provider/ledger/hash";
+import { LedgerReadError } from "../../../provider/ledger/ledger-read-error";
 import {
-  bytesView,
-  codecs,
-  describeProcessedTransaction,
   evaluateChaincode,
-  GatewayError,
-  LedgerReadError,
   readChainInfo,
   readErrorOf,
   readTransaction,
-  toHex,
   transactionIdProblem,
-} from "../../../provider/ledger";
-import type { Gateway, ProcessedTransaction, ProposalRequest } from "../../../provider/ledger";
+} from "../../../provider/ledger/qscc-reads";
+import { bytesView, describeProcessedTransaction } from "../../../provider/ledger/transaction-record";
+import type { Gateway, ProposalRequest } from "../../../provider/ledger/gateway-client";
+import type { ProcessedTransaction } from "../../../provider/ledger/messages";
 
 const SEEDS = path.join(__dirname, "..", "..", "..", "..", "test", "fixtures", "fuzz", "seeds");
 const seed = (file: string): Uint8Array => new Uint8Array(fs.readFileSync(path.join(SEEDS, file)));

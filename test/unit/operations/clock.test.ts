@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { systemClock } from "../../../provider/operations";
+import { systemClock } from "../../../provider/operations/clock";
 
 describe("systemClock", () => {
   it("rejects a pending sleep as soon as its signal aborts, with the abort reason", async () => {

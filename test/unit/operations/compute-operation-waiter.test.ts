@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { DeadlineError, OpsLedgerError, ValidationError } from "../../../provider/errors";
-import { OperationError, waitForComputeOperation } from "../../../provider/operations";
-import type { ComputeOperation } from "../../../provider/operations";
+import { waitForComputeOperation } from "../../../provider/operations/compute-operation-waiter";
+import { OperationError } from "../../../provider/operations/operation-error";
+import type { ComputeOperation } from "../../../provider/operations/operation-types";
 import { FakeClock, recorder, scriptedPoll } from "./fakes";
 
 const TARGET = "move of firewall policy 300000000001";

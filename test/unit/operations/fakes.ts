@@ -1,5 +1,6 @@
 /** Test doubles for the operation waiter: a clock that records sleeps, and a scripted poll that records calls. */
-import type { Clock, Poll, PollResult, ProgressEvent } from "../../../provider/operations";
+import type { Clock } from "../../../provider/operations/clock";
+import type { Poll, PollResult, ProgressEvent } from "../../../provider/operations/waiter-options";
 
 /**
  * A clock whose sleeps return at once after advancing the time, and record their lengths.

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { OperationError, waitForLongRunningOperation } from "../../../provider/operations";
-import type { LongRunningOperation } from "../../../provider/operations";
+import { waitForLongRunningOperation } from "../../../provider/operations/long-running-operation-waiter";
+import { OperationError } from "../../../provider/operations/operation-error";
+import type { LongRunningOperation } from "../../../provider/operations/operation-types";
 import { FakeClock, recorder, scriptedPoll } from "./fakes";
 
 const NAME = "folders/123/locations/global/operations/op-7";

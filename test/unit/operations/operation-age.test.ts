@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
+import { waitForComputeOperation } from "../../../provider/operations/compute-operation-waiter";
+import { waitForLongRunningOperation } from "../../../provider/operations/long-running-operation-waiter";
 import {
   MAX_PLAUSIBLE_OPERATION_AGE_MS,
   OPERATION_AGE_SKEW_ALLOWANCE_MS,
   operationAgeAtStartMs,
-  waitForComputeOperation,
-  waitForLongRunningOperation,
-} from "../../../provider/operations";
-import type { ComputeOperation } from "../../../provider/operations";
+} from "../../../provider/operations/waiter";
+import type { ComputeOperation } from "../../../provider/operations/operation-types";
 import { FakeClock, scriptedPoll } from "./fakes";
 
 const zero = (): number => 0;

@@ -8,8 +8,8 @@ import {
   DEFAULT_POLL_RELATIVE_STEP,
   DEFAULT_POLL_SCHEDULE,
   nextPollDelayMs,
-} from "../../../provider/operations";
-import type { PollSchedule } from "../../../provider/operations";
+} from "../../../provider/operations/schedule";
+import type { PollSchedule } from "../../../provider/operations/schedule";
 
 const zero = (): number => 0;
 const one = (): number => 1;

@@ -13,8 +13,9 @@ import {
   pollTerraform,
   seededRandom,
 } from "../../../bench/waiter-schedule";
-import { DEFAULT_POLL_SCHEDULE, waitForComputeOperation } from "../../../provider/operations";
-import type { ComputeOperation } from "../../../provider/operations";
+import { waitForComputeOperation } from "../../../provider/operations/compute-operation-waiter";
+import { DEFAULT_POLL_SCHEDULE } from "../../../provider/operations/schedule";
+import type { ComputeOperation } from "../../../provider/operations/operation-types";
 import { FakeClock } from "./fakes";
 
 describe("benchWaiterSchedule", () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { GoogleClient } from "../../../provider/google";
+import type { GoogleClient } from "../../../provider/google/client";
 import type { ComputeOperation } from "../../../provider/operations/operation-types";
 import { firewallPolicyMoveProvider, moveAndWait } from "../../../provider/resources/firewall-policy-move";
 import type {

@@ -1,8 +1,8 @@
 /**
- * Issue 17 point 6, the key-type parts, at the component's check: a certificate whose key does not match its signer
+ * The key-type checks at the component's check: a certificate whose key does not match its signer
  * reference, keys Fabric does not accept — each a failure naming the field and the fix, with zero gateway calls
  * (previewEndorse is on and points at a scripted gateway that records every call). Ed25519 and P-384 identities pass
- * check and get their txId. The scripted gateway answers no qscc read of the channel's configuration (issue 30: the
+ * check and get their txId. The scripted gateway answers no qscc read of the channel's configuration (the
  * capabilities are read from the channel; test/integration/ledger/channel-capabilities-sandbox.test.ts has a channel
  * that answers), so an Ed25519 identity is checked against `channelCapability` alone, after one Evaluate.
  */
@@ -11,7 +11,8 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { computeTxId, serializeIdentity } from "../../../provider/ledger";
+import { serializeIdentity } from "../../../provider/ledger/identity";
+import { computeTxId } from "../../../provider/ledger/proposal";
 import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
 import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
 import { startFakeGateway } from "../ledger/fake-gateway";
@@ -58,7 +59,7 @@ after(async () => {
   fs.rmSync(keyDir, { recursive: true, force: true });
 });
 
-describe("LedgerTransaction check: key types (issue 17 point 6)", () => {
+describe("LedgerTransaction check: key types", () => {
   it("refuses an Ed25519 identity the channel's configuration cannot be read for, unless V3_0 is asserted", async () => {
     const mark = fake.calls.length;
     const unread = await ledgerTransactionProvider.check({}, inputs(ed));

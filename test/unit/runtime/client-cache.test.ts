@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { resolveGoogleSettings } from "../../../provider/google";
+import { resolveGoogleSettings } from "../../../provider/google/settings";
 import { cachedGoogleClient } from "../../../provider/runtime/client-cache";
 
 describe("cachedGoogleClient", () => {
