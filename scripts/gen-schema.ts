@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
 import { FUNCTION_LIST, RESOURCE_LIST } from "../provider/registry";
-import { CONFIG_KEYS } from "../provider/runtime/settings";
+import { CONFIG_KEYS } from "../provider/runtime/settings-reader";
 
 const ROOT = join(__dirname, "..", "..");
 export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");

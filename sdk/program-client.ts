@@ -9,7 +9,7 @@ import { isApiError } from "../provider/google";
 import type { EndpointId, EndpointParams, EndpointResult } from "../provider/google";
 import { cachedGoogleClient } from "../provider/runtime/client-cache";
 import type { EndpointCaller } from "../provider/functions/google-reads";
-import { resolveSettings, type ExplicitSettings } from "../provider/runtime/settings";
+import { resolveSettings, type ExplicitSettings } from "../provider/runtime/settings-reader";
 import { explicitSettings, Provider, type InvokeOptions } from "./provider";
 
 /** Calls one endpoint of the table with the program's credentials. */

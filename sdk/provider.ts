@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GoogleSettingsInput } from "../provider/google";
 import { checkExplicitSettings } from "../provider/runtime/resource-settings";
-import { CONFIG_KEYS, type ExplicitSettings } from "../provider/runtime/settings";
+import { CONFIG_KEYS, type ExplicitSettings } from "../provider/runtime/settings-reader";
 
 /** The settings an explicit provider takes: the keys of the `opsledger:*` stack config, each an Input. */
 export type ProviderArgs = { [K in keyof GoogleSettingsInput]?: pulumi.Input<GoogleSettingsInput[K]> };

@@ -13,8 +13,9 @@
  *   MAX_RESUBMIT_AFTER_MS), until the step's deadline.
  */
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { GatewayError, LedgerError } from ".";
-import type { Commit, CommitStatus, Transaction } from ".";
+import { GatewayError } from "./gateway-error";
+import { LedgerError } from "./ledger-error";
+import type { Commit, CommitStatus, Transaction } from "./gateway-objects";
 
 /** How long a run of transient failures (a gateway, endorser or orderer not answering) is retried. */
 export const DEFAULT_GATEWAY_GRACE_MS = 20_000;

@@ -12,7 +12,7 @@
  * at most DEFAULT_ENDORSER_CATCH_UP_MS: a peer that does not answer by then does not fail a committed transaction, it is
  * named in a warning.
  */
-import type { Gateway } from ".";
+import type { Gateway } from "./gateway-client";
 
 /** How long a submission waits for the endorsing organizations' peers to report its transaction. */
 export const DEFAULT_ENDORSER_CATCH_UP_MS = 30_000;

@@ -1,15 +1,15 @@
 /**
  * The plugin's settings, from Configure: the provider instance's own inputs under the keys the dynamic face reads from
- * stack config (CONFIG_KEYS of provider/runtime/settings.ts). The default provider's inputs are the stack's
+ * stack config (CONFIG_KEYS of provider/runtime/settings-reader.ts). The default provider's inputs are the stack's
  * `opsledger:*` config; an explicit `opsledger:index:Provider`'s are its arguments, and (as with Pulumi's own providers)
  * no `opsledger:*` stack config fills what they leave out. One plugin process serves one provider instance, so the
  * process-wide context of provider/resources holds that instance's settings, exactly as it holds the stack's on the
- * dynamic face; the one settings reader (provider/runtime/settings.ts) resolves them with the environment.
+ * dynamic face; the one settings reader (provider/runtime/settings-reader.ts) resolves them with the environment.
  */
 import { configureSettings, providerClient } from "../runtime/context";
 import type { EndpointCaller } from "../functions/google-reads";
 import { checkExplicitSettings } from "../runtime/resource-settings";
-import { CONFIG_KEYS, CONFIG_NAMESPACE } from "../runtime/settings";
+import { CONFIG_KEYS, CONFIG_NAMESPACE } from "../runtime/settings-reader";
 import { UNKNOWN, unwrapDeep } from "./secrets";
 
 /** A setting's text: strings as they are, numbers and lists as the stack config would hold them. */

@@ -4,8 +4,8 @@
  * short stubs that `require()` this module inside the provider process (see sdk/provider-stubs.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { configValue, resolveSettings } from "../runtime/settings";
-import type { ExplicitSettings, SettingsSources, StackConfigReader } from "../runtime/settings";
+import { configValue, resolveSettings } from "./settings-reader";
+import type { ExplicitSettings, SettingsSources, StackConfigReader } from "./settings-reader";
 import { cachedGoogleClient } from "./client-cache";
 import { sendToEngine } from "./engine-log";
 import { currentExplicitSettings } from "./resource-settings";
@@ -58,7 +58,7 @@ export function stackConfigValue(key: string): string | undefined {
 /** The sources reported as passed over (an unreadable PULUMI_CONFIG), each warned about once per process. */
 const warned = new Set<string>();
 
-/** The settings in force for this call, resolved by the one settings reader (provider/runtime/settings.ts). */
+/** The settings in force for this call, resolved by the one settings reader (provider/runtime/settings-reader.ts). */
 export function providerSettings(): GoogleSettings {
   const resolved = resolveSettings(currentSources());
   for (const skipped of resolved.skipped) {

@@ -6,8 +6,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ConfigError } from "../errors";
-import { resolveSettings } from "../runtime/settings";
-import type { ExplicitSettings } from "../runtime/settings";
+import { resolveSettings } from "./settings-reader";
+import type { ExplicitSettings } from "./settings-reader";
 
 /** The plumbing input (and state property) that carries a resource's explicit settings. */
 export const SETTINGS_INPUT = "__settings";

@@ -189,7 +189,7 @@ describe("explicit providers through pulumi-resource-opsledger (pulumi CLI, YAML
 
   it("reads no opsledger:* stack config for an explicit provider, as Pulumi's own providers", async () => {
     // The engine gives every plugin process the stack's opsledger:* config in PULUMI_CONFIG (keys without namespace);
-    // only a default provider may read it (provider/runtime/settings.ts), so neither sends the stack's request reason.
+    // only a default provider may read it (provider/runtime/settings-reader.ts), so neither sends the stack's request reason.
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(sandbox));
     await stack.setConfig({ "opsledger:requestReason": { value: "stack config reason" } });
     try {

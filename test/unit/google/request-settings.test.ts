@@ -9,7 +9,7 @@ import {
   settingEnvNames,
 } from "../../../provider/google/settings";
 import type { GoogleSettingsInput } from "../../../provider/google/settings";
-import { CONFIG_KEYS } from "../../../provider/runtime/settings";
+import { CONFIG_KEYS } from "../../../provider/runtime/settings-reader";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
 
 function config(values: Record<string, string>): (key: string) => string | undefined {

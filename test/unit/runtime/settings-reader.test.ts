@@ -1,5 +1,5 @@
 /**
- * The one settings reader (provider/runtime/settings.ts): every combination of its four sources, an unreadable
+ * The one settings reader (provider/runtime/settings-reader.ts): every combination of its four sources, an unreadable
  * PULUMI_CONFIG, secrets kept out of its errors and notes, the by-key reader; and both faces reaching it (the dynamic
  * face's configure() and `__settings`, the plugin's Configure of a default and of an explicit provider).
  */
@@ -19,8 +19,8 @@ import {
   UNPARSEABLE_PULUMI_CONFIG,
   configValue,
   resolveSettings,
-} from "../../../provider/runtime/settings";
-import type { SettingsSources } from "../../../provider/runtime/settings";
+} from "../../../provider/runtime/settings-reader";
+import type { SettingsSources } from "../../../provider/runtime/settings-reader";
 
 type Source = "explicit" | "stackConfig" | "pulumiConfigEnv" | "env";
 const SOURCES: readonly Source[] = ["explicit", "stackConfig", "pulumiConfigEnv", "env"];
@@ -85,7 +85,7 @@ function configError(run: () => unknown): ConfigError {
   assert.fail("expected a ConfigError");
 }
 
-describe("resolveSettings (provider/runtime/settings.ts): the one settings reader", () => {
+describe("resolveSettings (provider/runtime/settings-reader.ts): the one settings reader", () => {
   it("takes each setting from the first source that sets it, for every combination of the four sources", () => {
     const table = subsets().map((chosen) => {
       const { google, sources } = resolveSettings(sourcesWith(chosen).sources);
