@@ -22,26 +22,15 @@ import {
   nonEmpty,
   parsesAsCertificate,
 } from "./ledger-transaction-inputs";
-import type {
-  LedgerBytes,
-  LedgerChannelCapability,
-  LedgerGatewayInputs,
-  LedgerIdentityInputs,
-} from "./ledger-transaction-inputs";
+import type { LedgerBytes } from "./ledger-transaction-inputs";
+import type { LedgerReadShape } from "./ledger-shapes";
 import { ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
 import { openLedgerSigner } from "./ledger-transaction-signer";
 import { openGateway, toBytes } from "./ledger-transaction-submit";
 
-/** What every ledger read takes: where the gateway is, the channel, and who asks (any signer reference). */
-export interface LedgerReadInputs {
-  gateway: LedgerGatewayInputs;
-  channel: string;
-  channelCapability?: LedgerChannelCapability;
-  identity: LedgerIdentityInputs;
-  /** MSP id → root CA certificate PEM: getTransaction verifies the creator's and endorsers' chains against them. */
-  trustedRootCertificates?: Record<string, string>;
-}
+/** What every ledger read takes: where the gateway is, the channel, and who asks (declared in ledger-shapes.ts). */
+export type LedgerReadInputs = LedgerReadShape;
 
 /** ledger.getTransaction's inputs. */
 export interface GetTransactionInputs extends LedgerReadInputs {
