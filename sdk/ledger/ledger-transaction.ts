@@ -14,8 +14,18 @@ import type {
 import type { Inputs } from "./inputs";
 import type { LedgerPayload } from "./ledger-transaction-submission";
 
-/** The component's type token. Frozen: state names it (and its child's URN is qualified by it). */
-export const LEDGER_TRANSACTION_TYPE = "opsledger:ledger:LedgerTransaction";
+/**
+ * The component's type token. `opsledger:ledger:LedgerTransaction` is the plugin's custom resource (YAML, Go, Python):
+ * one token, one kind of resource (docs/decisions/0240-one-kind-per-ledger-token.md). Frozen: state names it.
+ */
+export const LEDGER_TRANSACTION_TYPE = "opsledger:ledger:LedgerTransactionComponent";
+
+/**
+ * The token the component was registered under until 0.2, which is the plugin's custom resource's: the component's
+ * alias, so a stack written before keeps its component and its submission (whose URN its parent's type qualifies,
+ * aliased with it) without a diff, and the submission keeps its txId.
+ */
+export const LEDGER_TRANSACTION_RESOURCE_TYPE = "opsledger:ledger:LedgerTransaction";
 
 export type { LedgerVisibility } from "../../provider/resources/ledger-shapes";
 
@@ -109,7 +119,12 @@ export class LedgerTransaction extends pulumi.ComponentResource {
   readonly submission: LedgerTransactionSubmission;
 
   constructor(name: string, args: LedgerTransactionArgs, opts?: pulumi.ComponentResourceOptions) {
-    super(LEDGER_TRANSACTION_TYPE, name, {}, opts);
+    super(
+      LEDGER_TRANSACTION_TYPE,
+      name,
+      {},
+      pulumi.mergeOptions(opts, { aliases: [{ type: LEDGER_TRANSACTION_RESOURCE_TYPE }] }),
+    );
     this.submission = new LedgerTransactionSubmission(
       name,
       {

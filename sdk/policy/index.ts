@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { SCHEMA } from "../../provider/plugin/schema";
 import { FirewallPolicyMove } from "../compute/firewall-policy-move";
 import { InventorySourceGroupDeletion } from "../displayvideo/inventory-source-group-deletion";
-import { LedgerTransaction } from "../ledger/ledger-transaction";
+import { LEDGER_TRANSACTION_RESOURCE_TYPE, LedgerTransaction } from "../ledger/ledger-transaction";
 import { LedgerTransactionSubmission } from "../ledger/ledger-transaction-submission";
 import { LedgerTransactions } from "../ledger/ledger-transactions";
 import { OperationWait } from "../operations/operation-wait";
@@ -24,16 +24,18 @@ export interface PolicyResourceClass {
 /**
  * Every resource class of the TypeScript SDK, the one list the policy helpers and their documentation read: a resource
  * added to the package is covered by adding its class here. `carriedBy` names the class whose resources hold a
- * component's inputs on the TypeScript face (a component's own inputs never reach the engine, so never a policy).
+ * component's inputs on the TypeScript face (a component's own inputs never reach the engine, so never a policy);
+ * `pluginType` the plugin's token when it is not the class's own type (the ledger component's, decision 0240).
  */
 export const POLICY_RESOURCES: readonly {
   readonly cls: PolicyResourceClass;
   readonly carriedBy?: PolicyResourceClass;
+  readonly pluginType?: string;
 }[] = [
   { cls: FirewallPolicyMove },
   { cls: InventorySourceGroupDeletion },
   { cls: OperationWait },
-  { cls: LedgerTransaction, carriedBy: LedgerTransactionSubmission },
+  { cls: LedgerTransaction, carriedBy: LedgerTransactionSubmission, pluginType: LEDGER_TRANSACTION_RESOURCE_TYPE },
   { cls: LedgerTransactionSubmission },
   { cls: LedgerTransactions },
 ];
@@ -62,7 +64,7 @@ export function faceTypesOf(cls: PolicyResourceClass): FaceTypes {
     );
   }
   const typescript = [cls.__pulumiType, ...(entry.carriedBy === undefined ? [] : [entry.carriedBy.__pulumiType])];
-  const plugin = pluginTokenOf(cls.__pulumiType);
+  const plugin = pluginTokenOf(entry.pluginType ?? cls.__pulumiType);
   return { typescript: [...new Set(typescript)], plugin: plugin === undefined ? [] : [plugin] };
 }
 
