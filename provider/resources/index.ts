@@ -69,7 +69,7 @@ function kindOf(args: readonly unknown[]): string {
     const inputs = arg as { __urn?: unknown; resourceUrn?: unknown } | null;
     const urn = inputs?.__urn ?? inputs?.resourceUrn;
     if (typeof urn === "string") {
-      // A child's type is qualified by its parents' types: `...::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/...`.
+      // A child's type is qualified by its parents' types: `...::opsledger:ledger:LedgerTransactionComponent$pulumi-nodejs:dynamic/...`.
       const type = /(?:::|\$)pulumi-nodejs:dynamic\/([^:$]+:[^:$]+)::/.exec(urn)?.[1] ?? "";
       return KINDS[type] ?? type;
     }
