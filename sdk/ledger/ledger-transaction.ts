@@ -111,7 +111,7 @@ export class LedgerTransaction extends pulumi.ComponentResource {
   readonly previewResult: pulumi.Output<LedgerPayload | undefined>;
   /**
    * The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
-   * the mutual TLS client key given as clientKeyPem): the submission's output.
+   * the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
    * @secret
    */
   readonly credentials: pulumi.Output<LedgerCredentials>;

@@ -68,7 +68,7 @@ export class LedgerTransactions extends OpsLedgerDynamicResource {
   declare readonly committed: pulumi.Output<LedgerTransactionsCommitted[]>;
   /**
    * The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
-   * TLS client key given as clientKeyPem).
+   * TLS client key given as clientKeyPem). Only ever a Pulumi secret.
    * @secret
    */
   declare readonly credentials: pulumi.Output<LedgerCredentials>;

@@ -42,7 +42,7 @@ type LedgerTransaction struct {
 	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrOutput `pulumi:"channelCapability"`
 	// The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
-	// the mutual TLS client key given as clientKeyPem): the submission's output.
+	// the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
 	Credentials LedgerCredentialsOutput `pulumi:"credentials"`
 	// MSP ids of the endorsers.
 	Endorsers pulumi.StringArrayOutput `pulumi:"endorsers"`
@@ -324,7 +324,7 @@ func (o LedgerTransactionOutput) ChannelCapability() pulumi.StringPtrOutput {
 }
 
 // The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
-// the mutual TLS client key given as clientKeyPem): the submission's output.
+// the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
 func (o LedgerTransactionOutput) Credentials() LedgerCredentialsOutput {
 	return o.ApplyT(func(v *LedgerTransaction) LedgerCredentialsOutput { return v.Credentials }).(LedgerCredentialsOutput)
 }

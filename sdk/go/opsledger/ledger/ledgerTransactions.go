@@ -33,7 +33,7 @@ type LedgerTransactions struct {
 	// The committed items, in list order.
 	Committed LedgerTransactionsCommittedArrayOutput `pulumi:"committed"`
 	// The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
-	// TLS client key given as clientKeyPem).
+	// TLS client key given as clientKeyPem). Only ever a Pulumi secret.
 	Credentials LedgerCredentialsOutput `pulumi:"credentials"`
 	// The gateway to endorse, submit and query through, for every item.
 	Gateway LedgerGatewayPtrOutput `pulumi:"gateway"`
@@ -243,7 +243,7 @@ func (o LedgerTransactionsOutput) Committed() LedgerTransactionsCommittedArrayOu
 }
 
 // The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
-// TLS client key given as clientKeyPem).
+// TLS client key given as clientKeyPem). Only ever a Pulumi secret.
 func (o LedgerTransactionsOutput) Credentials() LedgerCredentialsOutput {
 	return o.ApplyT(func(v *LedgerTransactions) LedgerCredentialsOutput { return v.Credentials }).(LedgerCredentialsOutput)
 }

@@ -553,7 +553,7 @@ class LedgerTransaction(pulumi.CustomResource):
     def credentials(self) -> pulumi.Output['outputs.LedgerCredentials']:
         """
         The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
-        the mutual TLS client key given as clientKeyPem): the submission's output.
+        the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
         """
         return pulumi.get(self, "credentials")
 

@@ -398,7 +398,7 @@ class LedgerTransactions(pulumi.CustomResource):
     def credentials(self) -> pulumi.Output['outputs.LedgerCredentials']:
         """
         The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
-        TLS client key given as clientKeyPem).
+        TLS client key given as clientKeyPem). Only ever a Pulumi secret.
         """
         return pulumi.get(self, "credentials")
 
