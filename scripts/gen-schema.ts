@@ -9,7 +9,9 @@
  * string, number → number, boolean → boolean, `T[]` → array, an object with a string index → map, a named or
  * inline object → an object type `opsledger:<module>:<Name>`, `unknown` or a union of different kinds → Any. A
  * property is required when it is not optional; its description is its doc comment (with `@default` as "Default:");
- * a `@secret` tag, or a doc comment saying "as a Pulumi secret", marks it secret.
+ * a `@secret` tag (and nothing else) marks it secret. Properties of a mapped type (the SDK's ledger inputs,
+ * sdk/ledger/inputs.ts) are read from the plain declaration they map (provider/resources/ledger-shapes.ts): its type
+ * and its doc comment.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -23,16 +25,27 @@ export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
 /** What the generator reads of each resource and function: the registry's descriptors (provider/registry). */
 export const RESOURCE_SOURCES = RESOURCE_LIST.map((d) => ({
   token: d.token,
-  secretOutputs: d.secretOutputs,
   ...d.sdk,
 }));
 type ResourceSource = (typeof RESOURCE_SOURCES)[number];
 export const FUNCTION_SOURCES = FUNCTION_LIST.map((d) => ({ token: d.token, ...d.sdk }));
 
+/**
+ * The ledger reads take a transaction's identity (one declaration, provider/resources/ledger-shapes.ts), under the
+ * type tokens 0.1.0's schema gave their own copies: Go and Python programs name these types, so the tokens stay.
+ */
+const READ_TYPE_NAMES: Readonly<Record<string, string>> = {
+  LedgerIdentity: "LedgerReadIdentity",
+  LedgerPkcs11: "LedgerReadPkcs11",
+  LedgerKms: "LedgerReadIdentityKms",
+};
+
 type Json = Record<string, unknown>;
 
 class Generator {
   readonly types: Record<string, Json> = {};
+  /** Object type names given other tokens while the current resource or function is generated (READ_TYPE_NAMES). */
+  typeNames: Readonly<Record<string, string>> = {};
   private readonly program: ts.Program;
   readonly checker: ts.TypeChecker;
 
@@ -62,7 +75,7 @@ class Generator {
     const def = tags.find((t) => t.name === "default");
     const defText = def?.text ? ts.displayPartsToString(def.text).trim() : "";
     const description = [text, defText === "" ? "" : `Default: ${defText}`].filter((s) => s !== "").join("\n\n");
-    const secret = tags.some((t) => t.name === "secret") || /as a Pulumi secret/i.test(text);
+    const secret = tags.some((t) => t.name === "secret");
     return { description, secret };
   }
 
@@ -114,13 +127,15 @@ class Generator {
     if (index) return { type: "object", additionalProperties: this.typeSpec(index, owner, module) };
     if (one.flags & ts.TypeFlags.Object) {
       const named = one.aliasSymbol?.getName() ?? one.getSymbol()?.getName();
-      const name = named && named !== "__type" && named !== "__object" ? named.replace(/Args$/, "") : owner;
+      const plain = named && named !== "__type" && named !== "__object" ? named.replace(/Args$/, "") : owner;
+      const name = this.typeNames[plain] ?? plain;
       const token = `opsledger:${module}:${name}`;
       if (this.types[token] === undefined) {
         this.types[token] = { type: "object" };
         const { properties, required } = this.properties(one, name, module);
         this.types[token] = { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
-        const doc = one.getSymbol() ? this.docOf(one.getSymbol() as ts.Symbol).description : "";
+        const symbol = one.aliasSymbol ?? one.getSymbol();
+        const doc = symbol ? this.docOf(symbol).description : "";
         if (doc !== "") this.types[token] = { description: doc, ...this.types[token] };
       }
       return { $ref: `#/types/${token}` };
@@ -170,7 +185,7 @@ class Generator {
       const type = this.declaredType(p, decl);
       const doc = this.docOf(p);
       const description = doc.description;
-      const secret = doc.secret || src.secretOutputs.includes(p.name);
+      const secret = doc.secret;
       properties[p.name] = {
         ...this.typeSpec(type, src.cls + pascal(p.name), module),
         ...(description === "" ? {} : { description }),
@@ -242,11 +257,13 @@ export function generateSchema(): Json {
   for (const src of FUNCTION_SOURCES) {
     const module = moduleOf(src.token);
     const checker = g.checker;
+    g.typeNames = module === "ledger" ? READ_TYPE_NAMES : {};
     const inputs = g.properties(
       checker.getDeclaredTypeOfSymbol(g.symbol(src.file, src.args)),
       pascal(src.fn) + "Args",
       module,
     );
+    g.typeNames = {};
     const outputs = g.properties(
       checker.getDeclaredTypeOfSymbol(g.symbol(src.file, src.result)),
       pascal(src.fn) + "Result",

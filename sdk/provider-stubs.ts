@@ -15,6 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { URN_INPUT } from "../provider/registry";
 import type { ResourceDescriptor } from "../provider/registry";
+import { secretOutputsOnly } from "../provider/plugin/schema";
 import { SETTINGS_INPUT } from "../provider/runtime/resource-settings";
 import { Provider, type ResourceOptions } from "./provider";
 
@@ -57,6 +58,8 @@ export class OpsLedgerDynamicResource extends pulumi.CustomResource {
     const { provider, ...rest } = opts ?? {};
     const explicit = Provider.isInstance(provider) ? provider : undefined;
     const options = explicit === undefined ? (opts as pulumi.CustomResourceOptions | undefined) : rest;
+    // Outputs the SDK's `@secret` tags mark and no input carries (the ledger's credentials), from the schema.
+    const secretOutputs = secretOutputsOnly(resource.token);
     super(
       resource.dynamicType,
       name,
@@ -67,9 +70,7 @@ export class OpsLedgerDynamicResource extends pulumi.CustomResource {
         __provider: PROVIDER_MODULE,
         ...(explicit === undefined ? {} : { [SETTINGS_INPUT]: explicit.settings }),
       },
-      resource.secretOutputs.length === 0
-        ? options
-        : pulumi.mergeOptions(options, { additionalSecretOutputs: [...resource.secretOutputs] }),
+      secretOutputs.length === 0 ? options : pulumi.mergeOptions(options, { additionalSecretOutputs: secretOutputs }),
     );
   }
 }

@@ -22,26 +22,15 @@ import {
   nonEmpty,
   parsesAsCertificate,
 } from "../resources/ledger-transaction-inputs";
-import type {
-  LedgerBytes,
-  LedgerChannelCapability,
-  LedgerGatewayInputs,
-  LedgerIdentityInputs,
-} from "../resources/ledger-transaction-inputs";
+import type { LedgerBytes } from "../resources/ledger-transaction-inputs";
+import type { LedgerReadShape } from "../resources/ledger-shapes";
 import { ledgerCapabilityFailure } from "../resources/ledger-capabilities";
 import { clientTlsKeyFailures, clientTlsRefusal } from "../resources/ledger-client-tls";
 import { openLedgerSigner } from "../resources/ledger-transaction-signer";
 import { openGateway, toBytes } from "../resources/ledger-transaction-submit";
 
-/** What every ledger read takes: where the gateway is, the channel, and who asks (any signer reference). */
-export interface LedgerReadInputs {
-  gateway: LedgerGatewayInputs;
-  channel: string;
-  channelCapability?: LedgerChannelCapability;
-  identity: LedgerIdentityInputs;
-  /** MSP id → root CA certificate PEM: getTransaction verifies the creator's and endorsers' chains against them. */
-  trustedRootCertificates?: Record<string, string>;
-}
+/** What every ledger read takes: where the gateway is, the channel, and who asks (declared in ledger-shapes.ts). */
+export type LedgerReadInputs = LedgerReadShape;
 
 /** ledger.getTransaction's inputs. */
 export interface GetTransactionInputs extends LedgerReadInputs {

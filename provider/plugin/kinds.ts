@@ -6,6 +6,7 @@
  */
 import { FUNCTION_LIST, RESOURCE_LIST, importRefusalMessage } from "../registry";
 import type { Adopted, Caller, ResourceDescriptor, ResourceModule, Step } from "../registry";
+import { secretOutputsOnly } from "./schema";
 
 export type { Adopted, ResourceModule, Step } from "../registry";
 
@@ -32,7 +33,7 @@ function kindOf(d: ResourceDescriptor): ResourceKind {
     get module(): ResourceModule {
       return d.load().provider;
     },
-    secretOutputs: d.secretOutputs,
+    secretOutputs: secretOutputsOnly(d.token),
     timeoutSteps: d.timeoutSteps,
     adopt: (id, urn) => {
       const refusal = importRefusalMessage(d);

@@ -52,6 +52,16 @@ export function secretNames(type: string, side: "inputs" | "outputs"): string[] 
     .map(([name]) => name);
 }
 
+/**
+ * The outputs of a resource that the schema marks secret and no input carries: what the SDK's `@secret` tags mark on
+ * its classes' outputs (the ledger's `credentials`). The SDK passes them as `additionalSecretOutputs`; the plugin, which
+ * accepts secrets, marks them itself.
+ */
+export function secretOutputsOnly(type: string): string[] {
+  const inputs = new Set(Object.keys(SCHEMA.resources[type]?.inputProperties ?? {}));
+  return secretNames(type, "outputs").filter((name) => !inputs.has(name));
+}
+
 /** The required arguments of a function that are missing (null or absent), each with the fix. */
 export function requiredFailures(
   token: string,

@@ -41,6 +41,14 @@ export interface ImportRefusal {
   readonly instead: string;
 }
 
+/** A TypeScript component around a resource's dynamic resource. */
+export interface TypescriptComponent {
+  /** The component's type token; never a token of the plugin's, so that one token means one kind of resource. */
+  readonly type: string;
+  /** The types the component had before, which it keeps as aliases. */
+  readonly aliasTypes: readonly string[];
+}
+
 /** Where the TypeScript SDK declares a resource: gen-schema reads its types and doc comments from there. */
 export interface SdkResourceSource {
   /** The SDK file, from the repository's root. */
@@ -67,13 +75,12 @@ export interface ResourceDescriptor {
    */
   readonly dynamicType: string;
   /**
-   * On the TypeScript face the token names a component whose child, of `dynamicType`, is the dynamic resource (the
-   * ledger transaction); otherwise the SDK class is the dynamic resource itself.
+   * Set when the TypeScript SDK's class is a component whose child, of `dynamicType`, is the dynamic resource (the
+   * ledger transaction): the component's type, and the types it was registered under before (its aliases, so that
+   * stacks written then see no diff). Otherwise the SDK class is the dynamic resource itself.
    */
-  readonly typescriptComponent: boolean;
+  readonly typescriptComponent?: TypescriptComponent;
   readonly sdk: SdkResourceSource;
-  /** Outputs no input carries that must be Pulumi secrets (the SDK's additionalSecretOutputs; marked by the plugin). */
-  readonly secretOutputs: readonly string[];
   /** The steps whose deadline the implementation reads from the `timeouts` input (where `customTimeouts` go). */
   readonly timeoutSteps: readonly Step[];
   /** Set when the resource cannot be imported; otherwise the implementation's `adopt` imports. */

@@ -12,4 +12,5 @@ export type {
   ResourceImplementation,
   ResourceModule,
   Step,
+  TypescriptComponent,
 } from "./descriptors";

@@ -4,15 +4,22 @@
  * Adding a resource is adding its descriptor here and its implementation (docs/architecture.md, "Adding a resource").
  * Tokens and dynamic types are frozen once released: state names them.
  */
-import type { ImportRefusal, ResourceDescriptor, ResourceImplementation, SdkResourceSource, Step } from "./descriptors";
+import type {
+  ImportRefusal,
+  ResourceDescriptor,
+  ResourceImplementation,
+  SdkResourceSource,
+  Step,
+  TypescriptComponent,
+} from "./descriptors";
 
 interface Declared {
   readonly module: string;
   readonly name: string;
   /** The dynamic resource's type name when it is not `name` (the ledger transaction's child). */
   readonly dynamicName?: string;
+  readonly typescriptComponent?: TypescriptComponent;
   readonly sdk: SdkResourceSource;
-  readonly secretOutputs?: readonly string[];
   readonly timeoutSteps: readonly Step[];
   readonly importRefusal?: ImportRefusal;
   readonly load: () => ResourceImplementation;
@@ -25,9 +32,8 @@ function resource(d: Declared): ResourceDescriptor {
     module: d.module,
     name: d.name,
     dynamicType: `pulumi-nodejs:dynamic/${d.module}:${d.dynamicName ?? d.name}`,
-    typescriptComponent: d.dynamicName !== undefined,
+    ...(d.typescriptComponent === undefined ? {} : { typescriptComponent: d.typescriptComponent }),
     sdk: d.sdk,
-    secretOutputs: d.secretOutputs ?? [],
     timeoutSteps: d.timeoutSteps,
     ...(d.importRefusal === undefined ? {} : { importRefusal: d.importRefusal }),
     // Loaded on first use: a provider process serves one stack's resources, so only one that meets a ledger resource
@@ -87,14 +93,18 @@ export const RESOURCES = {
     module: "ledger",
     name: "LedgerTransaction",
     dynamicName: "LedgerTransactionSubmission",
+    // Until 0.2 the component was registered under the plugin's token, a custom resource there: one token, two kinds
+    // (docs/decisions/0049-one-kind-per-ledger-token.md). Its alias keeps those stacks, and the child's URN and txId.
+    typescriptComponent: {
+      type: "opsledger:ledger:LedgerTransactionComponent",
+      aliasTypes: ["opsledger:ledger:LedgerTransaction"],
+    },
     sdk: {
       file: "sdk/ledger/ledger-transaction.ts",
       cls: "LedgerTransaction",
       args: "LedgerTransactionArgs",
       sdkOnly: ["submission"],
     },
-    // A privateKeyPem or PIN value and the mutual TLS client key, which read and delete sign with.
-    secretOutputs: ["credentials"],
     timeoutSteps: ["create", "delete"],
     importRefusal: {
       why: "its inputs (the signing identity, a secret, and the transient data) cannot be read back from the ledger, and its exactly-once txId is derived from the resource's URN, so a transaction another program committed cannot be adopted",
@@ -110,7 +120,6 @@ export const RESOURCES = {
     module: "ledger",
     name: "LedgerTransactions",
     sdk: { file: "sdk/ledger/ledger-transactions.ts", cls: "LedgerTransactions", args: "LedgerTransactionsArgs" },
-    secretOutputs: ["credentials"],
     timeoutSteps: ["create", "update"],
     importRefusal: {
       why: "its items' exactly-once txIds are derived from the resource's URN, and its signing identity cannot be read back from the ledger",
@@ -128,9 +137,9 @@ export const RESOURCES = {
 /** Every resource, in the registry's order. */
 export const RESOURCE_LIST: readonly ResourceDescriptor[] = Object.values(RESOURCES);
 
-/** The resource of a plugin token, or of a TypeScript dynamic type; undefined when the package has none. */
+/** The resource of a plugin token, a TypeScript dynamic type or component type; undefined when the package has none. */
 export function resourceOfType(type: string): ResourceDescriptor | undefined {
-  return RESOURCE_LIST.find((d) => d.token === type || d.dynamicType === type);
+  return RESOURCE_LIST.find((d) => d.token === type || d.dynamicType === type || d.typescriptComponent?.type === type);
 }
 
 /** The message refusing an import, saying why and what to do (the plugin's answer to `pulumi import`). */

@@ -7,40 +7,19 @@ import * as crypto from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { checkCryptoKeyVersionName } from "../google";
 import { describeKey, KEY_TYPE_NAMES, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "../ledger";
+import type { LedgerIdentity, LedgerKms, LedgerPkcs11 } from "./ledger-shapes";
 
-/** A PKCS#11 token key: the token, how to get its PIN, and the key's CKA_ID. */
-export interface LedgerPkcs11Inputs {
-  /** Path of the PKCS#11 module (.so) on the machine that runs `pulumi`. */
-  library: string;
-  tokenLabel: string;
-  /** The user PIN as a value (a Pulumi secret). */
-  pin?: string;
-  /** The name of an environment variable holding the PIN (read at call time, never stored). */
-  pinEnv?: string;
-  /** A stack config key (`hsmPin` of this project, or `<namespace>:<key>`) holding the PIN, read at call time. */
-  pinConfig?: string;
-  /** CKA_ID in hex; default Fabric's SKI of the certificate's key (SHA-256 of its uncompressed point). */
-  keyId?: string;
-}
+/** A PKCS#11 token key: the token, how to get its PIN, and the key's CKA_ID (declared in ledger-shapes.ts). */
+export type LedgerPkcs11Inputs = LedgerPkcs11;
 
-export interface LedgerKmsInputs {
-  /** `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`, EC_SIGN_P256_SHA256. */
-  cryptoKeyVersion: string;
-}
+/** A Cloud KMS key version (declared in ledger-shapes.ts). */
+export type LedgerKmsInputs = LedgerKms;
 
 /** The signer reference: exactly one of these is set. */
-export interface LedgerSignerInputs {
-  privateKeyPem?: string;
-  keyFile?: string;
-  keyEnv?: string;
-  pkcs11?: LedgerPkcs11Inputs;
-  kms?: LedgerKmsInputs;
-}
+export type LedgerSignerInputs = Pick<LedgerIdentity, SignerKind>;
 
-export interface LedgerIdentityInputs extends LedgerSignerInputs {
-  mspId: string;
-  certificatePem: string;
-}
+/** The identity: its certificate and its signer reference (declared in ledger-shapes.ts). */
+export type LedgerIdentityInputs = LedgerIdentity;
 
 /** The signer kinds, in the order messages list them. */
 export const SIGNER_KINDS = ["privateKeyPem", "keyFile", "keyEnv", "pkcs11", "kms"] as const;
@@ -66,7 +45,7 @@ export function signerKindsOf(identity: Readonly<Record<string, unknown>>): Sign
 
 /** The one signer kind of checked inputs. */
 export function signerKindOf(identity: LedgerSignerInputs): SignerKind {
-  const kind = signerKindsOf(identity as Record<string, unknown>)[0];
+  const kind = signerKindsOf(identity)[0];
   if (kind === undefined) throw new TypeError("the identity has no signer (check() lets no such input through)");
   return kind;
 }

@@ -7,69 +7,40 @@ import type { FieldFailure } from "../errors";
 import { VISIBILITY_MODES } from "../ledger";
 import type { Visibility } from "../ledger";
 import { checkTimeouts } from "./common";
+import type {
+  LedgerBytes,
+  LedgerChannelCapability,
+  LedgerCredentials,
+  LedgerGateway,
+  LedgerTransactionShape,
+} from "./ledger-shapes";
 import { clientTlsFailures } from "./ledger-client-tls";
 import type { Timeouts } from "./common";
 import { identityFailures, isRecord } from "./ledger-transaction-identity";
-import type { LedgerIdentityInputs, LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
+import type { LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
 
 export * from "./ledger-transaction-identity";
 
 /** The value Pulumi puts in place of an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** A chaincode argument or transient value: a UTF-8 string, or bytes as `{ base64 }`. */
-export type LedgerBytes = string | { base64: string };
+export type { LedgerBytes, LedgerChannelCapability };
 
-export interface LedgerGatewayInputs {
-  address: string;
-  tlsRootCertPem?: string;
-  /** PEM client TLS certificate for mutual TLS, with exactly one of the three client key fields below. */
-  clientCertPem?: string;
-  /** The client TLS key itself (a Pulumi secret; kept in the secret `credentials` output only). */
-  clientKeyPem?: string;
-  /** The path of the client TLS key's PEM file, read where pulumi runs (a reference: stored, the key never). */
-  clientKeyFile?: string;
-  /** The name of an environment variable holding the client TLS key's PEM (a reference: stored, the key never). */
-  clientKeyEnv?: string;
-  serverNameOverride?: string;
-  supportsVisibility?: Visibility[];
-}
+/** The gateway (declared in ledger-shapes.ts). */
+export type LedgerGatewayInputs = LedgerGateway;
 
 export interface LedgerPayload {
   utf8: string;
   base64: string;
 }
 
-/**
- * The highest Channel-group capability enabled on the channel: "V3_0" (Fabric ≥ 3.0) is what admits Ed25519
- * identities; "V2_0" is every 2.x channel and any 3.x channel without V3_0.
- */
-export type LedgerChannelCapability = "V2_0" | "V3_0";
-
 /** The values of LedgerChannelCapability. */
 export const CHANNEL_CAPABILITIES: readonly LedgerChannelCapability[] = ["V2_0", "V3_0"];
 
-export interface LedgerTransactionInputs {
+/** The inputs as the provider gets them: the shape (ledger-shapes.ts), its plumbing, and what check sets. */
+export interface LedgerTransactionInputs extends Omit<LedgerTransactionShape, "timeouts"> {
   /** Plumbing (decision 0007): the resource's URN, which the nonce is derived from. `resourceUrn` in 0.1 state. */
   __urn: string;
-  gateway: LedgerGatewayInputs;
-  channel: string;
-  /**
-   * An assertion of the channel's capability, checked against the channel's configuration (read before signing);
-   * needed only when the identity may not read that configuration. @default read from the channel
-   */
-  channelCapability?: LedgerChannelCapability;
-  chaincode: string;
-  function: string;
-  args?: LedgerBytes[];
-  transientData?: Record<string, LedgerBytes>;
-  identity: LedgerIdentityInputs;
-  endorsingOrganizations?: string[];
-  visibility?: Visibility;
-  trustedRootCertificates: Record<string, string>;
-  onDestroy?: { function: string; args?: LedgerBytes[] };
-  allowInvalid?: boolean;
-  previewEndorse?: boolean;
   timeouts?: Timeouts;
   /**
    * Plumbing set by check: the generation of the transaction (bumped when a transaction input changes). `generation` in
@@ -106,7 +77,7 @@ export interface LedgerTransactionOutputs
    * Marked secret by the SDK; read (qscc) and delete (onDestroy) sign with what they find here and in `identity`.
    * Holds the private key only for an identity given as `privateKeyPem`, the PIN only when given as a value.
    */
-  credentials: { privateKeyPem?: string; pin?: string; clientKeyPem?: string };
+  credentials: LedgerCredentials;
 }
 
 /** The committed transaction a submission reports (or adopts). */

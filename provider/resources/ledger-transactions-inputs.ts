@@ -7,50 +7,31 @@ import * as crypto from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { hasUnknown, isRecord, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type {
-  LedgerBytes,
   LedgerTransactionInputs,
   LedgerTransactionOutputs,
-  LedgerChannelCapability,
-  LedgerGatewayInputs,
   LedgerIdentityInputs,
 } from "./ledger-transaction-inputs";
 import type { Timeouts } from "./common";
+import type { LedgerTransactionsItem as LedgerTransactionsItemShape, LedgerTransactionsShape } from "./ledger-shapes";
 
 /** How many items are in flight (endorsed, submitted, waiting for their commit status) at once by default. */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** The most items in flight a resource may ask for. */
 export const MAX_IN_FLIGHT_LIMIT = 256;
 
-/** One transaction of the list. */
-export interface LedgerTransactionsItem {
-  /** The user's key: the item's txId derives from it (and the resource's URN and the item's generation). */
-  key: string;
-  /** @default the resource's `chaincode` */
-  chaincode?: string;
-  function: string;
-  args?: LedgerBytes[];
-  endorsingOrganizations?: string[];
+/** One transaction of the list (declared in ledger-shapes.ts), with what check sets. */
+export interface LedgerTransactionsItem extends LedgerTransactionsItemShape {
   /** Set by check: the generation of the item's transaction (bumped when its transaction changes). */
   generation?: number;
   /** Set by check: the txId the item's next submission uses (what the preview shows). */
   txId?: string;
 }
 
-export interface LedgerTransactionsInputs {
+/** The inputs as the provider gets them: the shape (ledger-shapes.ts), its plumbing, and what check sets. */
+export interface LedgerTransactionsInputs extends Omit<LedgerTransactionsShape, "transactions" | "timeouts"> {
   /** Plumbing (decision 0007): the resource's URN, which every item's nonce is derived from. */
   __urn: string;
-  gateway: LedgerGatewayInputs;
-  channel: string;
-  channelCapability?: LedgerChannelCapability;
-  /** The chaincode of every item that names none. */
-  chaincode?: string;
-  identity: LedgerIdentityInputs;
-  trustedRootCertificates: Record<string, string>;
   transactions: LedgerTransactionsItem[];
-  /** Submit one item at a time in list order, each once the previous one is committed. @default false */
-  ordered?: boolean;
-  /** Items in flight at once when not ordered. @default 16 */
-  maxInFlight?: number;
   timeouts?: Timeouts;
 }
 

@@ -1,5 +1,5 @@
 /** ledger: a declarative Hyperledger Fabric transaction (the LedgerTransaction component) and the ledger's read side. */
-export { LEDGER_TRANSACTION_TYPE, LedgerTransaction } from "./ledger-transaction";
+export { LEDGER_TRANSACTION_RESOURCE_TYPE, LEDGER_TRANSACTION_TYPE, LedgerTransaction } from "./ledger-transaction";
 export type {
   LedgerGatewayArgs,
   LedgerIdentityArgs,

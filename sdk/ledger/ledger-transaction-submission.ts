@@ -1,12 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES } from "../../provider/registry";
+import type { LedgerBytes, LedgerCredentials, LedgerTransactionShape } from "../../provider/resources/ledger-shapes";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
+import type { Inputs } from "./inputs";
 
 /** The type token of the child dynamic resource (module "ledger", type "LedgerTransactionSubmission"). Frozen. */
 export const LEDGER_TRANSACTION_SUBMISSION_TYPE: string = RESOURCES.ledgerTransaction.dynamicType;
 
 /** A chaincode argument or transient value: a string (sent as UTF-8), or bytes as `{ base64: "..." }`. */
-export type LedgerBytesInput = string | { base64: string };
+export type LedgerBytesInput = LedgerBytes;
 
 /** A chaincode response payload, as UTF-8 text (invalid sequences replaced) and as base64 (exact bytes). */
 export interface LedgerPayload {
@@ -14,24 +16,18 @@ export interface LedgerPayload {
   base64: string;
 }
 
-/** The inputs of the submission, as the component passes them (secrets already wrapped). */
-export interface LedgerTransactionSubmissionArgs {
-  gateway: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
-  channel: pulumi.Input<string>;
-  channelCapability?: pulumi.Input<string>;
-  chaincode: pulumi.Input<string>;
-  function: pulumi.Input<string>;
-  args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
-  transientData?: pulumi.Input<Record<string, pulumi.Input<LedgerBytesInput>>>;
-  identity: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
-  endorsingOrganizations?: pulumi.Input<pulumi.Input<string>[]>;
-  visibility?: pulumi.Input<string>;
-  trustedRootCertificates: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  onDestroy?: pulumi.Input<{ function: pulumi.Input<string>; args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]> }>;
-  allowInvalid?: pulumi.Input<boolean>;
-  previewEndorse?: pulumi.Input<boolean>;
-  timeouts?: pulumi.Input<{ create?: pulumi.Input<string>; delete?: pulumi.Input<string> }>;
-}
+/**
+ * The inputs of the submission, as the component passes them (ledger-shapes.ts's LedgerTransactionShape): the gateway
+ * and the identity as the component prepared them (secrets already wrapped, paths made absolute).
+ */
+export type LedgerTransactionSubmissionArgs = Inputs<
+  LedgerTransactionShape,
+  "gateway" | "identity",
+  {
+    gateway: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
+    identity: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
+  }
+>;
 
 /**
  * The dynamic resource behind ledger.LedgerTransaction: submits one Fabric transaction exactly once. Use the component;
@@ -50,6 +46,8 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
   declare readonly endorsers: pulumi.Output<string[]>;
   declare readonly processedTransaction: pulumi.Output<string>;
   declare readonly previewResult: pulumi.Output<LedgerPayload | undefined>;
+  /** The key material refresh and destroy sign with that no reference holds. @secret */
+  declare readonly credentials: pulumi.Output<LedgerCredentials>;
   // Plumbing kept in state under a `__` key, which Pulumi leaves out of previews (decision 0007); exposed above.
   declare private readonly __generation: pulumi.Output<number>;
 
@@ -70,7 +68,7 @@ export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
         previewResult: undefined,
         credentials: undefined,
       },
-      // credentials is stored only as a Pulumi secret: the registry's secretOutputs (provider/registry/resources.ts).
+      // credentials is stored only as a Pulumi secret: its @secret tag (OpsLedgerDynamicResource reads the schema).
       opts,
     );
     this.generation = this.__generation;

@@ -3,68 +3,30 @@ import { RESOURCES } from "../../provider/registry";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import { gatewayInputs, identityInputs } from "./ledger-transaction";
 import type { LedgerGatewayArgs, LedgerIdentityArgs } from "./ledger-transaction";
+import type {
+  LedgerCredentials,
+  LedgerTransactionsItem,
+  LedgerTransactionsShape,
+  LedgerTransactionsTimeouts as LedgerTransactionsTimeoutsShape,
+} from "../../provider/resources/ledger-shapes";
+import type { Inputs } from "./inputs";
 import type { LedgerBytesInput } from "./ledger-transaction-submission";
 
 /** The type token of the dynamic resource (module "ledger", type "LedgerTransactions"). Frozen: state names it. */
 export const LEDGER_TRANSACTIONS_TYPE: string = RESOURCES.ledgerTransactions.dynamicType;
 
-/** One transaction of the list. */
-export interface LedgerTransactionsItemArgs {
-  /**
-   * A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
-   * reordering the list or inserting items changes no txId.
-   */
-  key: pulumi.Input<string>;
-  /** The chaincode name. @default the resource's `chaincode` */
-  chaincode?: pulumi.Input<string>;
-  /** The chaincode function, e.g. "CreateAsset". */
-  function: pulumi.Input<string>;
-  /** Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`. @default [] */
-  args?: pulumi.Input<pulumi.Input<LedgerBytesInput>[]>;
-  /** MSP ids that must endorse. @default the gateway's choice */
-  endorsingOrganizations?: pulumi.Input<pulumi.Input<string>[]>;
-}
+/** One transaction of the list (ledger-shapes.ts's LedgerTransactionsItem, each field an Input). */
+export type LedgerTransactionsItemArgs = Inputs<LedgerTransactionsItem>;
 
-/** Deadlines of one item's commit wait, as durations ("2m", "90s"). */
-export interface LedgerTransactionsTimeouts {
-  /** Each item of the first `pulumi up`. @default "20m" */
-  create?: pulumi.Input<string>;
-  /** Each item a later `pulumi up` submits. @default "20m" */
-  update?: pulumi.Input<string>;
-}
+/** Deadlines of one item's commit wait (ledger-shapes.ts's LedgerTransactionsTimeouts, each field an Input). */
+export type LedgerTransactionsTimeouts = Inputs<LedgerTransactionsTimeoutsShape>;
 
-export interface LedgerTransactionsArgs {
-  /** The gateway to endorse, submit and query through, for every item. */
-  gateway: LedgerGatewayArgs;
-  /** The channel of every item. A change submits every item again (new transactions). */
-  channel: pulumi.Input<string>;
-  /**
-   * The channel's highest Channel-group capability: "V3_0" on a Fabric 3 channel that has it, which Ed25519
-   * identities need. @default "V2_0"
-   */
-  channelCapability?: pulumi.Input<"V2_0" | "V3_0">;
-  /** The chaincode of every item that names none. */
-  chaincode?: pulumi.Input<string>;
-  /** Who submits (and signs) every item. A change submits every item again. */
-  identity: LedgerIdentityArgs;
-  /** MSP id → root CA certificate PEM: every endorsement is verified against these before we sign. */
-  trustedRootCertificates: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /**
-   * The transactions. Adding an item submits it; changing an item's transaction submits a new one for it; removing
-   * an item sends nothing (the ledger is append-only) and drops it from the outputs.
-   */
-  transactions: pulumi.Input<pulumi.Input<LedgerTransactionsItemArgs>[]>;
-  /**
-   * Submit one item at a time, in list order, each once the one before is committed (and stop at the first that
-   * fails): for items that read what an earlier item writes. Otherwise items go concurrently, and two that touch the
-   * same key in one block fail as MVCC_READ_CONFLICT. @default false
-   */
-  ordered?: pulumi.Input<boolean>;
-  /** Items in flight at once when not ordered (1 to 256). @default 16 */
-  maxInFlight?: pulumi.Input<number>;
-  /** Our own deadlines, per item. */
-  timeouts?: pulumi.Input<LedgerTransactionsTimeouts>;
-}
+/** The LedgerTransactions' inputs (ledger-shapes.ts's LedgerTransactionsShape): `gateway`, `identity` plain objects. */
+export type LedgerTransactionsArgs = Inputs<
+  LedgerTransactionsShape,
+  "gateway" | "identity",
+  { gateway: LedgerGatewayArgs; identity: LedgerIdentityArgs }
+>;
 
 /** A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview). */
 export interface LedgerTransactionsPlanned {
@@ -105,6 +67,12 @@ export class LedgerTransactions extends OpsLedgerDynamicResource {
   declare readonly transactions: pulumi.Output<LedgerTransactionsPlanned[]>;
   /** The committed items, in list order. */
   declare readonly committed: pulumi.Output<LedgerTransactionsCommitted[]>;
+  /**
+   * The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
+   * TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+   * @secret
+   */
+  declare readonly credentials: pulumi.Output<LedgerCredentials>;
 
   constructor(name: string, args: LedgerTransactionsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -124,7 +92,7 @@ export class LedgerTransactions extends OpsLedgerDynamicResource {
         committed: undefined,
         credentials: undefined,
       },
-      // credentials is stored only as a Pulumi secret: the registry's secretOutputs (provider/registry/resources.ts).
+      // credentials is stored only as a Pulumi secret: its @secret tag (OpsLedgerDynamicResource reads the schema).
       opts,
     );
   }

@@ -41,7 +41,7 @@ export const POLICY_RESOURCES: readonly {
 }[] = CLASSES.map((cls) => {
   const d = resourceOfType(cls.__pulumiType);
   const carriedBy =
-    d?.typescriptComponent === true && d.token === cls.__pulumiType
+    d?.typescriptComponent?.type === cls.__pulumiType
       ? CLASSES.find((c) => c.__pulumiType === d.dynamicType)
       : undefined;
   return carriedBy === undefined ? { cls } : { cls, carriedBy };
@@ -63,12 +63,12 @@ export function faceTypesOf(cls: PolicyResourceClass): FaceTypes {
       `${cls.name} is not a resource class of pulumi-opsledger (its type ${cls.__pulumiType} is not in the registry)`,
     );
   }
-  if (d.typescriptComponent && cls.__pulumiType === d.dynamicType) {
+  if (d.typescriptComponent !== undefined && cls.__pulumiType === d.dynamicType) {
     // The component's child: what carries the component's inputs on the TypeScript face; the plugin has no such type.
     return { typescript: [d.dynamicType], plugin: [] };
   }
   return {
-    typescript: d.typescriptComponent ? [d.token, d.dynamicType] : [d.dynamicType],
+    typescript: d.typescriptComponent === undefined ? [d.dynamicType] : [d.typescriptComponent.type, d.dynamicType],
     plugin: [d.token],
   };
 }

@@ -8,15 +8,43 @@
  * entry holds the transaction and which process is the provider.
  */
 import * as path from "node:path";
-import { REPO_ROOT, dynamicResources } from "./project-stack";
+import { LEDGER_TRANSACTION_RESOURCE_TYPE } from "../../sdk/ledger/ledger-transaction";
+import { LEDGER_TRANSACTION_SUBMISSION_TYPE } from "../../sdk/ledger/ledger-transaction-submission";
+import { REPO_ROOT } from "./project-stack";
 import type { ConfigValues, StateResource } from "./project-stack";
 import type { Proc } from "./kill-stack";
 import { pythonBinDir, pythonEnv } from "./python-toolchain";
 
 export type LedgerFace = "component" | "plugin" | "python";
 
-/** The plugin's type token for the transaction. */
-export const LEDGER_TRANSACTION_TYPE = "opsledger:ledger:LedgerTransaction";
+/** What differs between the faces of one ledger transaction, as data: the bodies read it instead of the face's name. */
+interface LedgerFaceModel {
+  /** The type of the state entry holding the transaction (its inputs, txId and outcome). */
+  readonly transactionType: string;
+  /** The resources one transaction registers: the component and its submission, or the plugin's one resource. */
+  readonly resourcesPerTransaction: number;
+  /** The process serving the transaction under a `pulumi` command: the dynamic provider, or the plugin. */
+  readonly provider: RegExp;
+}
+
+const DYNAMIC_PROVIDER = /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/;
+const PLUGIN = /pulumi-resource-opsledger|[\\/]dist[\\/]provider[\\/]plugin[\\/]main\.js/;
+const PLUGIN_FACE: LedgerFaceModel = {
+  transactionType: LEDGER_TRANSACTION_RESOURCE_TYPE,
+  resourcesPerTransaction: 1,
+  provider: PLUGIN,
+};
+
+/** Each face's model (docs/decisions/0049-one-kind-per-ledger-token.md: one token, one kind of resource). */
+export const LEDGER_FACES: Readonly<Record<LedgerFace, LedgerFaceModel>> = {
+  component: {
+    transactionType: LEDGER_TRANSACTION_SUBMISSION_TYPE,
+    resourcesPerTransaction: 2,
+    provider: DYNAMIC_PROVIDER,
+  },
+  plugin: PLUGIN_FACE,
+  python: PLUGIN_FACE,
+};
 
 /** The project a face runs. */
 export function ledgerProjectOf(face: LedgerFace): string {
@@ -53,19 +81,15 @@ export function faceConfig(face: LedgerFace, config: ConfigValues): ConfigValues
 
 /** The resources a first preview creates: the stack and the component and its submission, or the stack and the one. */
 export function createdByFirstPreview(face: LedgerFace): number {
-  return face === "component" ? 3 : 2;
+  return 1 + LEDGER_FACES[face].resourcesPerTransaction;
 }
 
 /** The state entries holding the transaction: the component's dynamic submission, or the plugin's resource. */
 export function transactionResources(face: LedgerFace, deployment: { resources?: StateResource[] }): StateResource[] {
-  return face === "component"
-    ? dynamicResources(deployment)
-    : (deployment.resources ?? []).filter((r) => r.type === LEDGER_TRANSACTION_TYPE);
+  return (deployment.resources ?? []).filter((r) => r.type === LEDGER_FACES[face].transactionType);
 }
 
 /** Whether `p`, under a `pulumi` command, is the process serving the transaction (the dynamic provider, the plugin). */
 export function isLedgerProvider(face: LedgerFace, p: Proc): boolean {
-  return face === "component"
-    ? /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/.test(p.args)
-    : /pulumi-resource-opsledger|[\\/]dist[\\/]provider[\\/]plugin[\\/]main\.js/.test(p.args);
+  return LEDGER_FACES[face].provider.test(p.args);
 }

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { SCHEMA_PATH, schemaFileText } from "../../../scripts/gen-schema";
 import { SCHEMA, requiredFailures, schemaText, secretNames } from "../../../provider/plugin/schema";
+import { KEY_TYPE_NAMES } from "../../../provider/ledger";
+import { KMS_ALGORITHMS } from "../../../provider/resources/ledger-transaction-signer";
 
 const ROOT = join(__dirname, "..", "..", "..", "..");
 /** pkg/codegen/schema/pulumi.json of pulumi/pulumi at v3.259.0 (the CLI this package pins). */
@@ -98,6 +100,55 @@ describe("the plugin's schema (provider/plugin/schema.json)", function () {
     assert.equal(types["opsledger:ledger:LedgerPkcs11"]?.properties["pin"]?.secret, true);
     assert.equal(types["opsledger:ledger:LedgerGateway"]?.properties["clientKeyPem"]?.secret, true);
     assert.deepEqual(secretNames("opsledger:compute:FirewallPolicyMove", "inputs"), []);
+  });
+
+  it("marks secret exactly the fields tagged @secret, and the credentials output (secret in the SDK and the plugin)", () => {
+    assert.deepEqual(secretNames("opsledger:ledger:LedgerTransaction", "outputs"), ["transientData", "credentials"]);
+    assert.deepEqual(secretNames("opsledger:ledger:LedgerTransactions", "outputs"), ["credentials"]);
+    // Every secret property of the whole schema, by path: a field becomes secret by its `@secret` tag only (a doc
+    // comment's prose marks nothing), so a tag added or lost shows here.
+    const paths: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== "object" || node === null) return;
+      if ((node as { secret?: unknown }).secret === true) paths.push(at);
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+    };
+    walk(JSON.parse(schemaText("0.1.0")), "");
+    assert.deepEqual(paths, [
+      "/config/variables/credentials",
+      "/config/variables/accessToken",
+      "/provider/inputProperties/credentials",
+      "/provider/inputProperties/accessToken",
+      "/resources/opsledger:ledger:LedgerTransaction/inputProperties/transientData",
+      "/resources/opsledger:ledger:LedgerTransaction/properties/transientData",
+      "/resources/opsledger:ledger:LedgerTransaction/properties/credentials",
+      "/resources/opsledger:ledger:LedgerTransactions/properties/credentials",
+      "/types/opsledger:ledger:LedgerCredentials/properties/privateKeyPem",
+      "/types/opsledger:ledger:LedgerCredentials/properties/pin",
+      "/types/opsledger:ledger:LedgerCredentials/properties/clientKeyPem",
+      "/types/opsledger:ledger:LedgerGateway/properties/clientKeyPem",
+      "/types/opsledger:ledger:LedgerIdentity/properties/privateKeyPem",
+      "/types/opsledger:ledger:LedgerPkcs11/properties/pin",
+      "/types/opsledger:ledger:LedgerReadGateway/properties/clientKeyPem",
+      "/types/opsledger:ledger:LedgerReadIdentity/properties/privateKeyPem",
+      "/types/opsledger:ledger:LedgerReadPkcs11/properties/pin",
+    ]);
+  });
+
+  it("describes the ledger's identities as the signers support them (P-256, P-384, Ed25519; three KMS algorithms)", () => {
+    const types = (JSON.parse(schemaText("0.1.0")) as { types: Record<string, { description?: string }> }).types;
+    const flat = (token: string): string => (types[token]?.description ?? "").replace(/\s+/g, " ");
+    // Every key type the signers take, and every KMS algorithm the KMS signer accepts, is named.
+    for (const name of Object.values(KEY_TYPE_NAMES)) {
+      assert.ok(flat("opsledger:ledger:LedgerIdentity").includes(name), `${name} in LedgerIdentity`);
+    }
+    assert.match(flat("opsledger:ledger:LedgerIdentity"), /ECDSA P-256, ECDSA P-384 or Ed25519 key/);
+    for (const algorithm of Object.keys(KMS_ALGORITHMS)) {
+      assert.ok(flat("opsledger:ledger:LedgerKms").includes(algorithm), `${algorithm} in LedgerKms`);
+    }
+    // One declaration: a transaction's identity and a read's carry the same text (under 0.1.0's two tokens).
+    assert.equal(flat("opsledger:ledger:LedgerReadIdentity"), flat("opsledger:ledger:LedgerIdentity"));
+    assert.equal(flat("opsledger:ledger:LedgerReadIdentityKms"), flat("opsledger:ledger:LedgerKms"));
   });
 
   it("names a function's missing required argument with the fix", () => {

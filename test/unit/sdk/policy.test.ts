@@ -64,7 +64,10 @@ describe("pulumi-opsledger/policy", () => {
       plugin: ["opsledger:ledger:LedgerTransactions"],
     });
     assert.deepEqual(faceTypesOf(opsledger.ledger.LedgerTransaction), {
-      typescript: ["opsledger:ledger:LedgerTransaction", "pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission"],
+      typescript: [
+        "opsledger:ledger:LedgerTransactionComponent",
+        "pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission",
+      ],
       plugin: ["opsledger:ledger:LedgerTransaction"],
     });
     assert.deepEqual(faceTypesOf(opsledger.ledger.LedgerTransactionSubmission).plugin, []);

@@ -41,6 +41,9 @@ type LedgerTransaction struct {
 	//
 	// Default: read from the channel
 	ChannelCapability pulumi.StringPtrOutput `pulumi:"channelCapability"`
+	// The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
+	// the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+	Credentials LedgerCredentialsOutput `pulumi:"credentials"`
 	// MSP ids of the endorsers.
 	Endorsers pulumi.StringArrayOutput `pulumi:"endorsers"`
 	// MSP ids that must endorse (each must then have a valid endorsement).
@@ -111,6 +114,7 @@ func NewLedgerTransaction(ctx *pulumi.Context,
 		args.TransientData = pulumi.ToSecret(args.TransientData).(pulumi.MapInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"credentials",
 		"transientData",
 	})
 	opts = append(opts, secrets)
@@ -317,6 +321,12 @@ func (o LedgerTransactionOutput) Channel() pulumi.StringPtrOutput {
 // Default: read from the channel
 func (o LedgerTransactionOutput) ChannelCapability() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerTransaction) pulumi.StringPtrOutput { return v.ChannelCapability }).(pulumi.StringPtrOutput)
+}
+
+// The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
+// the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+func (o LedgerTransactionOutput) Credentials() LedgerCredentialsOutput {
+	return o.ApplyT(func(v *LedgerTransaction) LedgerCredentialsOutput { return v.Credentials }).(LedgerCredentialsOutput)
 }
 
 // MSP ids of the endorsers.

@@ -32,6 +32,9 @@ type LedgerTransactions struct {
 	ChannelCapability pulumi.StringPtrOutput `pulumi:"channelCapability"`
 	// The committed items, in list order.
 	Committed LedgerTransactionsCommittedArrayOutput `pulumi:"committed"`
+	// The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
+	// TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+	Credentials LedgerCredentialsOutput `pulumi:"credentials"`
 	// The gateway to endorse, submit and query through, for every item.
 	Gateway LedgerGatewayPtrOutput `pulumi:"gateway"`
 	// Who submits (and signs) every item. A change submits every item again.
@@ -76,6 +79,10 @@ func NewLedgerTransactions(ctx *pulumi.Context,
 	if args.TrustedRootCertificates == nil {
 		return nil, errors.New("invalid value for required argument 'TrustedRootCertificates'")
 	}
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"credentials",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource LedgerTransactions
 	err := ctx.RegisterResource("opsledger:ledger:LedgerTransactions", name, args, &resource, opts...)
@@ -233,6 +240,12 @@ func (o LedgerTransactionsOutput) ChannelCapability() pulumi.StringPtrOutput {
 // The committed items, in list order.
 func (o LedgerTransactionsOutput) Committed() LedgerTransactionsCommittedArrayOutput {
 	return o.ApplyT(func(v *LedgerTransactions) LedgerTransactionsCommittedArrayOutput { return v.Committed }).(LedgerTransactionsCommittedArrayOutput)
+}
+
+// The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
+// TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+func (o LedgerTransactionsOutput) Credentials() LedgerCredentialsOutput {
+	return o.ApplyT(func(v *LedgerTransactions) LedgerCredentialsOutput { return v.Credentials }).(LedgerCredentialsOutput)
 }
 
 // The gateway to endorse, submit and query through, for every item.

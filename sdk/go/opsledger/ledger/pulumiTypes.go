@@ -325,6 +325,50 @@ func (o LedgerBytesViewArrayOutput) Index(i pulumi.IntInput) LedgerBytesViewOutp
 	}).(LedgerBytesViewOutput)
 }
 
+// What the state keeps of the key material that refresh and destroy sign with and no reference holds: the private key
+// only for an identity given as `privateKeyPem`, the PIN only when given as a value, the mutual TLS client key only
+// when given as `clientKeyPem`. Only ever stored as a Pulumi secret.
+type LedgerCredentials struct {
+	// The mutual TLS client key (PEM), when given as `clientKeyPem`.
+	ClientKeyPem *string `pulumi:"clientKeyPem"`
+	// The PKCS#11 user PIN, when given as `pin`.
+	Pin *string `pulumi:"pin"`
+	// The identity's private key (PEM), when given as `privateKeyPem`.
+	PrivateKeyPem *string `pulumi:"privateKeyPem"`
+}
+
+// What the state keeps of the key material that refresh and destroy sign with and no reference holds: the private key
+// only for an identity given as `privateKeyPem`, the PIN only when given as a value, the mutual TLS client key only
+// when given as `clientKeyPem`. Only ever stored as a Pulumi secret.
+type LedgerCredentialsOutput struct{ *pulumi.OutputState }
+
+func (LedgerCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerCredentials)(nil)).Elem()
+}
+
+func (o LedgerCredentialsOutput) ToLedgerCredentialsOutput() LedgerCredentialsOutput {
+	return o
+}
+
+func (o LedgerCredentialsOutput) ToLedgerCredentialsOutputWithContext(ctx context.Context) LedgerCredentialsOutput {
+	return o
+}
+
+// The mutual TLS client key (PEM), when given as `clientKeyPem`.
+func (o LedgerCredentialsOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerCredentials) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// The PKCS#11 user PIN, when given as `pin`.
+func (o LedgerCredentialsOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerCredentials) *string { return v.Pin }).(pulumi.StringPtrOutput)
+}
+
+// The identity's private key (PEM), when given as `privateKeyPem`.
+func (o LedgerCredentialsOutput) PrivateKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerCredentials) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
+}
+
 // Where the Fabric Gateway is and how to reach it.
 type LedgerGateway struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
@@ -338,8 +382,9 @@ type LedgerGateway struct {
 	// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
 	// directory). The state records the path, never the key.
 	ClientKeyFile *string `pulumi:"clientKeyFile"`
-	// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-	// the outputs; prefer clientKeyFile or clientKeyEnv.
+	// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+	// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+	// clientKeyFile or clientKeyEnv.
 	ClientKeyPem *string `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride *string `pulumi:"serverNameOverride"`
@@ -375,8 +420,9 @@ type LedgerGatewayArgs struct {
 	// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
 	// directory). The state records the path, never the key.
 	ClientKeyFile pulumi.StringPtrInput `pulumi:"clientKeyFile"`
-	// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-	// the outputs; prefer clientKeyFile or clientKeyEnv.
+	// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+	// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+	// clientKeyFile or clientKeyEnv.
 	ClientKeyPem pulumi.StringPtrInput `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride pulumi.StringPtrInput `pulumi:"serverNameOverride"`
@@ -438,8 +484,9 @@ func (o LedgerGatewayOutput) ClientKeyFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerGateway) *string { return v.ClientKeyFile }).(pulumi.StringPtrOutput)
 }
 
-// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-// the outputs; prefer clientKeyFile or clientKeyEnv.
+// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+// clientKeyFile or clientKeyEnv.
 func (o LedgerGatewayOutput) ClientKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerGateway) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
 }
@@ -528,8 +575,9 @@ func (o LedgerGatewayPtrOutput) ClientKeyFile() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-// the outputs; prefer clientKeyFile or clientKeyEnv.
+// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+// clientKeyFile or clientKeyEnv.
 func (o LedgerGatewayPtrOutput) ClientKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerGateway) *string {
 		if v == nil {
@@ -571,9 +619,11 @@ func (o LedgerGatewayPtrOutput) TlsRootCertPem() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-// way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-// the key, and refresh and destroy sign through the same reference.
+// The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+// Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+// way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+// sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+// getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 type LedgerIdentity struct {
 	// The enrolment certificate (PEM).
 	CertificatePem string `pulumi:"certificatePem"`
@@ -587,8 +637,9 @@ type LedgerIdentity struct {
 	MspId string `pulumi:"mspId"`
 	// A key on a PKCS#11 token (HSM).
 	Pkcs11 *LedgerPkcs11 `pulumi:"pkcs11"`
-	// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-	// in the outputs (refresh and destroy sign with it). Prefer a reference below.
+	// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+	// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+	// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 	PrivateKeyPem *string `pulumi:"privateKeyPem"`
 }
 
@@ -603,9 +654,11 @@ type LedgerIdentityInput interface {
 	ToLedgerIdentityOutputWithContext(context.Context) LedgerIdentityOutput
 }
 
-// The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-// way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-// the key, and refresh and destroy sign through the same reference.
+// The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+// Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+// way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+// sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+// getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 type LedgerIdentityArgs struct {
 	// The enrolment certificate (PEM).
 	CertificatePem pulumi.StringInput `pulumi:"certificatePem"`
@@ -619,8 +672,9 @@ type LedgerIdentityArgs struct {
 	MspId pulumi.StringInput `pulumi:"mspId"`
 	// A key on a PKCS#11 token (HSM).
 	Pkcs11 LedgerPkcs11PtrInput `pulumi:"pkcs11"`
-	// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-	// in the outputs (refresh and destroy sign with it). Prefer a reference below.
+	// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+	// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+	// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 	PrivateKeyPem pulumi.StringPtrInput `pulumi:"privateKeyPem"`
 }
 
@@ -636,9 +690,11 @@ func (i LedgerIdentityArgs) ToLedgerIdentityOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerIdentityOutput)
 }
 
-// The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-// way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-// the key, and refresh and destroy sign through the same reference.
+// The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+// Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+// way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+// sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+// getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 type LedgerIdentityOutput struct{ *pulumi.OutputState }
 
 func (LedgerIdentityOutput) ElementType() reflect.Type {
@@ -683,8 +739,9 @@ func (o LedgerIdentityOutput) Pkcs11() LedgerPkcs11PtrOutput {
 	return o.ApplyT(func(v LedgerIdentity) *LedgerPkcs11 { return v.Pkcs11 }).(LedgerPkcs11PtrOutput)
 }
 
-// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-// in the outputs (refresh and destroy sign with it). Prefer a reference below.
+// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 func (o LedgerIdentityOutput) PrivateKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerIdentity) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
 }
@@ -773,8 +830,9 @@ func (o LedgerIdentityPtrOutput) Pkcs11() LedgerPkcs11PtrOutput {
 	}).(LedgerPkcs11PtrOutput)
 }
 
-// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-// in the outputs (refresh and destroy sign with it). Prefer a reference below.
+// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 func (o LedgerIdentityPtrOutput) PrivateKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerIdentity) *string {
 		if v == nil {
@@ -875,7 +933,8 @@ func (o LedgerIdentityViewArrayOutput) Index(i pulumi.IntInput) LedgerIdentityVi
 	}).(LedgerIdentityViewOutput)
 }
 
-// A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+// A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+// key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 type LedgerKms struct {
 	// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
 	CryptoKeyVersion string `pulumi:"cryptoKeyVersion"`
@@ -892,7 +951,8 @@ type LedgerKmsInput interface {
 	ToLedgerKmsOutputWithContext(context.Context) LedgerKmsOutput
 }
 
-// A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+// A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+// key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 type LedgerKmsArgs struct {
 	// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
 	CryptoKeyVersion pulumi.StringInput `pulumi:"cryptoKeyVersion"`
@@ -951,7 +1011,8 @@ func (i *ledgerKmsPtrType) ToLedgerKmsPtrOutputWithContext(ctx context.Context) 
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerKmsPtrOutput)
 }
 
-// A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+// A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+// key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 type LedgerKmsOutput struct{ *pulumi.OutputState }
 
 func (LedgerKmsOutput) ElementType() reflect.Type {
@@ -1462,7 +1523,8 @@ func (o LedgerPayloadPtrOutput) Utf8() pulumi.StringPtrOutput {
 }
 
 // A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-// pin, identifier })` addresses it. Give the PIN in exactly one way.
+// pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+// exactly one way.
 type LedgerPkcs11 struct {
 	// The key's CKA_ID in hex.
 	//
@@ -1471,7 +1533,8 @@ type LedgerPkcs11 struct {
 	KeyId *string `pulumi:"keyId"`
 	// Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
 	Library string `pulumi:"library"`
-	// The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+	// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+	// a read's *Output form). Prefer pinEnv or pinConfig.
 	Pin *string `pulumi:"pin"`
 	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
 	PinConfig *string `pulumi:"pinConfig"`
@@ -1493,7 +1556,8 @@ type LedgerPkcs11Input interface {
 }
 
 // A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-// pin, identifier })` addresses it. Give the PIN in exactly one way.
+// pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+// exactly one way.
 type LedgerPkcs11Args struct {
 	// The key's CKA_ID in hex.
 	//
@@ -1502,7 +1566,8 @@ type LedgerPkcs11Args struct {
 	KeyId pulumi.StringPtrInput `pulumi:"keyId"`
 	// Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
 	Library pulumi.StringInput `pulumi:"library"`
-	// The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+	// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+	// a read's *Output form). Prefer pinEnv or pinConfig.
 	Pin pulumi.StringPtrInput `pulumi:"pin"`
 	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
 	PinConfig pulumi.StringPtrInput `pulumi:"pinConfig"`
@@ -1566,7 +1631,8 @@ func (i *ledgerPkcs11PtrType) ToLedgerPkcs11PtrOutputWithContext(ctx context.Con
 }
 
 // A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-// pin, identifier })` addresses it. Give the PIN in exactly one way.
+// pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+// exactly one way.
 type LedgerPkcs11Output struct{ *pulumi.OutputState }
 
 func (LedgerPkcs11Output) ElementType() reflect.Type {
@@ -1604,7 +1670,8 @@ func (o LedgerPkcs11Output) Library() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerPkcs11) string { return v.Library }).(pulumi.StringOutput)
 }
 
-// The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+// a read's *Output form). Prefer pinEnv or pinConfig.
 func (o LedgerPkcs11Output) Pin() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerPkcs11) *string { return v.Pin }).(pulumi.StringPtrOutput)
 }
@@ -1671,7 +1738,8 @@ func (o LedgerPkcs11PtrOutput) Library() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+// a read's *Output form). Prefer pinEnv or pinConfig.
 func (o LedgerPkcs11PtrOutput) Pin() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerPkcs11) *string {
 		if v == nil {
@@ -1711,18 +1779,22 @@ func (o LedgerPkcs11PtrOutput) TokenLabel() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+// The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
 type LedgerReadGateway struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
 	Address string `pulumi:"address"`
 	// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
 	// clientKeyFile, clientKeyEnv or clientKeyPem.
 	ClientCertPem *string `pulumi:"clientCertPem"`
-	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+	// name, never the key.
 	ClientKeyEnv *string `pulumi:"clientKeyEnv"`
-	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+	// directory). The state records the path, never the key.
 	ClientKeyFile *string `pulumi:"clientKeyFile"`
-	// The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+	// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+	// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+	// clientKeyFile or clientKeyEnv.
 	ClientKeyPem *string `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride *string `pulumi:"serverNameOverride"`
@@ -1741,18 +1813,22 @@ type LedgerReadGatewayInput interface {
 	ToLedgerReadGatewayOutputWithContext(context.Context) LedgerReadGatewayOutput
 }
 
-// Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+// The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
 type LedgerReadGatewayArgs struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
 	Address pulumi.StringInput `pulumi:"address"`
 	// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
 	// clientKeyFile, clientKeyEnv or clientKeyPem.
 	ClientCertPem pulumi.StringPtrInput `pulumi:"clientCertPem"`
-	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+	// name, never the key.
 	ClientKeyEnv pulumi.StringPtrInput `pulumi:"clientKeyEnv"`
-	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+	// directory). The state records the path, never the key.
 	ClientKeyFile pulumi.StringPtrInput `pulumi:"clientKeyFile"`
-	// The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+	// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+	// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+	// clientKeyFile or clientKeyEnv.
 	ClientKeyPem pulumi.StringPtrInput `pulumi:"clientKeyPem"`
 	// The TLS server name to expect instead of the address's host.
 	ServerNameOverride pulumi.StringPtrInput `pulumi:"serverNameOverride"`
@@ -1772,7 +1848,7 @@ func (i LedgerReadGatewayArgs) ToLedgerReadGatewayOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadGatewayOutput)
 }
 
-// Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+// The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
 type LedgerReadGatewayOutput struct{ *pulumi.OutputState }
 
 func (LedgerReadGatewayOutput) ElementType() reflect.Type {
@@ -1798,17 +1874,21 @@ func (o LedgerReadGatewayOutput) ClientCertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientCertPem }).(pulumi.StringPtrOutput)
 }
 
-// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+// name, never the key.
 func (o LedgerReadGatewayOutput) ClientKeyEnv() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyEnv }).(pulumi.StringPtrOutput)
 }
 
-// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+// directory). The state records the path, never the key.
 func (o LedgerReadGatewayOutput) ClientKeyFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyFile }).(pulumi.StringPtrOutput)
 }
 
-// The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+// clientKeyFile or clientKeyEnv.
 func (o LedgerReadGatewayOutput) ClientKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
 }
@@ -1823,16 +1903,17 @@ func (o LedgerReadGatewayOutput) TlsRootCertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.TlsRootCertPem }).(pulumi.StringPtrOutput)
 }
 
-// Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
-// LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
-// PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
-// user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+// The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+// Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+// way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+// sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+// getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 type LedgerReadIdentity struct {
 	// The enrolment certificate (PEM).
 	CertificatePem string `pulumi:"certificatePem"`
 	// The name of an environment variable holding the PEM private key where `pulumi` runs.
 	KeyEnv *string `pulumi:"keyEnv"`
-	// The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+	// The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
 	KeyFile *string `pulumi:"keyFile"`
 	// A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
 	Kms *LedgerReadIdentityKms `pulumi:"kms"`
@@ -1840,7 +1921,9 @@ type LedgerReadIdentity struct {
 	MspId string `pulumi:"mspId"`
 	// A key on a PKCS#11 token (HSM).
 	Pkcs11 *LedgerReadPkcs11 `pulumi:"pkcs11"`
-	// The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+	// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+	// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+	// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 	PrivateKeyPem *string `pulumi:"privateKeyPem"`
 }
 
@@ -1855,16 +1938,17 @@ type LedgerReadIdentityInput interface {
 	ToLedgerReadIdentityOutputWithContext(context.Context) LedgerReadIdentityOutput
 }
 
-// Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
-// LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
-// PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
-// user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+// The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+// Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+// way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+// sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+// getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 type LedgerReadIdentityArgs struct {
 	// The enrolment certificate (PEM).
 	CertificatePem pulumi.StringInput `pulumi:"certificatePem"`
 	// The name of an environment variable holding the PEM private key where `pulumi` runs.
 	KeyEnv pulumi.StringPtrInput `pulumi:"keyEnv"`
-	// The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+	// The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
 	KeyFile pulumi.StringPtrInput `pulumi:"keyFile"`
 	// A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
 	Kms LedgerReadIdentityKmsPtrInput `pulumi:"kms"`
@@ -1872,7 +1956,9 @@ type LedgerReadIdentityArgs struct {
 	MspId pulumi.StringInput `pulumi:"mspId"`
 	// A key on a PKCS#11 token (HSM).
 	Pkcs11 LedgerReadPkcs11PtrInput `pulumi:"pkcs11"`
-	// The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+	// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+	// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+	// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 	PrivateKeyPem pulumi.StringPtrInput `pulumi:"privateKeyPem"`
 }
 
@@ -1888,10 +1974,11 @@ func (i LedgerReadIdentityArgs) ToLedgerReadIdentityOutputWithContext(ctx contex
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadIdentityOutput)
 }
 
-// Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
-// LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
-// PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
-// user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+// The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+// Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+// way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+// sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+// getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 type LedgerReadIdentityOutput struct{ *pulumi.OutputState }
 
 func (LedgerReadIdentityOutput) ElementType() reflect.Type {
@@ -1916,7 +2003,7 @@ func (o LedgerReadIdentityOutput) KeyEnv() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadIdentity) *string { return v.KeyEnv }).(pulumi.StringPtrOutput)
 }
 
-// The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+// The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
 func (o LedgerReadIdentityOutput) KeyFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadIdentity) *string { return v.KeyFile }).(pulumi.StringPtrOutput)
 }
@@ -1936,12 +2023,17 @@ func (o LedgerReadIdentityOutput) Pkcs11() LedgerReadPkcs11PtrOutput {
 	return o.ApplyT(func(v LedgerReadIdentity) *LedgerReadPkcs11 { return v.Pkcs11 }).(LedgerReadPkcs11PtrOutput)
 }
 
-// The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+// The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+// it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+// plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
 func (o LedgerReadIdentityOutput) PrivateKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadIdentity) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
 }
 
+// A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+// key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 type LedgerReadIdentityKms struct {
+	// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
 	CryptoKeyVersion string `pulumi:"cryptoKeyVersion"`
 }
 
@@ -1956,7 +2048,10 @@ type LedgerReadIdentityKmsInput interface {
 	ToLedgerReadIdentityKmsOutputWithContext(context.Context) LedgerReadIdentityKmsOutput
 }
 
+// A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+// key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 type LedgerReadIdentityKmsArgs struct {
+	// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
 	CryptoKeyVersion pulumi.StringInput `pulumi:"cryptoKeyVersion"`
 }
 
@@ -2013,6 +2108,8 @@ func (i *ledgerReadIdentityKmsPtrType) ToLedgerReadIdentityKmsPtrOutputWithConte
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadIdentityKmsPtrOutput)
 }
 
+// A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+// key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 type LedgerReadIdentityKmsOutput struct{ *pulumi.OutputState }
 
 func (LedgerReadIdentityKmsOutput) ElementType() reflect.Type {
@@ -2037,6 +2134,7 @@ func (o LedgerReadIdentityKmsOutput) ToLedgerReadIdentityKmsPtrOutputWithContext
 	}).(LedgerReadIdentityKmsPtrOutput)
 }
 
+// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
 func (o LedgerReadIdentityKmsOutput) CryptoKeyVersion() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerReadIdentityKms) string { return v.CryptoKeyVersion }).(pulumi.StringOutput)
 }
@@ -2065,6 +2163,7 @@ func (o LedgerReadIdentityKmsPtrOutput) Elem() LedgerReadIdentityKmsOutput {
 	}).(LedgerReadIdentityKmsOutput)
 }
 
+// `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
 func (o LedgerReadIdentityKmsPtrOutput) CryptoKeyVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerReadIdentityKms) *string {
 		if v == nil {
@@ -2074,19 +2173,23 @@ func (o LedgerReadIdentityKmsPtrOutput) CryptoKeyVersion() pulumi.StringPtrOutpu
 	}).(pulumi.StringPtrOutput)
 }
 
-// A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+// A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
+// pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+// exactly one way.
 type LedgerReadPkcs11 struct {
 	// The key's CKA_ID in hex.
 	//
 	// Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+	// (SHA-256 of the public key's uncompressed point)
 	KeyId *string `pulumi:"keyId"`
-	// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+	// Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
 	Library string `pulumi:"library"`
-	// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+	// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+	// a read's *Output form). Prefer pinEnv or pinConfig.
 	Pin *string `pulumi:"pin"`
-	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
 	PinConfig *string `pulumi:"pinConfig"`
-	// The name of an environment variable holding the PIN where `pulumi` runs.
+	// The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
 	PinEnv *string `pulumi:"pinEnv"`
 	// The token's label.
 	TokenLabel string `pulumi:"tokenLabel"`
@@ -2103,19 +2206,23 @@ type LedgerReadPkcs11Input interface {
 	ToLedgerReadPkcs11OutputWithContext(context.Context) LedgerReadPkcs11Output
 }
 
-// A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+// A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
+// pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+// exactly one way.
 type LedgerReadPkcs11Args struct {
 	// The key's CKA_ID in hex.
 	//
 	// Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+	// (SHA-256 of the public key's uncompressed point)
 	KeyId pulumi.StringPtrInput `pulumi:"keyId"`
-	// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+	// Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
 	Library pulumi.StringInput `pulumi:"library"`
-	// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+	// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+	// a read's *Output form). Prefer pinEnv or pinConfig.
 	Pin pulumi.StringPtrInput `pulumi:"pin"`
-	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+	// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
 	PinConfig pulumi.StringPtrInput `pulumi:"pinConfig"`
-	// The name of an environment variable holding the PIN where `pulumi` runs.
+	// The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
 	PinEnv pulumi.StringPtrInput `pulumi:"pinEnv"`
 	// The token's label.
 	TokenLabel pulumi.StringInput `pulumi:"tokenLabel"`
@@ -2174,7 +2281,9 @@ func (i *ledgerReadPkcs11PtrType) ToLedgerReadPkcs11PtrOutputWithContext(ctx con
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadPkcs11PtrOutput)
 }
 
-// A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+// A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
+// pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+// exactly one way.
 type LedgerReadPkcs11Output struct{ *pulumi.OutputState }
 
 func (LedgerReadPkcs11Output) ElementType() reflect.Type {
@@ -2202,26 +2311,28 @@ func (o LedgerReadPkcs11Output) ToLedgerReadPkcs11PtrOutputWithContext(ctx conte
 // The key's CKA_ID in hex.
 //
 // Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+// (SHA-256 of the public key's uncompressed point)
 func (o LedgerReadPkcs11Output) KeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.KeyId }).(pulumi.StringPtrOutput)
 }
 
-// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+// Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
 func (o LedgerReadPkcs11Output) Library() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerReadPkcs11) string { return v.Library }).(pulumi.StringOutput)
 }
 
-// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+// a read's *Output form). Prefer pinEnv or pinConfig.
 func (o LedgerReadPkcs11Output) Pin() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.Pin }).(pulumi.StringPtrOutput)
 }
 
-// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
 func (o LedgerReadPkcs11Output) PinConfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.PinConfig }).(pulumi.StringPtrOutput)
 }
 
-// The name of an environment variable holding the PIN where `pulumi` runs.
+// The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
 func (o LedgerReadPkcs11Output) PinEnv() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadPkcs11) *string { return v.PinEnv }).(pulumi.StringPtrOutput)
 }
@@ -2258,6 +2369,7 @@ func (o LedgerReadPkcs11PtrOutput) Elem() LedgerReadPkcs11Output {
 // The key's CKA_ID in hex.
 //
 // Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+// (SHA-256 of the public key's uncompressed point)
 func (o LedgerReadPkcs11PtrOutput) KeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
 		if v == nil {
@@ -2267,7 +2379,7 @@ func (o LedgerReadPkcs11PtrOutput) KeyId() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+// Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
 func (o LedgerReadPkcs11PtrOutput) Library() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
 		if v == nil {
@@ -2277,7 +2389,8 @@ func (o LedgerReadPkcs11PtrOutput) Library() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+// The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+// a read's *Output form). Prefer pinEnv or pinConfig.
 func (o LedgerReadPkcs11PtrOutput) Pin() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
 		if v == nil {
@@ -2287,7 +2400,7 @@ func (o LedgerReadPkcs11PtrOutput) Pin() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+// A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
 func (o LedgerReadPkcs11PtrOutput) PinConfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
 		if v == nil {
@@ -2297,7 +2410,7 @@ func (o LedgerReadPkcs11PtrOutput) PinConfig() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The name of an environment variable holding the PIN where `pulumi` runs.
+// The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
 func (o LedgerReadPkcs11PtrOutput) PinEnv() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LedgerReadPkcs11) *string {
 		if v == nil {
@@ -2552,7 +2665,7 @@ func (o LedgerTransactionsCommittedArrayOutput) Index(i pulumi.IntInput) LedgerT
 	}).(LedgerTransactionsCommittedOutput)
 }
 
-// One transaction of the list.
+// One transaction of a LedgerTransactions list.
 type LedgerTransactionsItem struct {
 	// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
 	//
@@ -2584,7 +2697,7 @@ type LedgerTransactionsItemInput interface {
 	ToLedgerTransactionsItemOutputWithContext(context.Context) LedgerTransactionsItemOutput
 }
 
-// One transaction of the list.
+// One transaction of a LedgerTransactions list.
 type LedgerTransactionsItemArgs struct {
 	// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
 	//
@@ -2642,7 +2755,7 @@ func (i LedgerTransactionsItemArray) ToLedgerTransactionsItemArrayOutputWithCont
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerTransactionsItemArrayOutput)
 }
 
-// One transaction of the list.
+// One transaction of a LedgerTransactions list.
 type LedgerTransactionsItemOutput struct{ *pulumi.OutputState }
 
 func (LedgerTransactionsItemOutput) ElementType() reflect.Type {
@@ -3122,6 +3235,7 @@ func init() {
 	pulumi.RegisterOutputType(LedgerBytesViewOutput{})
 	pulumi.RegisterOutputType(LedgerBytesViewPtrOutput{})
 	pulumi.RegisterOutputType(LedgerBytesViewArrayOutput{})
+	pulumi.RegisterOutputType(LedgerCredentialsOutput{})
 	pulumi.RegisterOutputType(LedgerGatewayOutput{})
 	pulumi.RegisterOutputType(LedgerGatewayPtrOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityOutput{})

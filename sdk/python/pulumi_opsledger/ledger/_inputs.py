@@ -66,8 +66,9 @@ class LedgerGatewayArgsDict(TypedDict):
     """
     client_key_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-    the outputs; prefer clientKeyFile or clientKeyEnv.
+    The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+    outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+    clientKeyFile or clientKeyEnv.
     """
     server_name_override: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -105,8 +106,9 @@ class LedgerGatewayArgs:
                name, never the key.
         :param pulumi.Input[_builtins.str] client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
                directory). The state records the path, never the key.
-        :param pulumi.Input[_builtins.str] client_key_pem: The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-               the outputs; prefer clientKeyFile or clientKeyEnv.
+        :param pulumi.Input[_builtins.str] client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+               outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+               clientKeyFile or clientKeyEnv.
         :param pulumi.Input[_builtins.str] server_name_override: The TLS server name to expect instead of the address's host.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supports_visibility: Visibility modes the gateway is declared to support.
                
@@ -184,8 +186,9 @@ class LedgerGatewayArgs:
     @pulumi.getter(name="clientKeyPem")
     def client_key_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-        the outputs; prefer clientKeyFile or clientKeyEnv.
+        The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+        outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+        clientKeyFile or clientKeyEnv.
         """
         return pulumi.get(self, "client_key_pem")
 
@@ -234,9 +237,11 @@ class LedgerGatewayArgs:
 
 class LedgerIdentityArgsDict(TypedDict):
     """
-    The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-    way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-    the key, and refresh and destroy sign through the same reference.
+    The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+    Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+    way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+    sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+    getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
     """
     certificate_pem: pulumi.Input[_builtins.str]
     """
@@ -264,8 +269,9 @@ class LedgerIdentityArgsDict(TypedDict):
     """
     private_key_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-    in the outputs (refresh and destroy sign with it). Prefer a reference below.
+    The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+    it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+    plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
     """
 
 @pulumi.input_type
@@ -279,9 +285,11 @@ class LedgerIdentityArgs:
                  pkcs11: pulumi.Input[Optional['LedgerPkcs11Args']] = None,
                  private_key_pem: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-        way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-        the key, and refresh and destroy sign through the same reference.
+        The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+        Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+        way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+        sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+        getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 
         :param pulumi.Input[_builtins.str] certificate_pem: The enrolment certificate (PEM).
         :param pulumi.Input[_builtins.str] msp_id: The MSP id of the identity's organization, e.g. "Org1MSP".
@@ -289,8 +297,9 @@ class LedgerIdentityArgs:
         :param pulumi.Input[_builtins.str] key_file: The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
         :param pulumi.Input['LedgerKmsArgs'] kms: A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
         :param pulumi.Input['LedgerPkcs11Args'] pkcs11: A key on a PKCS#11 token (HSM).
-        :param pulumi.Input[_builtins.str] private_key_pem: The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-               in the outputs (refresh and destroy sign with it). Prefer a reference below.
+        :param pulumi.Input[_builtins.str] private_key_pem: The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+               it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+               plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
         """
         pulumi.set(__self__, "certificate_pem", certificate_pem)
         pulumi.set(__self__, "msp_id", msp_id)
@@ -381,8 +390,9 @@ class LedgerIdentityArgs:
     @pulumi.getter(name="privateKeyPem")
     def private_key_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-        in the outputs (refresh and destroy sign with it). Prefer a reference below.
+        The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+        it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+        plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
         """
         return pulumi.get(self, "private_key_pem")
 
@@ -393,7 +403,8 @@ class LedgerIdentityArgs:
 
 class LedgerKmsArgsDict(TypedDict):
     """
-    A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+    A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+    key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
     """
     crypto_key_version: pulumi.Input[_builtins.str]
     """
@@ -405,7 +416,8 @@ class LedgerKmsArgs:
     def __init__(__self__, *,
                  crypto_key_version: pulumi.Input[_builtins.str]):
         """
-        A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+        A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+        key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 
         :param pulumi.Input[_builtins.str] crypto_key_version: `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
         """
@@ -465,7 +477,8 @@ class LedgerOnDestroyArgs:
 class LedgerPkcs11ArgsDict(TypedDict):
     """
     A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-    pin, identifier })` addresses it. Give the PIN in exactly one way.
+    pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+    exactly one way.
     """
     library: pulumi.Input[_builtins.str]
     """
@@ -484,7 +497,8 @@ class LedgerPkcs11ArgsDict(TypedDict):
     """
     pin: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+    The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+    a read's *Output form). Prefer pinEnv or pinConfig.
     """
     pin_config: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -506,7 +520,8 @@ class LedgerPkcs11Args:
                  pin_env: pulumi.Input[Optional[_builtins.str]] = None):
         """
         A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-        pin, identifier })` addresses it. Give the PIN in exactly one way.
+        pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+        exactly one way.
 
         :param pulumi.Input[_builtins.str] library: Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
         :param pulumi.Input[_builtins.str] token_label: The token's label.
@@ -514,7 +529,8 @@ class LedgerPkcs11Args:
                
                Default: the certificate's subject key identifier as Fabric's BCCSP names keys
                (SHA-256 of the public key's uncompressed point)
-        :param pulumi.Input[_builtins.str] pin: The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+        :param pulumi.Input[_builtins.str] pin: The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+               a read's *Output form). Prefer pinEnv or pinConfig.
         :param pulumi.Input[_builtins.str] pin_config: A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
         :param pulumi.Input[_builtins.str] pin_env: The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
         """
@@ -572,7 +588,8 @@ class LedgerPkcs11Args:
     @pulumi.getter
     def pin(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+        The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+        a read's *Output form). Prefer pinEnv or pinConfig.
         """
         return pulumi.get(self, "pin")
 
@@ -607,7 +624,7 @@ class LedgerPkcs11Args:
 
 class LedgerReadGatewayDict(TypedDict):
     """
-    Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+    The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
     """
     address: _builtins.str
     """
@@ -620,15 +637,19 @@ class LedgerReadGatewayDict(TypedDict):
     """
     client_key_env: NotRequired[_builtins.str]
     """
-    The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+    The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+    name, never the key.
     """
     client_key_file: NotRequired[_builtins.str]
     """
-    The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+    The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+    directory). The state records the path, never the key.
     """
     client_key_pem: NotRequired[_builtins.str]
     """
-    The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+    The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+    outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+    clientKeyFile or clientKeyEnv.
     """
     server_name_override: NotRequired[_builtins.str]
     """
@@ -650,14 +671,18 @@ class LedgerReadGateway:
                  server_name_override: Optional[_builtins.str] = None,
                  tls_root_cert_pem: Optional[_builtins.str] = None):
         """
-        Where the Fabric Gateway is and how to reach it (the LedgerTransaction's `gateway`, plain values).
+        The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
 
         :param _builtins.str address: "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
         :param _builtins.str client_cert_pem: PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
                clientKeyFile, clientKeyEnv or clientKeyPem.
-        :param _builtins.str client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
-        :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
-        :param _builtins.str client_key_pem: The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+        :param _builtins.str client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+               name, never the key.
+        :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+               directory). The state records the path, never the key.
+        :param _builtins.str client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+               outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+               clientKeyFile or clientKeyEnv.
         :param _builtins.str server_name_override: The TLS server name to expect instead of the address's host.
         :param _builtins.str tls_root_cert_pem: PEM of the CA that signed the gateway's TLS certificate; enables TLS.
         """
@@ -704,7 +729,8 @@ class LedgerReadGateway:
     @pulumi.getter(name="clientKeyEnv")
     def client_key_env(self) -> Optional[_builtins.str]:
         """
-        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+        name, never the key.
         """
         return pulumi.get(self, "client_key_env")
 
@@ -716,7 +742,8 @@ class LedgerReadGateway:
     @pulumi.getter(name="clientKeyFile")
     def client_key_file(self) -> Optional[_builtins.str]:
         """
-        The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+        directory). The state records the path, never the key.
         """
         return pulumi.get(self, "client_key_file")
 
@@ -728,7 +755,9 @@ class LedgerReadGateway:
     @pulumi.getter(name="clientKeyPem")
     def client_key_pem(self) -> Optional[_builtins.str]:
         """
-        The client TLS key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+        The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+        outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+        clientKeyFile or clientKeyEnv.
         """
         return pulumi.get(self, "client_key_pem")
 
@@ -763,10 +792,11 @@ class LedgerReadGateway:
 
 class LedgerReadIdentityDict(TypedDict):
     """
-    Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
-    LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
-    PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
-    user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+    The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+    Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+    way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+    sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+    getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
     """
     certificate_pem: _builtins.str
     """
@@ -782,7 +812,7 @@ class LedgerReadIdentityDict(TypedDict):
     """
     key_file: NotRequired[_builtins.str]
     """
-    The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+    The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
     """
     kms: NotRequired['LedgerReadIdentityKmsDict']
     """
@@ -794,7 +824,9 @@ class LedgerReadIdentityDict(TypedDict):
     """
     private_key_pem: NotRequired[_builtins.str]
     """
-    The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+    The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+    it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+    plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
     """
 
 @pulumi.input_type
@@ -808,18 +840,21 @@ class LedgerReadIdentity:
                  pkcs11: Optional['LedgerReadPkcs11'] = None,
                  private_key_pem: Optional[_builtins.str] = None):
         """
-        Who reads: an X.509 certificate enrolled with `mspId`'s CA and exactly one way to sign with its key, the ways the
-        LedgerTransaction accepts (a key file, an environment variable, a PKCS#11 token, a Cloud KMS key version, or the
-        PEM itself). qscc reads (getTransaction, getChainInfo) need only a member of the channel's Readers; evaluate of a
-        user chaincode needs one of its Writers (Fabric's peer/Propose ACL).
+        The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+        Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+        way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+        sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+        getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 
         :param _builtins.str certificate_pem: The enrolment certificate (PEM).
         :param _builtins.str msp_id: The MSP id of the identity's organization, e.g. "Org1MSP".
         :param _builtins.str key_env: The name of an environment variable holding the PEM private key where `pulumi` runs.
-        :param _builtins.str key_file: The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+        :param _builtins.str key_file: The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
         :param 'LedgerReadIdentityKms' kms: A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
         :param 'LedgerReadPkcs11' pkcs11: A key on a PKCS#11 token (HSM).
-        :param _builtins.str private_key_pem: The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+        :param _builtins.str private_key_pem: The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+               it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+               plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
         """
         pulumi.set(__self__, "certificate_pem", certificate_pem)
         pulumi.set(__self__, "msp_id", msp_id)
@@ -874,7 +909,7 @@ class LedgerReadIdentity:
     @pulumi.getter(name="keyFile")
     def key_file(self) -> Optional[_builtins.str]:
         """
-        The path of a PEM private key file, read where `pulumi` runs (relative to the program's directory).
+        The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
         """
         return pulumi.get(self, "key_file")
 
@@ -910,7 +945,9 @@ class LedgerReadIdentity:
     @pulumi.getter(name="privateKeyPem")
     def private_key_pem(self) -> Optional[_builtins.str]:
         """
-        The private key itself (PEM): pass it as a Pulumi secret to the *Output form; prefer a reference.
+        The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+        it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+        plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
         """
         return pulumi.get(self, "private_key_pem")
 
@@ -920,17 +957,33 @@ class LedgerReadIdentity:
 
 
 class LedgerReadIdentityKmsDict(TypedDict):
+    """
+    A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+    key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
+    """
     crypto_key_version: _builtins.str
+    """
+    `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
+    """
 
 @pulumi.input_type
 class LedgerReadIdentityKms:
     def __init__(__self__, *,
                  crypto_key_version: _builtins.str):
+        """
+        A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+        key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
+
+        :param _builtins.str crypto_key_version: `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
+        """
         pulumi.set(__self__, "crypto_key_version", crypto_key_version)
 
     @_builtins.property
     @pulumi.getter(name="cryptoKeyVersion")
     def crypto_key_version(self) -> _builtins.str:
+        """
+        `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
+        """
         return pulumi.get(self, "crypto_key_version")
 
     @crypto_key_version.setter
@@ -940,11 +993,13 @@ class LedgerReadIdentityKms:
 
 class LedgerReadPkcs11Dict(TypedDict):
     """
-    A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+    A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
+    pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+    exactly one way.
     """
     library: _builtins.str
     """
-    Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+    Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
     """
     token_label: _builtins.str
     """
@@ -955,18 +1010,20 @@ class LedgerReadPkcs11Dict(TypedDict):
     The key's CKA_ID in hex.
 
     Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+    (SHA-256 of the public key's uncompressed point)
     """
     pin: NotRequired[_builtins.str]
     """
-    The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+    The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+    a read's *Output form). Prefer pinEnv or pinConfig.
     """
     pin_config: NotRequired[_builtins.str]
     """
-    A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+    A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
     """
     pin_env: NotRequired[_builtins.str]
     """
-    The name of an environment variable holding the PIN where `pulumi` runs.
+    The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
     """
 
 @pulumi.input_type
@@ -979,16 +1036,20 @@ class LedgerReadPkcs11:
                  pin_config: Optional[_builtins.str] = None,
                  pin_env: Optional[_builtins.str] = None):
         """
-        A key on a PKCS#11 token, as the LedgerTransaction's identity.pkcs11 names it.
+        A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
+        pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+        exactly one way.
 
-        :param _builtins.str library: Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+        :param _builtins.str library: Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
         :param _builtins.str token_label: The token's label.
         :param _builtins.str key_id: The key's CKA_ID in hex.
                
                Default: the certificate's subject key identifier as Fabric's BCCSP names keys
-        :param _builtins.str pin: The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
-        :param _builtins.str pin_config: A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
-        :param _builtins.str pin_env: The name of an environment variable holding the PIN where `pulumi` runs.
+               (SHA-256 of the public key's uncompressed point)
+        :param _builtins.str pin: The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+               a read's *Output form). Prefer pinEnv or pinConfig.
+        :param _builtins.str pin_config: A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
+        :param _builtins.str pin_env: The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
         """
         pulumi.set(__self__, "library", library)
         pulumi.set(__self__, "token_label", token_label)
@@ -1005,7 +1066,7 @@ class LedgerReadPkcs11:
     @pulumi.getter
     def library(self) -> _builtins.str:
         """
-        Path of the token's PKCS#11 module on the machine that runs `pulumi`.
+        Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
         """
         return pulumi.get(self, "library")
 
@@ -1032,6 +1093,7 @@ class LedgerReadPkcs11:
         The key's CKA_ID in hex.
 
         Default: the certificate's subject key identifier as Fabric's BCCSP names keys
+        (SHA-256 of the public key's uncompressed point)
         """
         return pulumi.get(self, "key_id")
 
@@ -1043,7 +1105,8 @@ class LedgerReadPkcs11:
     @pulumi.getter
     def pin(self) -> Optional[_builtins.str]:
         """
-        The user PIN: pass it as a Pulumi secret to the *Output form, or prefer pinEnv / pinConfig.
+        The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+        a read's *Output form). Prefer pinEnv or pinConfig.
         """
         return pulumi.get(self, "pin")
 
@@ -1055,7 +1118,7 @@ class LedgerReadPkcs11:
     @pulumi.getter(name="pinConfig")
     def pin_config(self) -> Optional[_builtins.str]:
         """
-        A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`).
+        A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
         """
         return pulumi.get(self, "pin_config")
 
@@ -1067,7 +1130,7 @@ class LedgerReadPkcs11:
     @pulumi.getter(name="pinEnv")
     def pin_env(self) -> Optional[_builtins.str]:
         """
-        The name of an environment variable holding the PIN where `pulumi` runs.
+        The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
         """
         return pulumi.get(self, "pin_env")
 
@@ -1138,7 +1201,7 @@ class LedgerTimeoutsArgs:
 
 class LedgerTransactionsItemArgsDict(TypedDict):
     """
-    One transaction of the list.
+    One transaction of a LedgerTransactions list.
     """
     function: pulumi.Input[_builtins.str]
     """
@@ -1177,7 +1240,7 @@ class LedgerTransactionsItemArgs:
                  chaincode: pulumi.Input[Optional[_builtins.str]] = None,
                  endorsing_organizations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
-        One transaction of the list.
+        One transaction of a LedgerTransactions list.
 
         :param pulumi.Input[_builtins.str] function: The chaincode function, e.g. "CreateAsset".
         :param pulumi.Input[_builtins.str] key: A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so

@@ -433,6 +433,7 @@ class LedgerTransaction(pulumi.CustomResource):
             __props__.__dict__["trusted_root_certificates"] = trusted_root_certificates
             __props__.__dict__["visibility"] = visibility
             __props__.__dict__["block_number"] = None
+            __props__.__dict__["credentials"] = None
             __props__.__dict__["endorsers"] = None
             __props__.__dict__["preview_result"] = None
             __props__.__dict__["processed_transaction"] = None
@@ -440,7 +441,7 @@ class LedgerTransaction(pulumi.CustomResource):
             __props__.__dict__["tx_id"] = None
             __props__.__dict__["validation_code"] = None
             __props__.__dict__["validation_code_number"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["transientData"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["credentials", "transientData"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(LedgerTransaction, __self__).__init__(
             'opsledger:ledger:LedgerTransaction',
@@ -470,6 +471,7 @@ class LedgerTransaction(pulumi.CustomResource):
         __props__.__dict__["chaincode"] = None
         __props__.__dict__["channel"] = None
         __props__.__dict__["channel_capability"] = None
+        __props__.__dict__["credentials"] = None
         __props__.__dict__["endorsers"] = None
         __props__.__dict__["endorsing_organizations"] = None
         __props__.__dict__["function"] = None
@@ -545,6 +547,15 @@ class LedgerTransaction(pulumi.CustomResource):
         Default: read from the channel
         """
         return pulumi.get(self, "channel_capability")
+
+    @_builtins.property
+    @pulumi.getter
+    def credentials(self) -> pulumi.Output['outputs.LedgerCredentials']:
+        """
+        The key material refresh and destroy sign with that no reference holds (a privateKeyPem or PIN given as a value,
+        the mutual TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+        """
+        return pulumi.get(self, "credentials")
 
     @_builtins.property
     @pulumi.getter

@@ -319,6 +319,9 @@ class LedgerTransactions(pulumi.CustomResource):
                 raise TypeError("Missing required property 'trusted_root_certificates'")
             __props__.__dict__["trusted_root_certificates"] = trusted_root_certificates
             __props__.__dict__["committed"] = None
+            __props__.__dict__["credentials"] = None
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["credentials"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(LedgerTransactions, __self__).__init__(
             'opsledger:ledger:LedgerTransactions',
             resource_name,
@@ -345,6 +348,7 @@ class LedgerTransactions(pulumi.CustomResource):
         __props__.__dict__["channel"] = None
         __props__.__dict__["channel_capability"] = None
         __props__.__dict__["committed"] = None
+        __props__.__dict__["credentials"] = None
         __props__.__dict__["gateway"] = None
         __props__.__dict__["identity"] = None
         __props__.__dict__["max_in_flight"] = None
@@ -388,6 +392,15 @@ class LedgerTransactions(pulumi.CustomResource):
         The committed items, in list order.
         """
         return pulumi.get(self, "committed")
+
+    @_builtins.property
+    @pulumi.getter
+    def credentials(self) -> pulumi.Output['outputs.LedgerCredentials']:
+        """
+        The key material refresh signs with that no reference holds (a privateKeyPem or PIN given as a value, the mutual
+        TLS client key given as clientKeyPem). Only ever a Pulumi secret.
+        """
+        return pulumi.get(self, "credentials")
 
     @_builtins.property
     @pulumi.getter

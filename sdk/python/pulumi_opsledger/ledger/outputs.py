@@ -20,6 +20,7 @@ __all__ = [
     'GetTransactionResultEvent',
     'GetTransactionResultResponse',
     'LedgerBytesView',
+    'LedgerCredentials',
     'LedgerGateway',
     'LedgerIdentity',
     'LedgerIdentityView',
@@ -130,6 +131,77 @@ class LedgerBytesView(dict):
 
 
 @pulumi.output_type
+class LedgerCredentials(dict):
+    """
+    What the state keeps of the key material that refresh and destroy sign with and no reference holds: the private key
+    only for an identity given as `privateKeyPem`, the PIN only when given as a value, the mutual TLS client key only
+    when given as `clientKeyPem`. Only ever stored as a Pulumi secret.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientKeyPem":
+            suggest = "client_key_pem"
+        elif key == "privateKeyPem":
+            suggest = "private_key_pem"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LedgerCredentials. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LedgerCredentials.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LedgerCredentials.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 client_key_pem: Optional[_builtins.str] = None,
+                 pin: Optional[_builtins.str] = None,
+                 private_key_pem: Optional[_builtins.str] = None):
+        """
+        What the state keeps of the key material that refresh and destroy sign with and no reference holds: the private key
+        only for an identity given as `privateKeyPem`, the PIN only when given as a value, the mutual TLS client key only
+        when given as `clientKeyPem`. Only ever stored as a Pulumi secret.
+
+        :param _builtins.str client_key_pem: The mutual TLS client key (PEM), when given as `clientKeyPem`.
+        :param _builtins.str pin: The PKCS#11 user PIN, when given as `pin`.
+        :param _builtins.str private_key_pem: The identity's private key (PEM), when given as `privateKeyPem`.
+        """
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if pin is not None:
+            pulumi.set(__self__, "pin", pin)
+        if private_key_pem is not None:
+            pulumi.set(__self__, "private_key_pem", private_key_pem)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The mutual TLS client key (PEM), when given as `clientKeyPem`.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> Optional[_builtins.str]:
+        """
+        The PKCS#11 user PIN, when given as `pin`.
+        """
+        return pulumi.get(self, "pin")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPem")
+    def private_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The identity's private key (PEM), when given as `privateKeyPem`.
+        """
+        return pulumi.get(self, "private_key_pem")
+
+
+@pulumi.output_type
 class LedgerGateway(dict):
     """
     Where the Fabric Gateway is and how to reach it.
@@ -182,8 +254,9 @@ class LedgerGateway(dict):
                name, never the key.
         :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
                directory). The state records the path, never the key.
-        :param _builtins.str client_key_pem: The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-               the outputs; prefer clientKeyFile or clientKeyEnv.
+        :param _builtins.str client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+               outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+               clientKeyFile or clientKeyEnv.
         :param _builtins.str server_name_override: The TLS server name to expect instead of the address's host.
         :param Sequence[_builtins.str] supports_visibility: Visibility modes the gateway is declared to support.
                
@@ -245,8 +318,9 @@ class LedgerGateway(dict):
     @pulumi.getter(name="clientKeyPem")
     def client_key_pem(self) -> Optional[_builtins.str]:
         """
-        The client TLS key itself (PEM). Stored as a Pulumi secret (wrapped here if given in plain), in the inputs and
-        the outputs; prefer clientKeyFile or clientKeyEnv.
+        The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+        outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+        clientKeyFile or clientKeyEnv.
         """
         return pulumi.get(self, "client_key_pem")
 
@@ -280,9 +354,11 @@ class LedgerGateway(dict):
 @pulumi.output_type
 class LedgerIdentity(dict):
     """
-    The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-    way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-    the key, and refresh and destroy sign through the same reference.
+    The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+    Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+    way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+    sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+    getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
     """
     @staticmethod
     def __key_warning(key: str):
@@ -318,9 +394,11 @@ class LedgerIdentity(dict):
                  pkcs11: Optional['outputs.LedgerPkcs11'] = None,
                  private_key_pem: Optional[_builtins.str] = None):
         """
-        The submitting identity: an X.509 certificate with an ECDSA P-256 key, enrolled with `mspId`'s CA, and exactly one
-        way to sign with its key. Every way but `privateKeyPem` is a reference: the state records where the key is, never
-        the key, and refresh and destroy sign through the same reference.
+        The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
+        Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
+        way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
+        sign through the same reference. A read needs a member of the channel's Readers (qscc: getTransaction,
+        getChainInfo) or Writers (evaluate of a user chaincode: Fabric's peer/Propose ACL).
 
         :param _builtins.str certificate_pem: The enrolment certificate (PEM).
         :param _builtins.str msp_id: The MSP id of the identity's organization, e.g. "Org1MSP".
@@ -328,8 +406,9 @@ class LedgerIdentity(dict):
         :param _builtins.str key_file: The path of a PEM private key file, read where `pulumi` runs at each step (relative to the program's directory).
         :param 'LedgerKms' kms: A Cloud KMS key version (through this package's Google client and its `opsledger:*` settings).
         :param 'LedgerPkcs11' pkcs11: A key on a PKCS#11 token (HSM).
-        :param _builtins.str private_key_pem: The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-               in the outputs (refresh and destroy sign with it). Prefer a reference below.
+        :param _builtins.str private_key_pem: The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+               it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+               plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
         """
         pulumi.set(__self__, "certificate_pem", certificate_pem)
         pulumi.set(__self__, "msp_id", msp_id)
@@ -396,8 +475,9 @@ class LedgerIdentity(dict):
     @pulumi.getter(name="privateKeyPem")
     def private_key_pem(self) -> Optional[_builtins.str]:
         """
-        The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Stored as a Pulumi secret, in the inputs and
-        in the outputs (refresh and destroy sign with it). Prefer a reference below.
+        The private key itself (PEM, PKCS#8 or SEC1): kept for compatibility. Only ever a Pulumi secret: a resource stores
+        it as one in its inputs and outputs, where refresh and destroy sign with it (the TypeScript SDK's resources wrap a
+        plain value; pass it as a secret to a read's *Output form). Prefer a reference below.
         """
         return pulumi.get(self, "private_key_pem")
 
@@ -430,7 +510,8 @@ class LedgerIdentityView(dict):
 @pulumi.output_type
 class LedgerKms(dict):
     """
-    A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+    A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+    key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
     """
     @staticmethod
     def __key_warning(key: str):
@@ -452,7 +533,8 @@ class LedgerKms(dict):
     def __init__(__self__, *,
                  crypto_key_version: _builtins.str):
         """
-        A Cloud KMS key version with algorithm EC_SIGN_P256_SHA256, used through `cryptoKeyVersions.asymmetricSign`.
+        A Cloud KMS key version, used through `cryptoKeyVersions.asymmetricSign`, whose algorithm matches the certificate's
+        key: EC_SIGN_P256_SHA256, EC_SIGN_P384_SHA384 or EC_SIGN_ED25519 (on a channel with capability V3_0).
 
         :param _builtins.str crypto_key_version: `projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>/cryptoKeyVersions/<n>`.
         """
@@ -624,7 +706,8 @@ class LedgerPayload(dict):
 class LedgerPkcs11(dict):
     """
     A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-    pin, identifier })` addresses it. Give the PIN in exactly one way.
+    pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+    exactly one way.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -658,7 +741,8 @@ class LedgerPkcs11(dict):
                  pin_env: Optional[_builtins.str] = None):
         """
         A key on a PKCS#11 token (an HSM), as the official client's `signers.newHSMSignerFactory(library).newSigner({ label,
-        pin, identifier })` addresses it. Give the PIN in exactly one way.
+        pin, identifier })` addresses it: an ECDSA P-256 or P-384 key, or an Ed25519 key (CKK_EC_EDWARDS). Give the PIN in
+        exactly one way.
 
         :param _builtins.str library: Path of the token's PKCS#11 module on the machine that runs `pulumi`, e.g. /usr/lib/softhsm/libsofthsm2.so.
         :param _builtins.str token_label: The token's label.
@@ -666,7 +750,8 @@ class LedgerPkcs11(dict):
                
                Default: the certificate's subject key identifier as Fabric's BCCSP names keys
                (SHA-256 of the public key's uncompressed point)
-        :param _builtins.str pin: The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+        :param _builtins.str pin: The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+               a read's *Output form). Prefer pinEnv or pinConfig.
         :param _builtins.str pin_config: A stack config key holding the PIN (`hsmPin`, or `<project>:<key>`; set it with --secret). Never stored.
         :param _builtins.str pin_env: The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
         """
@@ -712,7 +797,8 @@ class LedgerPkcs11(dict):
     @pulumi.getter
     def pin(self) -> Optional[_builtins.str]:
         """
-        The user PIN. Stored only as a Pulumi secret (wrapped here if given in plain).
+        The user PIN, only ever a Pulumi secret (the TypeScript SDK's resources wrap a plain value; pass it as a secret to
+        a read's *Output form). Prefer pinEnv or pinConfig.
         """
         return pulumi.get(self, "pin")
 
