@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { SCHEMA_PATH, schemaFileText } from "../../../scripts/gen-schema";
 import { SCHEMA, requiredFailures, schemaText, secretNames } from "../../../provider/plugin/schema";
-import { KEY_TYPE_NAMES } from "../../../provider/ledger";
+import { KEY_TYPE_NAMES } from "../../../provider/ledger/key-types";
 import { KMS_ALGORITHMS } from "../../../provider/resources/ledger-transaction-signer";
 
 const ROOT = join(__dirname, "..", "..", "..", "..");
