@@ -12,7 +12,9 @@
  *   equal to the scripts' concurrency; issue 30 point 3: within 1.5x the script at 100 and at 1,000);
  * - `pulumi up` of that many LedgerTransactions (bench/generated-project.ts `ledger`, a fresh stack, the key by
  *   reference: the client's key file);
- * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing;
+ * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing (up to `singlesUpTo`: 1,000
+ *   no-op resources took 525-708 s on a loaded machine); the batch's floor: `pulumi up` of one such resource, the
+ *   fixed cost of an up (CLI, language host, program, provider process) that the batch pays once;
  * - a diagnostic, not a setting to use: the same up on fresh keys with PULUMI_SKIP_CHECKPOINTS=true, which writes the
  *   state once at the end instead of at every step (the DIY backend rewrites the whole state file, with an MD5 and a
  *   backup copy, each time): the difference is what those writes cost, beside the state's size.
@@ -52,7 +54,10 @@ export interface LedgerScaleRow {
   /** undefined above `singlesUpTo` (not run). */
   readonly pulumiUpMs: number | undefined;
   readonly providerMb: number | undefined;
-  readonly floorUpMs: number;
+  /** undefined above `singlesUpTo` (not run). */
+  readonly floorUpMs: number | undefined;
+  /** `pulumi up` of one no-op dynamic resource: the fixed cost the batch's up pays once. */
+  readonly batchFloorUpMs: number;
   /** The same up with PULUMI_SKIP_CHECKPOINTS=true (a diagnostic of the engine's checkpoint writes; up to 100). */
   readonly upNoCheckpointsMs: number | undefined;
   /** The size of the stack's state after the up, as `pulumi stack export` prints it (compact JSON). */
@@ -179,12 +184,17 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
       say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)`);
       const unsaved =
         singles && count <= 100 ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
-      say(`${String(count)}: Pulumi's floor`);
-      const floor = await pulumiUp(
-        "noop",
-        { count: { value: String(count) }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
-        parallel,
+      const noop = (n: number) =>
+        pulumiUp(
+          "noop",
+          { count: { value: String(n) }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
+          parallel,
+        );
+      say(
+        `${String(count)}: Pulumi's floor of one resource (the batch's), then of ${String(count)}${singles ? "" : ": not run (singlesUpTo)"}`,
       );
+      const batchFloor = await noop(1);
+      const floor = singles ? await noop(count) : undefined;
       rows.push({
         count,
         scriptMs: plain.ms,
@@ -193,7 +203,8 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         componentStepMs: component?.result.stepMs ?? {},
         pulumiUpMs: up?.ms,
         providerMb: up?.providerMb,
-        floorUpMs: floor.ms,
+        floorUpMs: floor?.ms,
+        batchFloorUpMs: batchFloor.ms,
         upNoCheckpointsMs: unsaved?.ms,
         stateKb: up?.stateKb,
         batchUpMs: batch.ms,
