@@ -25,11 +25,12 @@
 import { startFabricNetwork } from "../sandbox/fabric-network";
 import type { FabricConsensus, FabricVersion } from "../sandbox/fabric-network";
 import { initProjectStack } from "../scripts/lib/pulumi-cli";
+import { LEDGER_TRANSACTIONS_TYPE } from "../sdk/ledger/ledger-transactions";
 import { runBaselineScript } from "./baseline-script";
 import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
 import type { LedgerScriptJob, LedgerScriptResult } from "./ledger-scale-script";
-import { measured } from "./scale-moves";
+import { measuredRun } from "./scale-moves";
 
 export interface LedgerScaleOptions {
   readonly version: FabricVersion;
@@ -48,6 +49,8 @@ export interface LedgerScaleRow {
   /** Wall time of the script process, start-up included. */
   readonly scriptMs: number;
   readonly scriptWorkMs: number;
+  /** The script's submissions SmartBFT answered "request already processed" (then committed). */
+  readonly scriptAlreadyOrdered: number;
   /** undefined when that run failed (its error is printed as progress; the other sides still run). */
   readonly componentCallsMs: number | undefined;
   readonly componentStepMs: Readonly<Record<string, number>>;
@@ -64,6 +67,8 @@ export interface LedgerScaleRow {
   readonly stateKb: number | undefined;
   /** `pulumi up` of the same transactions as the items of one LedgerTransactions (maxInFlight = the concurrency). */
   readonly batchUpMs: number;
+  /** The batch's create step in that up (the engine's events, whole seconds): the provider's part. */
+  readonly batchCreateS: number | undefined;
   readonly batchProviderMb: number;
   readonly batchStateKb: number;
 }
@@ -81,20 +86,39 @@ async function pulumiUp(
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
   parallel: number,
   env: Readonly<Record<string, string>> = {},
-): Promise<{ ms: number; providerMb: number; outputs: Record<string, unknown>; stateKb: number }> {
+  /** The type token whose step (the provider's create, from the engine's events) is timed. */
+  stepOf?: string,
+): Promise<{
+  ms: number;
+  providerMb: number;
+  outputs: Record<string, unknown>;
+  stateKb: number;
+  stepS: number | undefined;
+}> {
   const project = writeBenchProject(program);
   try {
     const stack = await initProjectStack({
       projectDir: project.dir,
       transpileOnly: true,
-      eventLog: false,
+      eventLog: stepOf !== undefined,
       config,
       env,
     });
     try {
-      const up = await measured(stack, ["up", "--yes", "--skip-preview", "--parallel", String(parallel)]);
+      const { measured: up, result } = await measuredRun(stack, [
+        "up",
+        "--yes",
+        "--skip-preview",
+        "--parallel",
+        String(parallel),
+      ]);
       const stateKb = Math.round(JSON.stringify(await stack.exportState()).length / 1024);
-      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs(), stateKb };
+      // The engine's events carry whole seconds: the step from its start to its outputs, +-1 s.
+      const at = (key: "resourcePreEvent" | "resOutputsEvent") =>
+        result.events.find((e) => e[key]?.metadata.type === stepOf)?.timestamp;
+      const [pre, outs] = [at("resourcePreEvent"), at("resOutputsEvent")];
+      const stepS = pre === undefined || outs === undefined ? undefined : outs - pre;
+      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs(), stateKb, stepS };
     } finally {
       await stack.dispose();
     }
@@ -146,6 +170,7 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         label: string,
         env: Readonly<Record<string, string>> = {},
         program: BenchProgram = "ledger",
+        stepOf?: string,
       ) => {
         const result = await pulumiUp(
           program,
@@ -165,6 +190,7 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
           },
           parallel,
           env,
+          stepOf,
         );
         if (result.outputs["valid"] !== count) {
           throw new Error(
@@ -174,16 +200,16 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         return result;
       };
       say(`${String(count)}: pulumi up of one LedgerTransactions of ${String(count)} item(s)`);
-      const batch = await ledgerUp("batch", {}, "ledgerBatch");
+      const batch = await ledgerUp("batch", {}, "ledgerBatch", LEDGER_TRANSACTIONS_TYPE);
       const singles = count <= (options.singlesUpTo ?? Infinity);
       say(
         `${String(count)}: pulumi up of ${String(count)} LedgerTransaction(s)${singles ? "" : ": not run (singlesUpTo)"}`,
       );
       const up = singles ? await ledgerUp("up") : undefined;
       // The diagnostic only up to 100: at 1,000 it would double the longest part of the run.
-      say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)`);
-      const unsaved =
-        singles && count <= 100 ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
+      const diagnostic = singles && count <= 100;
+      say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)${diagnostic ? "" : ": not run"}`);
+      const unsaved = diagnostic ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
       const noop = (n: number) =>
         pulumiUp(
           "noop",
@@ -199,6 +225,7 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         count,
         scriptMs: plain.ms,
         scriptWorkMs: plain.result.workMs,
+        scriptAlreadyOrdered: plain.result.alreadyOrdered,
         componentCallsMs: component?.result.workMs,
         componentStepMs: component?.result.stepMs ?? {},
         pulumiUpMs: up?.ms,
@@ -208,6 +235,7 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         upNoCheckpointsMs: unsaved?.ms,
         stateKb: up?.stateKb,
         batchUpMs: batch.ms,
+        batchCreateS: batch.stepS,
         batchProviderMb: batch.providerMb,
         batchStateKb: batch.stateKb,
       });
