@@ -305,7 +305,7 @@ const sections: readonly Section[] = [
           "batch up / script",
           "one no-op resource up s (the batch's floor)",
           "(batch up - its floor) / script",
-          "batch's create step s (engine events, +-1 s)",
+          "batch's create step s: before / create / after (engine events, +-1 s)",
           "script's 'request already processed' (BFT)",
           "batch provider MB",
           "batch state KB",
@@ -327,7 +327,9 @@ const sections: readonly Section[] = [
           `${(row.batchUpMs / row.scriptMs).toFixed(2)}x`,
           s(row.batchFloorUpMs),
           `${((row.batchUpMs - row.batchFloorUpMs) / row.scriptMs).toFixed(2)}x`,
-          row.batchCreateS ?? "-",
+          row.batchCreateS === undefined
+            ? "-"
+            : `${String(row.batchCreateS.before)} / ${String(row.batchCreateS.step)} / ${String(row.batchCreateS.after)}`,
           row.scriptAlreadyOrdered,
           row.batchProviderMb,
           row.batchStateKb,

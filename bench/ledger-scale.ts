@@ -67,8 +67,11 @@ export interface LedgerScaleRow {
   readonly stateKb: number | undefined;
   /** `pulumi up` of the same transactions as the items of one LedgerTransactions (maxInFlight = the concurrency). */
   readonly batchUpMs: number;
-  /** The batch's create step in that up (the engine's events, whole seconds): the provider's part. */
-  readonly batchCreateS: number | undefined;
+  /**
+   * The batch's create step in that up (the engine's events, whole seconds): the provider's part; `before` is from
+   * the engine's first event (the program registering it, check, diff), `after` to its last (outputs, state).
+   */
+  readonly batchCreateS: { before: number; step: number; after: number } | undefined;
   readonly batchProviderMb: number;
   readonly batchStateKb: number;
 }
@@ -93,7 +96,8 @@ async function pulumiUp(
   providerMb: number;
   outputs: Record<string, unknown>;
   stateKb: number;
-  stepS: number | undefined;
+  /** The step's seconds: before it (the first event to its start: program, check), itself, after it (to the last). */
+  stepS: { before: number; step: number; after: number } | undefined;
 }> {
   const project = writeBenchProject(program);
   try {
@@ -117,7 +121,11 @@ async function pulumiUp(
       const at = (key: "resourcePreEvent" | "resOutputsEvent") =>
         result.events.find((e) => e[key]?.metadata.type === stepOf)?.timestamp;
       const [pre, outs] = [at("resourcePreEvent"), at("resOutputsEvent")];
-      const stepS = pre === undefined || outs === undefined ? undefined : outs - pre;
+      const [first, last] = [result.events[0]?.timestamp, result.events.at(-1)?.timestamp];
+      const stepS =
+        pre === undefined || outs === undefined || first === undefined || last === undefined
+          ? undefined
+          : { before: pre - first, step: outs - pre, after: last - outs };
       return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs(), stateKb, stepS };
     } finally {
       await stack.dispose();
