@@ -25,6 +25,7 @@ import { deliver, ENDORSE_CALL_TIMEOUT_MS, withRetries } from "./ledger-transact
 import type { DeliveryOptions } from "./ledger-transaction-delivery";
 import { carries, invalidMessage, lookup, MAX_GENERATION_SKIPS, proposalRequestOf } from "./ledger-transaction-submit";
 import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
+import { awaitPeersAtBlock } from "./ledger-transaction-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
 
 /** What an item's submission (or adoption) reports. */
@@ -174,4 +175,41 @@ export function progress(rowUrn: string, total: number, everyMs = 500): { done()
       rowStatus(rowUrn, `${String(count)} of ${String(total)} transactions committed`);
     },
   };
+}
+
+/** Waits until each of `organizations`' peers has committed `block`; names in a warning those that did not. */
+export async function peersAt(
+  gateway: Gateway,
+  channel: string,
+  urn: string,
+  block: bigint,
+  organizations: readonly string[],
+): Promise<void> {
+  const behind = await awaitPeersAtBlock(gateway, channel, block, organizations);
+  if (behind.length === 0) return;
+  log(
+    "warning",
+    `LedgerTransactions ${nameFromUrn(urn)}: the transactions are committed (up to block ${block.toString()}), but the peer ` +
+      `of ${behind.join(", ")} did not report that block within the wait; a transaction that reads their writes may ` +
+      "fail to endorse there until that peer catches up",
+    urn,
+  );
+}
+
+/** Runs `work` on each of `items`, at most `limit` at once; `stop` ends the starting of new ones. */
+export async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<boolean>,
+): Promise<number> {
+  let next = 0;
+  let stopped = false;
+  const runner = async (): Promise<void> => {
+    while (!stopped && next < items.length) {
+      const item = items[next++] as T;
+      if (!(await work(item))) stopped = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
+  return items.length - next;
 }

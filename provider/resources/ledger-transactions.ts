@@ -36,10 +36,9 @@ import {
 } from "./ledger-transaction";
 import { hasUnknown } from "./ledger-transaction-inputs";
 import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
-import { awaitPeersAtBlock } from "./ledger-transaction-peers";
 import { lookup, openGateway } from "./ledger-transaction-submit";
 import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
-import { progress, submitItem } from "./ledger-transactions-submit";
+import { peersAt, pool, progress, submitItem } from "./ledger-transactions-submit";
 import type { ItemOutcome } from "./ledger-transactions-submit";
 import { canonical, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
 import {
@@ -233,38 +232,6 @@ function outcomeOf(key: string, o: ItemOutcome): LedgerTransactionsOutcome {
   };
 }
 
-/** Waits until each of `organizations`' peers has committed `block`; names in a warning those that did not. */
-async function peersAt(
-  gateway: Gateway,
-  i: LedgerTransactionsInputs,
-  block: bigint,
-  organizations: readonly string[],
-): Promise<void> {
-  const behind = await awaitPeersAtBlock(gateway, i.channel, block, organizations);
-  if (behind.length === 0) return;
-  log(
-    "warning",
-    `${KIND} ${nameFromUrn(i.__urn)}: the transactions are committed (up to block ${block.toString()}), but the peer ` +
-      `of ${behind.join(", ")} did not report that block within the wait; a transaction that reads their writes may ` +
-      "fail to endorse there until that peer catches up",
-    i.__urn,
-  );
-}
-
-/** Runs `work` on each of `items`, at most `limit` at once; `stop` ends the starting of new ones. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<boolean>): Promise<number> {
-  let next = 0;
-  let stopped = false;
-  const runner = async (): Promise<void> => {
-    while (!stopped && next < items.length) {
-      const item = items[next++] as T;
-      if (!(await work(item))) stopped = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
-  return items.length - next;
-}
-
 /** Submits (or adopts) every item not yet recorded; carries the recorded ones. Fails naming each failed item. */
 async function apply(
   i: LedgerTransactionsInputs,
@@ -312,7 +279,7 @@ async function apply(
             for (const org of outcome.endorsers) reached.endorsers.add(org);
             shown.done();
             // In list order the next item may read what this one wrote: its endorsing peers must have its block.
-            if (i.ordered === true) await peersAt(gateway, i, outcome.blockNumber, outcome.endorsers);
+            if (i.ordered === true) await peersAt(gateway, i.channel, i.__urn, outcome.blockNumber, outcome.endorsers);
             return true;
           } catch (error) {
             // The single transaction's message offers allowInvalid, which a list item does not have.
@@ -322,7 +289,8 @@ async function apply(
           }
         });
         // Concurrently, once for the batch: each endorsing organization's peer has the highest block of any item.
-        if (i.ordered !== true && reached.block >= 0n) await peersAt(gateway, i, reached.block, [...reached.endorsers]);
+        if (i.ordered !== true && reached.block >= 0n)
+          await peersAt(gateway, i.channel, i.__urn, reached.block, [...reached.endorsers]);
         if (reached.submitted + reached.adopted > 0) {
           const adopted = reached.adopted > 0 ? ` (${String(reached.adopted)} of them adopted, already committed)` : "";
           log(
