@@ -12,7 +12,9 @@
  *   equal to the scripts' concurrency; the goal: within 1.5x the script at 100 and at 1,000);
  * - `pulumi up` of that many LedgerTransactions (bench/generated-project.ts `ledger`, a fresh stack, the key by
  *   reference: the client's key file);
- * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing;
+ * - Pulumi's floor: `pulumi up` of as many dynamic resources whose provider does nothing (up to `singlesUpTo`: 1,000
+ *   no-op resources took 525-708 s on a loaded machine); the batch's floor: `pulumi up` of one such resource, the
+ *   fixed cost of an up (CLI, language host, program, provider process) that the batch pays once;
  * - a diagnostic, not a setting to use: the same up on fresh keys with PULUMI_SKIP_CHECKPOINTS=true, which writes the
  *   state once at the end instead of at every step (the DIY backend rewrites the whole state file, with an MD5 and a
  *   backup copy, each time): the difference is what those writes cost, beside the state's size.
@@ -23,11 +25,12 @@
 import { startFabricNetwork } from "../sandbox/fabric-network";
 import type { FabricConsensus, FabricVersion } from "../sandbox/fabric-network";
 import { initProjectStack } from "../scripts/lib/pulumi-cli";
+import { LEDGER_TRANSACTIONS_TYPE } from "../sdk/ledger/ledger-transactions";
 import { runBaselineScript } from "./baseline-script";
 import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
 import type { LedgerScriptJob, LedgerScriptResult } from "./ledger-scale-script";
-import { measured } from "./scale-moves";
+import { measuredRun } from "./scale-moves";
 
 export interface LedgerScaleOptions {
   readonly version: FabricVersion;
@@ -46,19 +49,29 @@ export interface LedgerScaleRow {
   /** Wall time of the script process, start-up included. */
   readonly scriptMs: number;
   readonly scriptWorkMs: number;
+  /** The script's submissions SmartBFT answered "request already processed" (then committed). */
+  readonly scriptAlreadyOrdered: number;
   /** undefined when that run failed (its error is printed as progress; the other sides still run). */
   readonly componentCallsMs: number | undefined;
   readonly componentStepMs: Readonly<Record<string, number>>;
   /** undefined above `singlesUpTo` (not run). */
   readonly pulumiUpMs: number | undefined;
   readonly providerMb: number | undefined;
-  readonly floorUpMs: number;
+  /** undefined above `singlesUpTo` (not run). */
+  readonly floorUpMs: number | undefined;
+  /** `pulumi up` of one no-op dynamic resource: the fixed cost the batch's up pays once. */
+  readonly batchFloorUpMs: number;
   /** The same up with PULUMI_SKIP_CHECKPOINTS=true (a diagnostic of the engine's checkpoint writes; up to 100). */
   readonly upNoCheckpointsMs: number | undefined;
   /** The size of the stack's state after the up, as `pulumi stack export` prints it (compact JSON). */
   readonly stateKb: number | undefined;
   /** `pulumi up` of the same transactions as the items of one LedgerTransactions (maxInFlight = the concurrency). */
   readonly batchUpMs: number;
+  /**
+   * The batch's create step in that up (the engine's events, whole seconds): the provider's part; `before` is from
+   * the engine's first event (the program registering it, check, diff), `after` to its last (outputs, state).
+   */
+  readonly batchCreateS: { before: number; step: number; after: number } | undefined;
   readonly batchProviderMb: number;
   readonly batchStateKb: number;
 }
@@ -76,20 +89,44 @@ async function pulumiUp(
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
   parallel: number,
   env: Readonly<Record<string, string>> = {},
-): Promise<{ ms: number; providerMb: number; outputs: Record<string, unknown>; stateKb: number }> {
+  /** The type token whose step (the provider's create, from the engine's events) is timed. */
+  stepOf?: string,
+): Promise<{
+  ms: number;
+  providerMb: number;
+  outputs: Record<string, unknown>;
+  stateKb: number;
+  /** The step's seconds: before it (the first event to its start: program, check), itself, after it (to the last). */
+  stepS: { before: number; step: number; after: number } | undefined;
+}> {
   const project = writeBenchProject(program);
   try {
     const stack = await initProjectStack({
       projectDir: project.dir,
       transpileOnly: true,
-      eventLog: false,
+      eventLog: stepOf !== undefined,
       config,
       env,
     });
     try {
-      const up = await measured(stack, ["up", "--yes", "--skip-preview", "--parallel", String(parallel)]);
+      const { measured: up, result } = await measuredRun(stack, [
+        "up",
+        "--yes",
+        "--skip-preview",
+        "--parallel",
+        String(parallel),
+      ]);
       const stateKb = Math.round(JSON.stringify(await stack.exportState()).length / 1024);
-      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs(), stateKb };
+      // The engine's events carry whole seconds: the step from its start to its outputs, +-1 s.
+      const at = (key: "resourcePreEvent" | "resOutputsEvent") =>
+        result.events.find((e) => e[key]?.metadata.type === stepOf)?.timestamp;
+      const [pre, outs] = [at("resourcePreEvent"), at("resOutputsEvent")];
+      const [first, last] = [result.events[0]?.timestamp, result.events.at(-1)?.timestamp];
+      const stepS =
+        pre === undefined || outs === undefined || first === undefined || last === undefined
+          ? undefined
+          : { before: pre - first, step: outs - pre, after: last - outs };
+      return { ms: up.ms, providerMb: up.providerMb, outputs: await stack.outputs(), stateKb, stepS };
     } finally {
       await stack.dispose();
     }
@@ -141,6 +178,7 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         label: string,
         env: Readonly<Record<string, string>> = {},
         program: BenchProgram = "ledger",
+        stepOf?: string,
       ) => {
         const result = await pulumiUp(
           program,
@@ -160,6 +198,7 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
           },
           parallel,
           env,
+          stepOf,
         );
         if (result.outputs["valid"] !== count) {
           throw new Error(
@@ -169,34 +208,42 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
         return result;
       };
       say(`${String(count)}: pulumi up of one LedgerTransactions of ${String(count)} item(s)`);
-      const batch = await ledgerUp("batch", {}, "ledgerBatch");
+      const batch = await ledgerUp("batch", {}, "ledgerBatch", LEDGER_TRANSACTIONS_TYPE);
       const singles = count <= (options.singlesUpTo ?? Infinity);
       say(
         `${String(count)}: pulumi up of ${String(count)} LedgerTransaction(s)${singles ? "" : ": not run (singlesUpTo)"}`,
       );
       const up = singles ? await ledgerUp("up") : undefined;
       // The diagnostic only up to 100: at 1,000 it would double the longest part of the run.
-      say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)`);
-      const unsaved =
-        singles && count <= 100 ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
-      say(`${String(count)}: Pulumi's floor`);
-      const floor = await pulumiUp(
-        "noop",
-        { count: { value: String(count) }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
-        parallel,
+      const diagnostic = singles && count <= 100;
+      say(`${String(count)}: the same with PULUMI_SKIP_CHECKPOINTS=true (diagnostic)${diagnostic ? "" : ": not run"}`);
+      const unsaved = diagnostic ? await ledgerUp("unsaved", { PULUMI_SKIP_CHECKPOINTS: "true" }) : undefined;
+      const noop = (n: number) =>
+        pulumiUp(
+          "noop",
+          { count: { value: String(n) }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
+          parallel,
+        );
+      say(
+        `${String(count)}: Pulumi's floor of one resource (the batch's), then of ${String(count)}${singles ? "" : ": not run (singlesUpTo)"}`,
       );
+      const batchFloor = await noop(1);
+      const floor = singles ? await noop(count) : undefined;
       rows.push({
         count,
         scriptMs: plain.ms,
         scriptWorkMs: plain.result.workMs,
+        scriptAlreadyOrdered: plain.result.alreadyOrdered,
         componentCallsMs: component?.result.workMs,
         componentStepMs: component?.result.stepMs ?? {},
         pulumiUpMs: up?.ms,
         providerMb: up?.providerMb,
-        floorUpMs: floor.ms,
+        floorUpMs: floor?.ms,
+        batchFloorUpMs: batchFloor.ms,
         upNoCheckpointsMs: unsaved?.ms,
         stateKb: up?.stateKb,
         batchUpMs: batch.ms,
+        batchCreateS: batch.stepS,
         batchProviderMb: batch.providerMb,
         batchStateKb: batch.stateKb,
       });

@@ -11,6 +11,9 @@
  *   yet cut (test/integration/fabric-network/faults-client.test.ts shows it on real Fabric). So when no commit status
  *   arrives within `resubmitAfterMs` the same envelope is submitted again (then after twice as long, up to
  *   MAX_RESUBMIT_AFTER_MS), until the step's deadline.
+ * - A SmartBFT orderer answers an envelope whose txId it has already ordered with `SERVICE_UNAVAILABLE: request
+ *   already processed` (Fabric's gateway then fails the Submit as UNAVAILABLE, naming each orderer's answer): the
+ *   transaction was accepted, so that answer counts as a submission and the commit status decides.
  */
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { GatewayError } from "./gateway-error";
@@ -58,6 +61,11 @@ export interface DeliveryOptions {
   readonly clock?: RetryClock;
   /** Progress: `lasting` messages (a resubmission) are diagnostics, the others the resource row's status. */
   readonly report?: (message: string, lasting: boolean) => void;
+  /**
+   * The commit status of the transaction's txId (Gateway.getCommitStatus): what is waited for when the orderers
+   * already had the envelope before this step submitted it (a SmartBFT "request already processed").
+   */
+  readonly commitStatus?: Commit["getStatus"];
 }
 
 // The gRPC codes this module acts on, as the numbers GatewayError.code holds.
@@ -222,6 +230,18 @@ export interface Delivery {
   readonly submissions: number;
 }
 
+/**
+ * Whether a Submit was refused because the orderers already have a transaction with this txId: a SmartBFT orderer's
+ * `SERVICE_UNAVAILABLE: request already processed` (fabric.md: a resubmitted, already ordered envelope), in the
+ * gateway's message or one of its ErrorDetails.
+ */
+export function isAlreadyOrdered(error: unknown): boolean {
+  return (
+    error instanceof GatewayError &&
+    [error.message, ...error.details.map((d) => d.message)].some((t) => t.includes("request already processed"))
+  );
+}
+
 function isWaitExpired(error: unknown): boolean {
   return error instanceof GatewayError && (error.code === DEADLINE_EXCEEDED || error.code === CANCELLED);
 }
@@ -239,14 +259,25 @@ export async function deliver(transaction: Transaction, o: DeliveryOptions): Pro
   let sent = false;
   const sentTxId = (): string | undefined => (sent ? txId : undefined);
   let resubmitAfterMs = o.resubmitAfterMs ?? DEFAULT_RESUBMIT_AFTER_MS;
+  let commit: Pick<Commit, "getStatus"> | undefined;
   for (;;) {
-    const commit: Commit = await retrier.run(
+    commit = await retrier.run(
       "submit",
-      async () => {
+      async (): Promise<Pick<Commit, "getStatus">> => {
         try {
           return await transaction.submit({ deadline: retrier.callDeadline(SUBMIT_CALL_TIMEOUT_MS) });
         } catch (error) {
           if (!(error instanceof GatewayError && error.message.includes("No connection established"))) sent = true;
+          // The orderers have this txId already (ordered from an earlier submission): its commit status decides.
+          const earlier = commit ?? (o.commitStatus === undefined ? undefined : { getStatus: o.commitStatus });
+          if (isAlreadyOrdered(error) && earlier !== undefined) {
+            o.report?.(
+              `transaction ${txId}: the orderers answered that they already have it (${reasonOf(error)}); waiting ` +
+                "for its commit status",
+              true,
+            );
+            return earlier;
+          }
           throw error;
         }
       },
@@ -259,7 +290,12 @@ export async function deliver(transaction: Transaction, o: DeliveryOptions): Pro
     let status: CommitStatus | undefined;
     while (status === undefined && retrier.now() < waitUntil) {
       try {
-        status = await retrier.run("commitStatus", () => commit.getStatus({ deadline: new Date(waitUntil) }), sentTxId);
+        const waiting = commit;
+        status = await retrier.run(
+          "commitStatus",
+          () => waiting.getStatus({ deadline: new Date(waitUntil) }),
+          sentTxId,
+        );
       } catch (error) {
         if (!isWaitExpired(error)) throw error;
         // A wait the server ended early (CANCELLED) is waited again, after a pause.

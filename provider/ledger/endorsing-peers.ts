@@ -12,6 +12,7 @@
  * at most DEFAULT_ENDORSER_CATCH_UP_MS: a peer that does not answer by then does not fail a committed transaction, it is
  * named in a warning.
  */
+import { codecs } from "./codec";
 import type { Gateway } from "./gateway-client";
 
 /** How long a submission waits for the endorsing organizations' peers to report its transaction. */
@@ -45,26 +46,74 @@ async function committedAt(gateway: Gateway, channel: string, txId: string, mspI
   }
 }
 
+/** The height of `mspId`'s peer's chain (qscc GetChainInfo), or undefined when it does not answer. */
+async function heightAt(gateway: Gateway, channel: string, mspId: string): Promise<bigint | undefined> {
+  try {
+    const info = await gateway.evaluateTransaction({
+      channelId: channel,
+      chaincodeName: "qscc",
+      functionName: "GetChainInfo",
+      args: [channel],
+      targetOrganizations: [mspId],
+    });
+    return codecs.BlockchainInfo.decode(info).height;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Resolves once the peer of each organization in `organizations` reports `txId` committed, or the wait is over;
- * resolves to the organizations whose peer did not (empty when all did).
+ * Polls `ask` for each organization until it answers true or the wait is over; resolves to the organizations whose
+ * peer never did.
  */
-export async function awaitEndorsingPeers(
-  gateway: Gateway,
-  channel: string,
-  txId: string,
+async function pollPeers(
   organizations: readonly string[],
-  options: EndorserCatchUpOptions = {},
+  ask: (mspId: string) => Promise<boolean>,
+  options: EndorserCatchUpOptions,
 ): Promise<string[]> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const deadline = now() + (options.waitMs ?? DEFAULT_ENDORSER_CATCH_UP_MS);
   let pending = [...new Set(organizations)];
   for (let pause = ENDORSER_POLL_INITIAL_MS; ; pause = Math.min(pause * 2, ENDORSER_POLL_MAX_MS)) {
-    const answers = await Promise.all(pending.map((mspId) => committedAt(gateway, channel, txId, mspId)));
+    const answers = await Promise.all(pending.map(ask));
     pending = pending.filter((_, i) => answers[i] !== true);
     const left = deadline - now();
     if (pending.length === 0 || left <= 0) return pending;
     await sleep(Math.min(pause, left));
   }
+}
+
+/**
+ * Many transactions at once (ledger.LedgerTransactions): resolves once the peer of each organization in
+ * `organizations` has committed block `blockNumber` (its chain is higher: blocks commit in order, so it has every
+ * transaction of that block and of the blocks before), or the wait is over. One GetChainInfo per organization and
+ * poll, however many transactions the blocks hold; resolves to the organizations whose peer did not get there.
+ */
+export function awaitPeersAtBlock(
+  gateway: Gateway,
+  channel: string,
+  blockNumber: bigint,
+  organizations: readonly string[],
+  options: EndorserCatchUpOptions = {},
+): Promise<string[]> {
+  return pollPeers(
+    organizations,
+    async (mspId) => ((await heightAt(gateway, channel, mspId)) ?? 0n) > blockNumber,
+    options,
+  );
+}
+
+/**
+ * Resolves once the peer of each organization in `organizations` reports `txId` committed, or the wait is over;
+ * resolves to the organizations whose peer did not (empty when all did).
+ */
+export function awaitEndorsingPeers(
+  gateway: Gateway,
+  channel: string,
+  txId: string,
+  organizations: readonly string[],
+  options: EndorserCatchUpOptions = {},
+): Promise<string[]> {
+  return pollPeers(organizations, (mspId) => committedAt(gateway, channel, txId, mspId), options);
 }

@@ -23,6 +23,7 @@ export { assertSignerMatchesCertificate, fabricSki } from "./signer-keys";
 export { VISIBILITY_MODES, buildProposal, computeTxId } from "./proposal";
 export type { Visibility } from "./proposal";
 export { connect, isTransactionNotFound } from "./gateway-client";
+export type { Transaction } from "./gateway-objects";
 export type { Gateway, GatewayTlsOptions, ProposalRequest } from "./gateway-client";
 export { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "./qscc-reads";
 export type { ChainInfo, EvaluationResult } from "./qscc-reads";

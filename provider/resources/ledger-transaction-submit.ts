@@ -137,7 +137,11 @@ export async function outcomeOf(
 }
 
 /** Whether a committed transaction carries our channel and chaincode proposal payload (not another run's inputs). */
-function carries(processed: ProcessedTransaction, request: ProposalRequest, identity: Connection["identity"]): boolean {
+export function carries(
+  processed: ProcessedTransaction,
+  request: ProposalRequest,
+  identity: Connection["identity"],
+): boolean {
   try {
     const built = buildProposal({ identity: newIdentity(identity.mspId, identity.certificatePem), ...request });
     const tx = unwrap(
@@ -184,7 +188,7 @@ export function proposalRequestOf(
   };
 }
 
-function invalidMessage(name: string, txId: string, block: string, code: number): string {
+export function invalidMessage(name: string, txId: string, block: string, code: number): string {
   return (
     `LedgerTransaction ${name}: transaction ${txId} was committed in block ${block} with validation code ` +
     `${validationCodeName(code)} (${String(code)}): ${validationCodeMeaning(code)}. An invalid transaction changes nothing on ` +
@@ -251,7 +255,10 @@ export async function submitOnce(
     const proposal = gateway.newProposal(request);
     // verify-before-sign happens in endorse(); endorsing again changes nothing on the ledger.
     const transaction = await withRetries(delivery, undefined, (o) => proposal.endorse(o));
-    const { status, submissions } = await deliver(transaction, delivery);
+    const { status, submissions } = await deliver(transaction, {
+      ...delivery,
+      commitStatus: (o) => gateway.getCommitStatus(r.channel, txId, o),
+    });
     const processed = await withRetries(delivery, txId, (o) => gateway.getTransactionById(r.channel, txId, o));
     const outcome = await outcomeOf(gateway, r.channel, generation, txId, processed, status.blockNumber);
     if (status.code !== 0 && !r.allowInvalid) {

@@ -16,9 +16,16 @@ function lengthPrefixed(bytes: Uint8Array): Buffer {
   return Buffer.concat([length, bytes]);
 }
 
-/** The serialized creator (msp.SerializedIdentity) of an identity. */
+/** The last identity serialized: a LedgerTransactions derives every item's txId from the same one. */
+let lastCreator: { mspId: string; certificatePem: string; creator: Uint8Array } | undefined;
+
+/** The serialized creator (msp.SerializedIdentity) of an identity (a copy: the caller may keep or change it). */
 export function creatorOf(identity: { mspId: string; certificatePem: string }): Uint8Array {
-  return serializeIdentity(newIdentity(identity.mspId, identity.certificatePem));
+  if (lastCreator?.mspId !== identity.mspId || lastCreator.certificatePem !== identity.certificatePem) {
+    const creator = serializeIdentity(newIdentity(identity.mspId, identity.certificatePem));
+    lastCreator = { mspId: identity.mspId, certificatePem: identity.certificatePem, creator };
+  }
+  return lastCreator.creator.slice();
 }
 
 /**

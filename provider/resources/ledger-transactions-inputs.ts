@@ -154,19 +154,22 @@ export function ledgerTransactionsInputFailures(news: Partial<LedgerTransactions
   const list = n["transactions"];
   if (failures.some((f) => f.property === "transactions")) return failures;
   const items = Array.isArray(list) ? list.filter(isRecord) : [];
-  // The single transaction's checks, per item: the shared settings' failures once, each item's under its index.
+  // The single transaction's checks, per item: the shared settings' failures once, each item's under its index. The
+  // shared settings (the certificates, keys and trust roots: milliseconds each to parse) are checked with the first
+  // item only: their failures are the same for every item, and no item property's check reads them.
   const shared = new Map<string, FieldFailure>();
   items.forEach((item, index) => {
     const asOne = {
-      ...n,
+      ...(index === 0 ? n : {}),
       chaincode: item["chaincode"] ?? n["chaincode"],
       function: item["function"],
       args: item["args"],
       endorsingOrganizations: item["endorsingOrganizations"],
     } as unknown as Partial<LedgerTransactionInputs>;
     for (const f of ledgerTransactionInputFailures(asOne)) {
-      if (!ITEM_PROPERTIES.test(f.property)) shared.set(`${f.property}\n${f.reason}`, f);
-      else if (f.property.startsWith("chaincode") && item["chaincode"] === undefined) {
+      if (!ITEM_PROPERTIES.test(f.property)) {
+        if (index === 0) shared.set(`${f.property}\n${f.reason}`, f);
+      } else if (f.property.startsWith("chaincode") && item["chaincode"] === undefined) {
         shared.set("chaincode", {
           property: "chaincode",
           reason: `is required unless every item names its chaincode (transactions[${String(index)}] does not): e.g. 'basic'`,

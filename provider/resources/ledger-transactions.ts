@@ -1,14 +1,17 @@
 /**
  * ledger.LedgerTransactions: many Fabric transactions in one resource, each submitted exactly once, through the single
- * transaction's own code paths (ledger-transaction.ts: the signer opened and checked against the certificate, the
- * gateway over the process's shared channel, submitOnce with its qscc adoption, verify-before-sign, fault retries and
- * endorsing-peer wait). docs/decisions/0046-ledger-transactions-in-one-resource.md says why and how.
+ * transaction's checks (ledger-transaction.ts: the signer opened and checked against the certificate, the gateway over
+ * the process's shared channel, verify-before-sign, fault retries) and, per item, only the calls a plain script makes
+ * (ledger-transactions-submit.ts: no qscc lookup unless the endorser refuses a txId it has, no qscc read, one wait for
+ * the endorsing peers per batch). docs/decisions/0046-ledger-transactions-in-one-resource.md says why and how, and
+ * 0050 why the batch's items skip the single transaction's per-transaction calls.
  *
  * Exactly once per item: an item's nonce is deriveNonce(creator, `<URN>#item/<key>`, generation), so its txId depends
  * on its key, not on its place in the list. check keeps an item's generation while its transaction is unchanged and
  * bumps it when it changes, and writes each item's txId into the checked inputs (what the preview shows). create and
  * update submit every item whose planned txId is not yet recorded as committed, a bounded number at a time (or one at
- * a time in list order with `ordered`); each looks its txId up first and adopts it when a killed run committed it.
+ * a time in list order with `ordered`); one a killed run committed is refused by the endorser as a duplicate txId,
+ * looked up then, and adopted.
  *
  * A failed item (an invalid validation code, a fault that outlasted its retries) does not lose the others: the error
  * carries the resource's id and outputs with every committed item (the engine's ErrorResourceInitFailed, which the
@@ -33,8 +36,10 @@ import {
 } from "./ledger-transaction";
 import { hasUnknown } from "./ledger-transaction-inputs";
 import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
-import { lookup, openGateway, submitOnce } from "./ledger-transaction-submit";
-import type { Connection, Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
+import { lookup, openGateway } from "./ledger-transaction-submit";
+import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
+import { peersAt, pool, progress, submitItem } from "./ledger-transactions-submit";
+import type { ItemOutcome } from "./ledger-transactions-submit";
 import { canonical, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
 import {
   batchId,
@@ -217,28 +222,14 @@ function outputsOf(
   };
 }
 
-function outcomeOf(key: string, o: Outcome): LedgerTransactionsOutcome {
+function outcomeOf(key: string, o: ItemOutcome): LedgerTransactionsOutcome {
   return {
     key,
     txId: o.txId,
     validationCode: o.validationCode,
     validationCodeNumber: o.validationCodeNumber,
-    blockNumber: o.blockNumber,
+    blockNumber: o.blockNumber.toString(),
   };
-}
-
-/** Runs `work` on each of `items`, at most `limit` at once; `stop` ends the starting of new ones. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<boolean>): Promise<number> {
-  let next = 0;
-  let stopped = false;
-  const runner = async (): Promise<void> => {
-    while (!stopped && next < items.length) {
-      const item = items[next++] as T;
-      if (!(await work(item))) stopped = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
-  return items.length - next;
 }
 
 /** Submits (or adopts) every item not yet recorded; carries the recorded ones. Fails naming each failed item. */
@@ -272,14 +263,23 @@ async function apply(
           throw new LedgerError({ message: `${KIND} ${name}: ${refused.property} ${refused.reason}` });
         }
         const limit = i.ordered === true ? 1 : (i.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-        return await pool(todo, limit, async (item) => {
+        const shown = progress(i.__urn, todo.length);
+        const reached = { block: -1n, endorsers: new Set<string>(), submitted: 0, adopted: 0 };
+        const left = await pool(todo, limit, async (item) => {
           try {
-            const outcome = await submitOnce(gateway, connection, requestOf(i, item), step, i.__urn);
+            const outcome = await submitItem(gateway, connection, requestOf(i, item), step, i.__urn);
             outcomes.set(item.key, {
               outcome: outcomeOf(item.key, outcome),
               planned: item.txId ?? outcome.txId,
               generation: outcome.generation,
             });
+            if (outcome.adopted) reached.adopted++;
+            else reached.submitted++;
+            if (outcome.blockNumber > reached.block) reached.block = outcome.blockNumber;
+            for (const org of outcome.endorsers) reached.endorsers.add(org);
+            shown.done();
+            // In list order the next item may read what this one wrote: its endorsing peers must have its block.
+            if (i.ordered === true) await peersAt(gateway, i.channel, i.__urn, outcome.blockNumber, outcome.endorsers);
             return true;
           } catch (error) {
             // The single transaction's message offers allowInvalid, which a list item does not have.
@@ -288,6 +288,19 @@ async function apply(
             return i.ordered !== true; // in list order, a later item may depend on this one
           }
         });
+        // Concurrently, once for the batch: each endorsing organization's peer has the highest block of any item.
+        if (i.ordered !== true && reached.block >= 0n)
+          await peersAt(gateway, i.channel, i.__urn, reached.block, [...reached.endorsers]);
+        if (reached.submitted + reached.adopted > 0) {
+          const adopted = reached.adopted > 0 ? ` (${String(reached.adopted)} of them adopted, already committed)` : "";
+          log(
+            "info",
+            `${KIND} ${name}: ${String(reached.submitted + reached.adopted)} transactions committed VALID${adopted}, ` +
+              `up to block ${reached.block.toString()}`,
+            i.__urn,
+          );
+        }
+        return left;
       } finally {
         gateway.close();
       }

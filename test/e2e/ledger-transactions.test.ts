@@ -2,7 +2,8 @@
  * ledger.LedgerTransactions (many transactions in one resource) through the real engine (a user's project,
  * test/helpers/ledger-batch-project.ts, the plain `pulumi` CLI) on the Fabric sandbox and real Fabric 2.5.16, behind
  * the gateway proxy that shows every call and holds an answer where a point in time is needed:
- * - the preview shows each item's txId, and up submits exactly those, once; reordering and inserting items changes no
+ * - the preview shows each item's txId, and up submits exactly those, once, with no qscc lookup or read per item
+ *   (the endorsing peers waited for once, by block height: decision 0050); reordering and inserting items changes no
  *   txId and submits only the new one; changing an item submits one new transaction for it; removing one sends
  *   nothing, and the preview says so;
  * - an item committed as MVCC_READ_CONFLICT fails the resource naming its key and code, the committed item stays
@@ -13,7 +14,7 @@
  */
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { GATEWAY } from "../helpers/gateway-proxy";
+import { evaluation, GATEWAY } from "../helpers/gateway-proxy";
 import { batchStack, batchType, committedOf } from "../helpers/ledger-batch-project";
 import type { BatchItem, BatchStack } from "../helpers/ledger-batch-project";
 import { startComponentTarget, submits, submittedTxId, uniqueKey } from "../helpers/ledger-component";
@@ -77,6 +78,21 @@ for (const { target, face } of RUNS) {
           ],
         );
         assert.deepEqual(submits(t.proxy, mark).map(submittedTxId).sort(), [planned[a], planned[b]].sort());
+        // An item makes a script's calls: no qscc lookup or read of its txId (decision 0050); the endorsing peers
+        // are waited for once, by their chain's height.
+        const asked = t.proxy.calls
+          .slice(mark)
+          .filter((call) => call.path === GATEWAY.evaluate)
+          .map((call) => evaluation(call));
+        assert.deepEqual(
+          asked.filter((e) => e.args[0] === "GetTransactionByID"),
+          [],
+          "no GetTransactionByID per item",
+        );
+        assert.ok(
+          asked.some((e) => e.args[0] === "GetChainInfo" && e.targets.length === 1),
+          `the endorsing peers' heights are asked: ${JSON.stringify(asked)}`,
+        );
         mark = t.proxy.calls.length;
         await s.stack.refresh();
         assert.deepEqual(

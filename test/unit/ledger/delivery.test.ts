@@ -15,6 +15,7 @@ import {
   DEFAULT_GATEWAY_GRACE_MS,
   DEFAULT_RESUBMIT_AFTER_MS,
   deliver,
+  isAlreadyOrdered,
   transientKind,
   withRetries,
 } from "../../../provider/ledger/delivery";
@@ -270,5 +271,74 @@ describe("LedgerTransaction delivery through network faults", () => {
     );
     assert.equal(transientKind(tls, "endorse"), undefined);
     assert.equal(transientKind(endorseError(grpcStatus.UNAVAILABLE, REFUSED), "endorse"), "gateway");
+  });
+});
+
+/**
+ * SmartBFT: the gateway submits to every orderer and fails the Submit (UNAVAILABLE) when too few accept; an orderer
+ * that has already ordered the txId answers SERVICE_UNAVAILABLE "request already processed" (Fabric's gateway,
+ * internal/pkg/gateway/submit.go, and /work/shared/reference/fabric.md), which means the transaction was accepted.
+ */
+function alreadyProcessed(): SubmitError {
+  const detail = (port: number) => ({
+    address: `127.0.0.1:${String(port)}`,
+    mspId: "OrdererMSP",
+    message:
+      "received unsuccessful response from orderer: status=SERVICE_UNAVAILABLE, info=failed to submit request: " +
+      "request already processed",
+  });
+  return new SubmitError({
+    code: grpcStatus.UNAVAILABLE,
+    details: [detail(7050), detail(7051)],
+    method: "/gateway.Gateway/Submit",
+    message: "insufficient number of orderers could successfully process transaction to satisfy quorum requirement",
+    transactionId: TX_ID,
+  });
+}
+
+describe("LedgerTransaction delivery: the orderers already have the transaction (SmartBFT)", () => {
+  it("a resubmission answered 'request already processed' counts as accepted: the commit status decides", async () => {
+    const clock = simulatedClock();
+    const { transaction, calls } = scripted(clock, ["ok", alreadyProcessed()], ["wait", VALID]);
+    const { o, reports } = options(clock);
+    assert.deepEqual(await deliver(transaction, o), { status: VALID, submissions: 2 });
+    assert.deepEqual(calls, ["submit", "status", "submit", "status"], "no retry of the refused Submit");
+    assert.deepEqual(clock.slept, [], "no backoff: it is not a fault");
+    assert.match(
+      reports.map((r) => r.message).join("\n"),
+      new RegExp(`transaction ${TX_ID}: the orderers answered that they already have it \\(UNAVAILABLE: insufficient`),
+    );
+  });
+
+  it("a first Submit answered so (an envelope of this txId ordered by a killed run) waits on the txId's status", async () => {
+    const clock = simulatedClock();
+    const { transaction, calls } = scripted(clock, [alreadyProcessed()], []);
+    const asked: string[] = [];
+    const { o } = options(clock, {
+      commitStatus: () => {
+        asked.push("txId status");
+        return Promise.resolve(VALID);
+      },
+    });
+    assert.deepEqual(await deliver(transaction, o), { status: VALID, submissions: 1 });
+    assert.deepEqual([calls, asked], [["submit"], ["txId status"]]);
+  });
+
+  it("without a commit status to ask, the answer stays a failed submission (retried as the orderers' fault)", async () => {
+    const clock = simulatedClock();
+    const refusals = Array.from({ length: 100 }, alreadyProcessed);
+    const { transaction, calls } = scripted(clock, refusals, []);
+    const { o } = options(clock);
+    await assert.rejects(deliver(transaction, o), /the orderers did not accept the transaction/);
+    assert.ok(calls.length > 1 && calls.every((c) => c === "submit"));
+  });
+
+  it("isAlreadyOrdered: the words in the message or in an ErrorDetail, nothing else", () => {
+    assert.equal(isAlreadyOrdered(alreadyProcessed()), true);
+    assert.equal(
+      isAlreadyOrdered(submitError(grpcStatus.UNAVAILABLE, "no orderers could successfully process transaction")),
+      false,
+    );
+    assert.equal(isAlreadyOrdered(new Error("request already processed")), false, "only a gateway's answer");
   });
 });

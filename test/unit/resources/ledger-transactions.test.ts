@@ -9,7 +9,11 @@ import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { deriveTxId } from "../../../provider/resources/ledger-transaction";
-import { itemUrn, ledgerTransactionsProvider } from "../../../provider/resources/ledger-transactions";
+import {
+  itemUrn,
+  ledgerTransactionsInputFailures,
+  ledgerTransactionsProvider,
+} from "../../../provider/resources/ledger-transactions";
 import type {
   LedgerTransactionsInputs,
   LedgerTransactionsItem,
@@ -120,6 +124,24 @@ describe("LedgerTransactions check", () => {
     assert.deepEqual(
       (await ledgerTransactionsProvider.check({}, inputs([]))).failures?.map((f) => f.property),
       ["transactions"],
+    );
+  });
+
+  it("checks the shared settings once (with the first item), and every item's own fields", () => {
+    const items = [item("a"), item("b"), { key: "c", function: "", args: ["x"] }, item("d")];
+    const failures = ledgerTransactionsInputFailures(
+      inputs(items, { trustedRootCertificates: { Org1MSP: "not a PEM" }, channel: "" }),
+    );
+    assert.deepEqual(
+      failures.map((f) => f.property),
+      ["channel", "trustedRootCertificates.Org1MSP", "transactions[2].function"],
+    );
+    const chaincodes = ledgerTransactionsInputFailures(
+      inputs([{ ...item("a"), chaincode: "other" }, item("b")], { chaincode: undefined as unknown as string }),
+    );
+    assert.deepEqual(
+      chaincodes.map((f) => [f.property, f.reason]),
+      [["chaincode", "is required unless every item names its chaincode (transactions[1] does not): e.g. 'basic'"]],
     );
   });
 
