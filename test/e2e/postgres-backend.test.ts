@@ -12,7 +12,7 @@ import { strict as assert } from "node:assert";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { waitFor } from "../helpers/kill-stack";
+import { waitFor } from "../helpers/wait-for";
 import { diagnostics } from "../helpers/project-stack";
 import type { CommandResult } from "../helpers/project-stack";
 import { startPostgres } from "../helpers/postgres";
@@ -45,18 +45,18 @@ async function waitForEvent(
   const dir = path.dirname(runner.stack.home);
   let ended: CommandResult | undefined;
   void command.then((r) => (ended = r));
-  let found: string | undefined;
-  await waitFor(
-    () => {
+  const found = await waitFor({
+    what: "the engine to report the failed state write",
+    read: () => {
       if (ended !== undefined) throw new Error(`the command ended (${String(ended.code)}) first:\n${ended.output}`);
       const logs = fs.readdirSync(dir).filter((f) => /^events-\d+\.jsonl$/.test(f));
       const newest = logs.sort((a, b) => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0])).at(-1);
-      found = newest && fs.readFileSync(path.join(dir, newest), "utf8").split("\n").find(matches);
-      return found !== undefined;
+      return newest && fs.readFileSync(path.join(dir, newest), "utf8").split("\n").find(matches);
     },
-    120_000,
-    "the engine to report the failed state write",
-  );
+    until: (line) => line !== undefined,
+    show: () => "no such line in the newest events-N.jsonl",
+    timeoutMs: 120_000,
+  });
   return found ?? "";
 }
 
