@@ -24,6 +24,7 @@ import { assertionDisagrees, refusesEd25519BeforeSending } from "../helpers/ledg
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import { newClientOf } from "../helpers/ledger-key-types";
+import { TYPESCRIPT, YAML } from "../helpers/faces";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 
@@ -61,8 +62,8 @@ describe("an Ed25519 identity on real Fabric 3.1.5 without V3_0 (a channel at V2
       "GetChainInfo; Fabric: access denied: channel \\[opsledger\\] creator org \\[Org1MSP\\]\\): a Fabric 3 peer " +
       "answers so when the channel lacks the capability V3_0",
   );
-  for (const face of ["component", "plugin"] as const) {
-    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face})`, () =>
+  for (const face of [TYPESCRIPT, YAML]) {
+    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face.key})`, () =>
       refusesEd25519BeforeSending(t, identity, refused3x, face));
   }
 

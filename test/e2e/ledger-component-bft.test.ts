@@ -13,6 +13,7 @@ import { assertionDisagrees, ed25519NeedsNoSetting } from "../helpers/ledger-cap
 import { startComponentTarget } from "../helpers/ledger-component";
 import { newClientOf } from "../helpers/ledger-key-types";
 import type { ComponentTarget } from "../helpers/ledger-component";
+import { TYPESCRIPT, YAML } from "../helpers/faces";
 import { ledgerTargets } from "../helpers/ledger-targets";
 
 const [target] = ledgerTargets(["3.1.5"]).filter((t) => t.kind === "fabric");
@@ -39,8 +40,8 @@ describe("examples/ledger: LedgerTransaction through the pulumi CLI (Fabric 3.1.
     failsOnReadConflict(t));
   it("adopts the committed transaction after kill -9 of pulumi up: exactly one on the ledger", () =>
     adoptsAfterKill(t));
-  for (const face of ["component", "plugin"] as const) {
-    it(`commits VALID as an Ed25519 client with no capability set: read from the channel (${face})`, async () =>
+  for (const face of [TYPESCRIPT, YAML]) {
+    it(`commits VALID as an Ed25519 client with no capability set: read from the channel (${face.key})`, async () =>
       ed25519NeedsNoSetting(t, await newClientOf(t, "ed25519"), face));
   }
   it("refuses an assertion of V2_0, naming the channel's V3_0 and its other capabilities", () =>

@@ -45,6 +45,7 @@ import {
 import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
 import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
+import { TYPESCRIPT, YAML } from "../helpers/faces";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
@@ -273,7 +274,7 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
   it("refuses an assertion of V2_0, naming the channel's V3_0 and its other capabilities", () =>
     assertionDisagrees(t, t.identity, "V2_0", "Channel V3_0, Application V2_5, Orderer V2_0"));
   it("commits VALID as the Ed25519 client through the plugin (YAML twin), no capability set", () =>
-    ed25519NeedsNoSetting(t, t.identity, "plugin"));
+    ed25519NeedsNoSetting(t, t.identity, YAML));
 });
 
 describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
@@ -295,8 +296,8 @@ describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)",
       "Fabric 2\\.x peer answers so, since it cannot import Ed25519 keys and no 2\\.x channel has the capability V3_0",
   );
 
-  for (const face of ["component", "plugin"] as const) {
-    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face})`, () =>
+  for (const face of [TYPESCRIPT, YAML]) {
+    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face.key})`, () =>
       refusesEd25519BeforeSending(t, identity, refused25, face));
   }
 

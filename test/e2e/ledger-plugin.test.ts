@@ -1,6 +1,6 @@
 /**
  * The ledger through the resource plugin (issue 16's point 2 for `opsledger:ledger:LedgerTransaction` and the ledger
- * data sources): examples/ledger's YAML twin (test/fixtures/pulumi/ledger-yaml, test/helpers/ledger-faces.ts), served
+ * data sources): examples/ledger's YAML twin (test/fixtures/pulumi/ledger-yaml, test/helpers/faces.ts), served
  * by bin/pulumi-resource-opsledger and driven with the plain `pulumi` CLI, runs the component's own bodies
  * (test/helpers/ledger-component-behaviours.ts) on the Fabric sandbox — VALID with the previewed txId,
  * MVCC_READ_CONFLICT, kill -9 adoption — and VALID on the run's shared real network (2.5.16 by default; no network of
@@ -20,7 +20,7 @@ import { GATEWAY } from "../helpers/gateway-proxy";
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import type { PreviewedSubmission } from "../helpers/ledger-component-valid";
-import { transactionResources } from "../helpers/ledger-faces";
+import { YAML, transactionResources } from "../helpers/faces";
 import { writeLedgerReadsProject } from "../helpers/ledger-reads-project";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { changeSummary, initProjectStack } from "../helpers/project-stack";
@@ -42,7 +42,7 @@ function previewOutputs(events: readonly EngineEvent[]): Record<string, unknown>
  */
 async function assertSecretsKept(t: ComponentTarget, stack: ProjectStack, s: PreviewedSubmission): Promise<void> {
   const state = await stack.exportState({ showSecrets: true });
-  const [resource] = transactionResources("plugin", state);
+  const [resource] = transactionResources(YAML, state);
   assert.ok(resource !== undefined);
   const outputs = resource.outputs ?? {};
   assert.ok(isSecret(outputs["credentials"]), "the plugin marked the credentials output secret");
@@ -80,15 +80,15 @@ for (const target of ledgerTargets(["2.5.16"])) {
     });
 
     it("previews the txId, submits exactly that transaction once (VALID), keeps the key and transient data secret", () =>
-      submitsValid(t, "plugin", (stack, submission) => assertSecretsKept(t, stack, submission)));
+      submitsValid(t, YAML, (stack, submission) => assertSecretsKept(t, stack, submission)));
 
     // The sandbox shows them as a real network does (test/e2e/ledger-component.test.ts runs both faces' bodies on
     // real Fabric through the component; the plugin adds no ledger logic of its own).
     if (target.kind === "sandbox") {
       it("fails with MVCC_READ_CONFLICT when another client commits the key between endorsement and submit", () =>
-        failsOnReadConflict(t, "plugin"));
+        failsOnReadConflict(t, YAML));
       it("adopts the committed transaction after kill -9 of pulumi up (the plugin killed): exactly one on the ledger", () =>
-        adoptsAfterKill(t, "plugin"));
+        adoptsAfterKill(t, YAML));
     }
 
     it("reads the ledger with fn::invoke in a preview as a reader identity: the answers, nothing ordered", async () => {

@@ -1,8 +1,8 @@
 /**
  * The ledger from a Python program: examples/python's ledger transaction (its opsledger_example.ledger_transaction, run
  * alone by test/fixtures/pulumi/ledger-python) through sdk/python and bin/pulumi-resource-opsledger, driven with the
- * plain `pulumi` CLI, runs the component's VALID body (test/helpers/ledger-component-behaviours.ts, the "python" face
- * of test/helpers/ledger-faces.ts): the preview shows the txId, the up submits exactly that transaction once, VALID —
+ * plain `pulumi` CLI, runs the component's VALID body (test/helpers/ledger-component-behaviours.ts, the PYTHON face
+ * of test/helpers/faces.ts): the preview shows the txId, the up submits exactly that transaction once, VALID —
  * on the Fabric sandbox and on the run's shared real network (2.5.16), as test/e2e/ledger-plugin.test.ts does for the
  * YAML twin. The transient data and the key stay out of plain state and output.
  */
@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import { submitsValid, TRANSIENT } from "../helpers/ledger-component-behaviours";
 import { startComponentTarget } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import { transactionResources } from "../helpers/ledger-faces";
+import { PYTHON, transactionResources } from "../helpers/faces";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { plainStrings } from "../helpers/sandbox-config";
 import { isSecret } from "../../provider/plugin/secrets";
@@ -27,9 +27,9 @@ for (const target of ledgerTargets(["2.5.16"])) {
     });
 
     it("previews the txId, submits exactly that transaction once (VALID), keeps the key and transient data secret", () =>
-      submitsValid(t, "python", async (stack, s) => {
+      submitsValid(t, PYTHON, async (stack, s) => {
         const state = await stack.exportState({ showSecrets: true });
-        const [resource] = transactionResources("python", state);
+        const [resource] = transactionResources(PYTHON, state);
         assert.ok(resource !== undefined);
         assert.equal(resource.outputs?.["txId"], s.up.outputs["ledgerTxId"]);
         assert.ok(isSecret(resource.inputs?.["transientData"]), "transient data is a secret input");

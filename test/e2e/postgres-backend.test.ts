@@ -19,6 +19,7 @@ import { startPostgres } from "../helpers/postgres";
 import type { PostgresCluster } from "../helpers/postgres";
 import { startRunner } from "../helpers/postgres-runners";
 import type { Runner, TeamProgram } from "../helpers/postgres-runners";
+import { TYPESCRIPT } from "../helpers/faces";
 import {
   MOVE,
   assertMovesOnce,
@@ -84,7 +85,7 @@ describe("stack state in PostgreSQL: a shared quota, and the backend gone (pulum
     });
     try {
       const programs: (TeamProgram & { prefix: string })[] = [0, 1].map((i) => ({
-        face: "typescript",
+        face: TYPESCRIPT,
         moves,
         transactions: 0,
         firstPolicy: FIRST + i * moves,
@@ -134,7 +135,7 @@ describe("stack state in PostgreSQL: a shared quota, and the backend gone (pulum
     let ledger: ComponentTarget | undefined;
     try {
       ledger = await startTeamLedger();
-      const program = { face: "typescript", moves: 4, transactions: 2, firstPolicy: FIRST + 100 } as const;
+      const program = { face: TYPESCRIPT, moves: 4, transactions: 2, firstPolicy: FIRST + 100 };
       const withPrefix = { ...program, prefix: uniqueName("gone-") };
       const runner = await startRunner({
         label: "a",

@@ -2,14 +2,14 @@
  * The LedgerTransaction component's behaviours through the real engine (examples/ledger, the plain `pulumi` CLI), one
  * body per behaviour, run on every target that shows them: test/e2e/ledger-component.test.ts (the Fabric sandbox,
  * Raft 2.5.16 and 3.1.5) and test/e2e/ledger-component-bft.test.ts (3.1.5 with SmartBFT ordering). Each body also runs
- * through the resource plugin (`face` "plugin": examples/ledger's YAML twin, test/helpers/ledger-faces.ts), in
+ * through the resource plugin (`face` YAML: examples/ledger's YAML twin, test/helpers/faces.ts), in
  * test/e2e/ledger-plugin.test.ts. Everything is observed through the gateway proxy and read back through qscc, the
  * same way on every target and face.
  */
 import { strict as assert } from "node:assert";
 import { isRunning, killCommand } from "./kill-stack";
-import { isLedgerProvider } from "./ledger-faces";
-import type { LedgerFace } from "./ledger-faces";
+import { TYPESCRIPT, isProvider } from "./faces";
+import type { Face } from "./faces";
 import { GATEWAY } from "./gateway-proxy";
 import {
   commitStatusOf,
@@ -35,7 +35,7 @@ export const TRANSIENT = "transient-value-never-in-state";
  */
 export async function submitsValid(
   t: ComponentTarget,
-  face: LedgerFace = "component",
+  face: Face = TYPESCRIPT,
   inspect?: (stack: ProjectStack, submission: PreviewedSubmission) => Promise<void>,
 ): Promise<void> {
   const key = uniqueKey("valid");
@@ -64,7 +64,7 @@ export async function submitsValid(
  * organization's client commits its own update of the key; the component's transaction is then committed as
  * MVCC_READ_CONFLICT and the update fails with that code. The next `up` submits a new transaction, VALID.
  */
-export async function failsOnReadConflict(t: ComponentTarget, face: LedgerFace = "component"): Promise<void> {
+export async function failsOnReadConflict(t: ComponentTarget, face: Face = TYPESCRIPT): Promise<void> {
   const key = uniqueKey("mvcc");
   const start = await t.reader.height();
   const stack = await componentStack(t, { fn: "UpdateAsset", args: [key, "green"] }, face);
@@ -120,7 +120,7 @@ export async function failsOnReadConflict(t: ComponentTarget, face: LedgerFace =
  * resource. `pulumi cancel`, `refresh --clear-pending-creates` and `up` then adopt the committed transaction: nothing
  * is submitted again, and the ledger holds exactly one transaction with that txId.
  */
-export async function adoptsAfterKill(t: ComponentTarget, face: LedgerFace = "component"): Promise<void> {
+export async function adoptsAfterKill(t: ComponentTarget, face: Face = TYPESCRIPT): Promise<void> {
   const key = uniqueKey("kill");
   const start = await t.reader.height();
   const stack = await componentStack(t, { fn: "CreateAsset", args: [key, "violet"], transientNote: TRANSIENT }, face);
@@ -143,7 +143,7 @@ export async function adoptsAfterKill(t: ComponentTarget, face: LedgerFace = "co
     const pid = cliPid;
     const kill = killCommand(pid, "tree");
     // (the dynamic-provider plugin's launcher and its Node process; or pulumi-resource-opsledger)
-    const providers = kill.killed.filter((p) => isLedgerProvider(face, p));
+    const providers = kill.killed.filter((p) => isProvider(face, p));
     assert.ok(providers.length > 0, "the provider process, waiting for the held answer, was killed");
     const interrupted = await command;
     assert.equal(interrupted.signal, "SIGKILL");
