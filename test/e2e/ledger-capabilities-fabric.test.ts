@@ -8,7 +8,7 @@
  * certified the same way commits. The orderer organization's admin, a member of the channel but none of its
  * Application Readers, is refused the read by qscc's ACL: recognized as such, and an assertion is used in its place.
  * (V3_0 channels: test/e2e/ledger-key-types-fabric.test.ts on Raft,
- * ledger-component-bft.test.ts on BFT; Fabric 2.5.16 in the first file too.)
+ * ledger-component.test.ts on BFT; Fabric 2.5.16 in the first file too.)
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
