@@ -25,7 +25,7 @@ import { REPO_ROOT, initProjectStack } from "./lib/pulumi-cli";
 import type { ConfigValues, ProjectStack } from "./lib/pulumi-cli";
 import { deployerConfig } from "../test/helpers/sandbox-config";
 import { uniqueKey } from "../test/helpers/ledger-component";
-import { faceConfig } from "../test/helpers/ledger-faces";
+import { TYPESCRIPT, YAML, faceConfig } from "../test/helpers/faces";
 import { startFabricSandbox } from "../sandbox/fabric";
 import type { FabricSandbox } from "../sandbox/fabric";
 
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     const sandbox = await startFabricSandbox({ tls: true, ...(c.port === undefined ? {} : { port: c.port }) });
     try {
       console.error(`[record] ${c.name} (Fabric sandbox ${sandbox.address})`);
-      const face = c.name.endsWith("-yaml") ? "plugin" : "component";
+      const face = c.name.endsWith("-yaml") ? YAML : TYPESCRIPT;
       const config = faceConfig(face, sandboxLedgerConfig(sandbox, [uniqueKey("upgrade"), "teal"]));
       const stack = await recordStack(out, { ...c, project: path.join(root, c.project) }, config, {});
       await stack.dispose();

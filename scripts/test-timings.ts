@@ -1,7 +1,7 @@
 /**
  * Prints where a test run's time went: `node dist/scripts/test-timings.js <file>` reads the JSON lines that
  * test/helpers/root-hooks.ts writes per spec file (OPSLEDGER_TEST_TIMINGS) and prints the sum per tier and the
- * slowest files. scripts/run.sh calls it after mocha, so every CI log carries the table.
+ * slowest files. scripts/run-tests.ts calls it after mocha, so every CI log carries the table.
  */
 import { readFileSync } from "node:fs";
 

@@ -1,5 +1,5 @@
 /**
- * kill -9 during `pulumi up` of examples/firewall-policy-move (plain CLI), through both faces (test/helpers/face.ts:
+ * kill -9 during `pulumi up` of examples/firewall-policy-move (plain CLI), through both faces (test/helpers/faces.ts:
  * the TypeScript program's dynamic provider, and its YAML twin through the resource plugin), at points the sandbox reports as they are
  * reached, then recovery the way the CLI tells a user to: the next `pulumi up` refuses with the stack lock and names
  * `pulumi cancel`; then `pulumi refresh --clear-pending-creates` (what the CLI's pending-operation note asks for,
@@ -28,8 +28,8 @@ import {
   whileTheOperationRuns,
 } from "../helpers/kill-during-up";
 import type { Interrupted, KillPoint } from "../helpers/kill-during-up";
-import { DYNAMIC, FACES, assertProcessCount, resourcesOf } from "../helpers/face";
-import type { Face } from "../helpers/face";
+import { GOOGLE_FACES, TYPESCRIPT, assertProcessCount, projectOf, resourcesOf } from "../helpers/faces";
+import type { Face } from "../helpers/faces";
 
 const { policy: POLICY, folderA: A, folderB: B } = FIXTURE.firewallPolicyMove;
 const MOVE_MS = 4000;
@@ -71,7 +71,7 @@ async function recover(stack: ProjectStack): Promise<void> {
   assert.deepEqual((await stack.exportState()).pending_operations ?? [], []);
 }
 
-for (const face of FACES) {
+for (const face of GOOGLE_FACES) {
   describe(`examples/firewall-policy-move after kill -9 during pulumi up through the ${face.name} (pulumi CLI, sandbox)`, function () {
     this.timeout(600_000);
     let sandbox: GoogleSandbox;
@@ -96,7 +96,7 @@ for (const face of FACES) {
       // flight finished or failed, and releases the lock: nothing is pending and the user just runs `pulumi up` again.
       const cliDies = target !== "program" && target !== "provider";
       const stack = await initProjectStack({
-        projectDir: face.moveProject,
+        projectDir: projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       try {
@@ -161,7 +161,7 @@ for (const face of FACES) {
     // check derives from the URN, policy and parent on either face (test/unit/plugin/adapter.test.ts "checks through the
     // module the dynamic face runs"); the plugin's re-run after a tree kill is the "after DONE" test above and the
     // manual-clock test below.
-    if (face === DYNAMIC) {
+    if (face === TYPESCRIPT) {
       it("finishes with one move when the tree dies before the move POST reaches the server", async () => {
         await scenario("create", beforeTheMovePost, "tree", (k) => {
           assert.equal(k.postsAtKill, 0);
@@ -179,7 +179,7 @@ for (const face of FACES) {
         );
         const providers = k.survivors.filter((p) => roleOf(p, k.cliPid) === "provider");
         assertProcessCount(face, "provider", providers);
-        if (face === DYNAMIC) {
+        if (face === TYPESCRIPT) {
           // Read once the CLI was gone, while the provider still waited for its poll's answer: both were left
           // running. (Not read for the plugin: its engine watch may, rarely, have seen the engine gone already.)
           assert.deepEqual(
@@ -210,7 +210,7 @@ for (const face of FACES) {
         // A YAML program runs inside its language host: one process.
         assert.deepEqual(
           k.killed.map((p) => (face.languageHost.test(p.args) ? "language host" : "program")).sort(),
-          face === DYNAMIC ? ["language host", "program"] : ["language host"],
+          face === TYPESCRIPT ? ["language host", "program"] : ["language host"],
         );
         return Promise.resolve();
       });
@@ -226,7 +226,7 @@ for (const face of FACES) {
         assertProcessCount(face, "provider", k.killed);
         assert.ok(
           k.killed.some((p) =>
-            (face === DYNAMIC ? /dynamic-provider/ : /bin\/pulumi-resource-opsledger /).test(p.args),
+            (face === TYPESCRIPT ? /dynamic-provider/ : /bin\/pulumi-resource-opsledger /).test(p.args),
           ),
           `the process serving the move was killed: ${k.killed.map((p) => p.args).join("; ")}`,
         );
@@ -262,7 +262,7 @@ for (const face of FACES) {
 
     it("re-POSTs the move with the same requestId and gets the original operation back: one move", async () => {
       const stack = await initProjectStack({
-        projectDir: face.moveProject,
+        projectDir: projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       const answers: { requestId: string | undefined; name: string | undefined; status: string | undefined }[] = [];

@@ -1,6 +1,6 @@
 /**
  * examples/firewall-policy-move with the plain `pulumi` CLI in its directory against the Google sandbox, through both
- * faces (test/helpers/face.ts): the TypeScript program's dynamic resource, and its YAML twin through the resource plugin
+ * faces (test/helpers/faces.ts): the TypeScript program's dynamic resource, and its YAML twin through the resource plugin
  * pulumi-resource-opsledger. Each body runs once per face: preview with read-only credentials, up/update/no-op,
  * A→B→A→B, drift and refresh, destroy, a failed operation printed as one paragraph, faults, secrets in state. The
  * crash tests are in firewall-policy-move-crash.test.ts.
@@ -19,8 +19,18 @@ import {
   tokenConfig,
 } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
-import { DYNAMIC, FACES, moveBlock, moveIn } from "../helpers/face";
-import type { Face } from "../helpers/face";
+import { FIREWALL_POLICY_MOVE_TYPE } from "../../sdk/compute/firewall-policy-move";
+import {
+  GOOGLE_FACES,
+  TYPESCRIPT,
+  driftProperty,
+  moveBlock,
+  moveIn,
+  projectOf,
+  serializesProvider,
+  typeOf,
+} from "../helpers/faces";
+import type { Face } from "../helpers/faces";
 
 const { policy: POLICY, originalParent: ORIGINAL, folderA: A, folderB: B, folderC: C } = FIXTURE.firewallPolicyMove;
 
@@ -48,14 +58,14 @@ async function moveState(face: Face, stack: ProjectStack): Promise<Record<string
  */
 function moveErrorParagraph(face: Face, stdout: string): string[] {
   const lines = stdout.slice(stdout.indexOf("Diagnostics:")).split("\n");
-  const section = lines.findIndex((l) => l.trim() === `${face.moveType} (edge-policy):`);
+  const section = lines.findIndex((l) => l.trim() === `${typeOf(face, FIREWALL_POLICY_MOVE_TYPE)} (edge-policy):`);
   const start = lines.findIndex((l, i) => i > section && /^\s+error: /.test(l));
   assert.ok(section >= 0 && start >= 0, stdout);
   const end = lines.findIndex((l, i) => i > start && l.trim() === "");
   return lines.slice(start, end < 0 ? undefined : end).map((l) => l.trim());
 }
 
-for (const face of FACES) {
+for (const face of GOOGLE_FACES) {
   describe(`examples/firewall-policy-move through the ${face.name} (pulumi CLI, sandbox)`, function () {
     this.timeout(600_000);
     let sandbox: GoogleSandbox;
@@ -78,7 +88,7 @@ for (const face of FACES) {
       sandbox = await startGoogleSandbox({ moveDurationMs: 1500 });
       const config: ConfigValues = { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: A } };
       tokens.push(config["opsledger:accessToken"]?.value ?? "");
-      stack = await initProjectStack({ projectDir: face.moveProject, config });
+      stack = await initProjectStack({ projectDir: projectOf(face, "move"), config });
     });
     after(async () => {
       await stack.dispose();
@@ -174,7 +184,7 @@ for (const face of FACES) {
     it("shows an out-of-band move as drift on refresh, and the next up moves it back", async () => {
       sandbox.setParent(POLICY, C);
       const refreshed = shown(await stack.run(["refresh", "--yes", "--skip-preview", "--diff"]));
-      assert.match(refreshed.stdout, new RegExp(`^\\s+~ ${face.driftProperty}\\s*: "${B}" => "${C}"$`, "m"));
+      assert.match(refreshed.stdout, new RegExp(`^\\s+~ ${driftProperty(face)}\\s*: "${B}" => "${C}"$`, "m"));
       assert.equal((await moveState(face, stack))["parent"], C);
       const { outputs } = shown(await stack.up());
       assert.equal(outputs["parent"], B);
@@ -218,7 +228,7 @@ for (const face of FACES) {
           [],
           `access token ${i} is in the bytes of these log files`,
         );
-        if (face === DYNAMIC) {
+        if (face === TYPESCRIPT) {
           assert.deepEqual(
             logs.flatMap((text, file) => (text.includes(token) ? [file] : [])),
             [],
@@ -227,7 +237,7 @@ for (const face of FACES) {
         }
       }
       const provider = moveIn(face, state).inputs?.["__provider"];
-      if (face.serializedProvider) {
+      if (serializesProvider(face)) {
         // The dynamic provider is serialized into state as a short stub that requires this package, holding no setting.
         assert.equal(typeof provider, "string");
         assert.ok(String(provider).length <= 2048, `__provider is ${String(provider).length} bytes`);
@@ -246,7 +256,7 @@ for (const face of FACES) {
   });
 }
 
-for (const face of FACES) {
+for (const face of GOOGLE_FACES) {
   describe(`examples/firewall-policy-move failures and faults through the ${face.name} (pulumi CLI, sandbox)`, function () {
     this.timeout(600_000);
     let sandbox: GoogleSandbox;
@@ -263,7 +273,7 @@ for (const face of FACES) {
 
     it("moves the policy back on destroy with restoreOnDelete", async () => {
       const stack = await initProjectStack({
-        projectDir: face.moveProject,
+        projectDir: projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: B }, restoreOnDelete: { value: "true" } },
       });
       try {
@@ -282,7 +292,7 @@ for (const face of FACES) {
 
     it("fails on QUOTA_EXCEEDED with one paragraph under the move, keeps the old parent in state, and succeeds once the fault clears", async () => {
       const stack = await initProjectStack({
-        projectDir: face.moveProject,
+        projectDir: projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       try {
@@ -323,7 +333,7 @@ for (const face of FACES) {
 
     it("moves exactly once per change under 20% faults, every run losing the answer of a move that took effect", async () => {
       const stack = await initProjectStack({
-        projectDir: face.moveProject,
+        projectDir: projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       try {

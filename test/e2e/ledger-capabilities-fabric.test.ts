@@ -9,7 +9,7 @@
  * certified the same way commits. The orderer organization's admin, a member of the channel but none of its
  * Application Readers, is refused the read by qscc's ACL: recognized as such, and an assertion is used in its place.
  * (V3_0 channels: test/e2e/ledger-key-types-fabric.test.ts on Raft,
- * ledger-component-bft.test.ts on BFT; Fabric 2.5.16 in the first file too.)
+ * ledger-component.test.ts on BFT; Fabric 2.5.16 in the first file too.)
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -22,6 +22,7 @@ import { assertionDisagrees, refusesEd25519BeforeSending } from "../helpers/ledg
 import { startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import { newClientOf } from "../helpers/ledger-key-types";
+import { TYPESCRIPT, YAML } from "../helpers/faces";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 
@@ -59,8 +60,8 @@ describe("an Ed25519 identity on real Fabric 3.1.5 without V3_0 (a channel at V2
       "GetChainInfo; Fabric: access denied: channel \\[opsledger\\] creator org \\[Org1MSP\\]\\): a Fabric 3 peer " +
       "answers so when the channel lacks the capability V3_0",
   );
-  for (const face of ["component", "plugin"] as const) {
-    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face})`, () =>
+  for (const face of [TYPESCRIPT, YAML]) {
+    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face.key})`, () =>
       refusesEd25519BeforeSending(t, identity, refused3x, face));
   }
 

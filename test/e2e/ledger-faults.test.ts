@@ -18,7 +18,7 @@ import type { GatewayProxy } from "../helpers/gateway-proxy";
 import { assertCommittedOnce, assertNotOrdered } from "../helpers/ledger-audit";
 import { committedTransactions, ledgerProjectConfig, writeLedgerProject } from "../helpers/ledger-project";
 import type { ProjectTransaction } from "../helpers/ledger-project";
-import { waitFor } from "../helpers/kill-stack";
+import { waitFor } from "../helpers/wait-for";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import type { LedgerTarget } from "../helpers/ledger-targets";
 import { initProjectStack } from "../helpers/project-stack";
@@ -238,11 +238,12 @@ describe("LedgerTransaction through faults of a real Fabric network (pulumi CLI,
           held.release();
         }
         const txId = waitingTxId;
-        await waitFor(
-          () => questionsTo(gateway, "Org2MSP", txId).some((c) => c.status !== undefined),
-          120_000,
-          "the component's first question to Org2's peer to be answered",
-        );
+        await waitFor({
+          what: "the component's first question to Org2's peer to be answered",
+          read: () => questionsTo(gateway, "Org2MSP", txId),
+          until: (questions) => questions.some((c) => c.status !== undefined),
+          timeoutMs: 120_000,
+        });
         restarted = network.startProcess(peer);
       }),
     );

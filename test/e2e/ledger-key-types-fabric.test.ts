@@ -24,8 +24,7 @@
  * reaches them over mutual TLS (the gateway proxy and the test's clients present the organization's client TLS
  * certificate; Org1's is Ed25519). Straight to Org1's peer, examples/ledger commits VALID with its Ed25519 client TLS
  * certificate and the key by file; a client certificate from a CA outside the peers' client TLS roots is refused by
- * Org2's peer (alert `unknown ca`), preview and up naming gateway.clientCertPem, nothing committed
- * (test/helpers/ledger-mutual-tls.ts).
+ * Org2's peer (alert `unknown ca`), preview and up naming gateway.clientCertPem, nothing committed.
  */
 import { strict as assert } from "node:assert";
 import { createPrivateKey } from "node:crypto";
@@ -37,9 +36,9 @@ import { EndorseError } from "../../provider/ledger/endorse-error";
 import { type Gateway } from "../../provider/ledger/gateway-client";
 import { newPrivateKeySigner } from "../../provider/ledger/signing";
 import { VerificationError } from "../../provider/ledger/verification-error";
-import { componentStack, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
+import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
+import { componentStack, directGatewayConfig, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import { commitsOverMutualTls, refusesUntrustedClientCertificate } from "../helpers/ledger-mutual-tls";
 import {
   assertionDisagrees,
   ed25519NeedsNoSetting,
@@ -48,6 +47,8 @@ import {
 import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
 import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
+import { findSecrets, privateKeyForms } from "../helpers/secrets-scan";
+import { TYPESCRIPT, YAML } from "../helpers/faces";
 import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
@@ -59,6 +60,86 @@ const E2E_TEST_TIMEOUT_MS = 600_000;
 
 const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
 const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
+
+/** The organization's network entry, which must require client certificates. */
+function mutualTlsOrganization(t: ComponentTarget, mspId: string) {
+  const org = t.ledger.network?.organization(mspId);
+  assert.ok(org?.clientAuthRequired === true, `${mspId}'s peer requires client certificates`);
+  return org;
+}
+
+/**
+ * As `mspId`'s client, straight to its peer over mutual TLS (client TLS key by file): up commits VALID, nothing goes
+ * through the proxy; the state holds the key file's path, and no form of the key is in the state or the output.
+ * (Preview endorsing over mutual TLS, refresh and destroy: test/e2e/ledger-mutual-tls.test.ts on 2.5.16.)
+ */
+async function commitsOverMutualTls(t: ComponentTarget, mspId: string): Promise<void> {
+  const org = mutualTlsOrganization(t, mspId);
+  const mark = t.proxy.calls.length;
+  const stack = await componentStack(t, {
+    fn: "CreateAsset",
+    args: [uniqueKey("mtls"), "teal"],
+    identity: t.ledger.client(mspId),
+    ...(org.keyType === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
+    gateway: {
+      ...directGatewayConfig(org),
+      ledgerClientCertPem: { value: org.client.tlsCertificatePem },
+      ledgerClientKeyFile: { value: org.client.tlsPrivateKeyPath },
+    },
+  });
+  try {
+    const up = await stack.up();
+    assert.deepEqual([up.outputs["ledgerValidationCode"], up.outputs["ledgerResult"]], ["VALID", "teal"]);
+    assert.equal(t.proxy.calls.length, mark, "nothing went through the proxy");
+    const state = JSON.stringify(await stack.exportState({ showSecrets: true }));
+    assert.ok(state.includes(`"clientKeyFile":${JSON.stringify(org.client.tlsPrivateKeyPath)}`), "the reference");
+    const forms = privateKeyForms("client TLS key", org.client.tlsPrivateKeyPem);
+    assert.deepEqual(findSecrets([state, up.output].join("\n"), forms), []);
+  } finally {
+    await stack.dispose();
+  }
+}
+
+/**
+ * As `mspId`'s client, with a client TLS certificate issued by a CA of the test's own (no peer's client TLS root):
+ * the real peer refuses the handshake (`unknown ca`); `up` fails naming gateway.clientCertPem and the fix, having sent
+ * nothing, and nothing is committed. The certificate's key is written under `dir`. (A preview that endorses reports
+ * the refusal through the same function, ledger-client-tls.ts's clientTlsRefusal, as a check failure of
+ * gateway.clientCertPem: test/e2e/ledger-mutual-tls.test.ts shows it for a missing certificate.)
+ */
+async function refusesUntrustedClientCertificate(t: ComponentTarget, mspId: string, dir: string): Promise<void> {
+  const org = mutualTlsOrganization(t, mspId);
+  const outsider = createRootCa({ commonName: "tlsca.outsider.test", organization: "Outsider" });
+  const cert = issueCertificate(outsider, { subject: { commonName: "User1@outsider.test", organization: "Outsider" } });
+  const keyFile = path.join(dir, "outsider-tls.key");
+  fs.writeFileSync(keyFile, privateKeyPem(cert.privateKey), { mode: 0o600 });
+  const height = await t.reader.height();
+  const stack = await componentStack(t, {
+    fn: "CreateAsset",
+    args: [uniqueKey("outsider"), "teal"],
+    identity: t.ledger.client(mspId),
+    ...(org.keyType === "ed25519" ? { channelCapability: "V3_0" as const } : {}),
+    gateway: {
+      ...directGatewayConfig(org),
+      ledgerClientCertPem: { value: cert.certificatePem },
+      ledgerClientKeyFile: { value: keyFile },
+    },
+  });
+  const refused = new RegExp(
+    `the gateway peer ${org.gatewayAddress} refused the TLS handshake \\(alert: unknown ca\\): it did not accept ` +
+      "gateway\\.clientCertPem; use a client TLS certificate issued by a CA the peer trusts for clients \\(its " +
+      "peer\\.tls\\.clientRootCAs, usually your organization's TLS CA\\)",
+  );
+  try {
+    const up = await stack.up({ allowFailure: true });
+    assert.notEqual(up.code, 0);
+    assert.match(up.output, new RegExp(`LedgerTransaction asset-transaction: ${refused.source}; nothing was sent`));
+    assert.equal(up.output.includes("SSL routines"), false, "OpenSSL's error string reaches the user");
+    assert.equal(await t.reader.height(), height, "nothing was committed");
+  } finally {
+    await stack.dispose();
+  }
+}
 
 describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P-384 organization", function () {
   this.timeout(E2E_TEST_TIMEOUT_MS);
@@ -276,7 +357,7 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
   it("refuses an assertion of V2_0, naming the channel's V3_0 and its other capabilities", () =>
     assertionDisagrees(t, t.identity, "V2_0", "Channel V3_0, Application V2_5, Orderer V2_0"));
   it("commits VALID as the Ed25519 client through the plugin (YAML twin), no capability set", () =>
-    ed25519NeedsNoSetting(t, t.identity, "plugin"));
+    ed25519NeedsNoSetting(t, t.identity, YAML));
 });
 
 describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
@@ -298,8 +379,8 @@ describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)",
       "Fabric 2\\.x peer answers so, since it cannot import Ed25519 keys and no 2\\.x channel has the capability V3_0",
   );
 
-  for (const face of ["component", "plugin"] as const) {
-    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face})`, () =>
+  for (const face of [TYPESCRIPT, YAML]) {
+    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face.key})`, () =>
       refusesEd25519BeforeSending(t, identity, refused25, face));
   }
 

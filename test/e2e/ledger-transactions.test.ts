@@ -19,14 +19,14 @@ import { batchStack, batchType, committedOf } from "../helpers/ledger-batch-proj
 import type { BatchItem, BatchStack } from "../helpers/ledger-batch-project";
 import { startComponentTarget, submits, submittedTxId, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import { isLedgerProvider } from "../helpers/ledger-faces";
-import type { LedgerFace } from "../helpers/ledger-faces";
+import { TYPESCRIPT, YAML, isProvider } from "../helpers/faces";
+import type { Face } from "../helpers/faces";
 import { isRunning, killCommand } from "../helpers/kill-stack";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { stripAnsi } from "../helpers/project-stack";
 
 /** key → txId of each item the preview's step for the resource shows (its checked inputs). */
-function previewedTxIds(events: readonly EngineEvent[], face: LedgerFace): Record<string, string> {
+function previewedTxIds(events: readonly EngineEvent[], face: Face): Record<string, string> {
   const type = batchType(face);
   const step = events.find((e) => e.resourcePreEvent?.metadata.type === type)?.resourcePreEvent?.metadata;
   const items = (step?.new?.inputs["transactions"] ?? []) as { key: string; txId?: string }[];
@@ -37,14 +37,14 @@ const create = (key: string, value: string): BatchItem => ({ key, function: "Cre
 
 /** The sandbox through both faces; real Fabric 2.5.16 through the component. */
 const RUNS = ledgerTargets(["2.5.16"]).flatMap((target) =>
-  (target.kind === "sandbox" ? (["component", "plugin"] as const) : (["component"] as const)).map((face) => ({
+  (target.kind === "sandbox" ? [TYPESCRIPT, YAML] : [TYPESCRIPT]).map((face) => ({
     target,
     face,
   })),
 );
 
 for (const { target, face } of RUNS) {
-  describe(`LedgerTransactions through the pulumi CLI (${target.label}, ${face})`, function () {
+  describe(`LedgerTransactions through the pulumi CLI (${target.label}, ${face.key})`, function () {
     this.timeout(600_000);
     let t: ComponentTarget;
     before(async () => {
@@ -268,7 +268,7 @@ for (const { target, face } of RUNS) {
         assert.ok(cliPid !== undefined);
         const kill = killCommand(cliPid, "tree");
         assert.ok(
-          kill.killed.some((p) => isLedgerProvider(face, p)),
+          kill.killed.some((p) => isProvider(face, p)),
           "the provider process was killed",
         );
         assert.equal((await running).signal, "SIGKILL");

@@ -6,7 +6,7 @@
  * data source, up, the parent change as one `~ parentId` line applied in place, drift on refresh, the tokens in no
  * state, output or file at rest, destroy — plus `pulumi import` of a policy, printed as Python. Then kill -9 of the
  * plugin while a move's operation runs (the point the sandbox reports), and the next up makes no second move. The
- * ledger transaction, through the same program's function, is in test/e2e/ledger-python.test.ts.
+ * ledger transaction, through the same program's function, is in test/e2e/ledger-component.test.ts (its Python rows).
  */
 import { strict as assert } from "node:assert";
 import { ENDPOINT_ENV_NAMES } from "../../sandbox/cli";

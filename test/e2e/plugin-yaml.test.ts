@@ -4,7 +4,7 @@
  * source and mutates nothing, `pulumi about` finding the plugin through plugins.providers, and an up that moves,
  * deletes and waits. The move's behaviours through the plugin (read-only preview, a parent change as one `~ parentId`
  * line applied in place, progress on its row, drift, faults, kill -9, secrets, destroy) are the bodies of
- * test/e2e/firewall-policy-move*.test.ts, which run once per face (test/helpers/face.ts).
+ * test/e2e/firewall-policy-move*.test.ts, which run once per face (test/helpers/faces.ts).
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * examples/policy-pack with `pulumi preview --policy-pack` on examples/firewall-policy-move and on its YAML twin
- * through the plugin (test/helpers/face.ts): one pack guards both faces. A compliant program passes with no
+ * through the plugin (test/helpers/faces.ts): one pack guards both faces. A compliant program passes with no
  * violation; an advisory violation (a move without restoreOnDelete in a stack named prod) is printed and the preview
  * succeeds; a mandatory one (a move of a policy that is not allow-listed to an organization's root) fails the preview,
  * naming the policy.
@@ -9,7 +9,8 @@ import { strict as assert } from "node:assert";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { fixture } from "../../sandbox/google";
-import { FACES } from "../helpers/face";
+import { FIREWALL_POLICY_MOVE_TYPE } from "../../sdk/compute/firewall-policy-move";
+import { GOOGLE_FACES, projectOf, typeOf } from "../helpers/faces";
 import { exampleDir, initProjectStack, stripAnsi } from "../helpers/project-stack";
 import type { CommandResult, ConfigValues } from "../helpers/project-stack";
 import { deployerConfig } from "../helpers/sandbox-config";
@@ -18,7 +19,7 @@ const PACK = exampleDir("policy-pack");
 const FOLDER = `folders/${fixture.FIXTURE_FOLDER_IDS.security}`;
 const ORGANIZATION = `organizations/${fixture.FIXTURE_ORGANIZATION_ID}`;
 
-for (const face of FACES) {
+for (const face of GOOGLE_FACES) {
   describe(`examples/policy-pack on the move through the ${face.name} (pulumi preview --policy-pack)`, function () {
     this.timeout(300_000);
     let sandbox: GoogleSandbox;
@@ -31,7 +32,7 @@ for (const face of FACES) {
 
     async function previewWithPack(stackName: string, config: ConfigValues): Promise<CommandResult> {
       const stack = await initProjectStack({
-        projectDir: face.moveProject,
+        projectDir: projectOf(face, "move"),
         stackName,
         config: { ...deployerConfig(sandbox), ...config },
       });
@@ -65,7 +66,7 @@ for (const face of FACES) {
       assert.notEqual(r.code, 0, out);
       assert.match(out, /\[mandatory\]\s+org-root-moves-allow-listed/);
       assert.match(out, new RegExp(`firewall policy 700000000002 may not move to ${ORGANIZATION}`));
-      assert.match(out, new RegExp(face.moveType.replace(/[/.]/g, "\\$&")));
+      assert.match(out, new RegExp(typeOf(face, FIREWALL_POLICY_MOVE_TYPE).replace(/[/.]/g, "\\$&")));
     });
   });
 }

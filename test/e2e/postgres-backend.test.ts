@@ -12,13 +12,14 @@ import { strict as assert } from "node:assert";
 import type { ComponentTarget } from "../helpers/ledger-component";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { waitFor } from "../helpers/kill-stack";
+import { waitFor } from "../helpers/wait-for";
 import { diagnostics } from "../helpers/project-stack";
 import type { CommandResult } from "../helpers/project-stack";
 import { startPostgres } from "../helpers/postgres";
 import type { PostgresCluster } from "../helpers/postgres";
 import { startRunner } from "../helpers/postgres-runners";
 import type { Runner, TeamProgram } from "../helpers/postgres-runners";
+import { TYPESCRIPT } from "../helpers/faces";
 import {
   MOVE,
   assertMovesOnce,
@@ -45,18 +46,18 @@ async function waitForEvent(
   const dir = path.dirname(runner.stack.home);
   let ended: CommandResult | undefined;
   void command.then((r) => (ended = r));
-  let found: string | undefined;
-  await waitFor(
-    () => {
+  const found = await waitFor({
+    what: "the engine to report the failed state write",
+    read: () => {
       if (ended !== undefined) throw new Error(`the command ended (${String(ended.code)}) first:\n${ended.output}`);
       const logs = fs.readdirSync(dir).filter((f) => /^events-\d+\.jsonl$/.test(f));
       const newest = logs.sort((a, b) => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0])).at(-1);
-      found = newest && fs.readFileSync(path.join(dir, newest), "utf8").split("\n").find(matches);
-      return found !== undefined;
+      return newest && fs.readFileSync(path.join(dir, newest), "utf8").split("\n").find(matches);
     },
-    120_000,
-    "the engine to report the failed state write",
-  );
+    until: (line) => line !== undefined,
+    show: () => "no such line in the newest events-N.jsonl",
+    timeoutMs: 120_000,
+  });
   return found ?? "";
 }
 
@@ -84,7 +85,7 @@ describe("stack state in PostgreSQL: a shared quota, and the backend gone (pulum
     });
     try {
       const programs: (TeamProgram & { prefix: string })[] = [0, 1].map((i) => ({
-        face: "typescript",
+        face: TYPESCRIPT,
         moves,
         transactions: 0,
         firstPolicy: FIRST + i * moves,
@@ -134,7 +135,7 @@ describe("stack state in PostgreSQL: a shared quota, and the backend gone (pulum
     let ledger: ComponentTarget | undefined;
     try {
       ledger = await startTeamLedger();
-      const program = { face: "typescript", moves: 4, transactions: 2, firstPolicy: FIRST + 100 } as const;
+      const program = { face: TYPESCRIPT, moves: 4, transactions: 2, firstPolicy: FIRST + 100 };
       const withPrefix = { ...program, prefix: uniqueName("gone-") };
       const runner = await startRunner({
         label: "a",

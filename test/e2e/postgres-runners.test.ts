@@ -22,7 +22,9 @@ import { submits, submittedTxId } from "../helpers/ledger-component";
 import { startPostgres } from "../helpers/postgres";
 import type { PostgresCluster } from "../helpers/postgres";
 import { startRunner } from "../helpers/postgres-runners";
-import type { Runner, TeamFace, TeamProgram } from "../helpers/postgres-runners";
+import type { Runner, TeamProgram } from "../helpers/postgres-runners";
+import { TYPESCRIPT, YAML } from "../helpers/faces";
+import type { Face } from "../helpers/faces";
 import {
   LOCKED,
   MOVE,
@@ -84,7 +86,7 @@ describe("stack state in PostgreSQL, two runners (pulumi CLI, postgres:// backen
     assert.ok(postmaster !== undefined && pg.postmaster() === undefined, "the cluster ran until close() stopped it");
   });
 
-  async function runnerPair(face: TeamFace, moves: number, transactions: number, parallel?: number) {
+  async function runnerPair(face: Face, moves: number, transactions: number, parallel?: number) {
     const program: TeamProgram & { prefix: string } = {
       face,
       moves,
@@ -114,8 +116,8 @@ describe("stack state in PostgreSQL, two runners (pulumi CLI, postgres:// backen
     return { program, a, b };
   }
 
-  for (const face of ["typescript", "yaml"] as const) {
-    it(`runner B finishes runner A's killed up: every move and transaction once (${face})`, async () => {
+  for (const face of [TYPESCRIPT, YAML]) {
+    it(`runner B finishes runner A's killed up: every move and transaction once (${face === YAML ? "yaml" : "typescript"})`, async () => {
       const { program, a, b } = await runnerPair(face, MOVES, TRANSACTIONS, PARALLEL);
       assert.notEqual(a.env["HOME"], b.env["HOME"]);
       assert.notEqual(a.env["PULUMI_HOME"], b.env["PULUMI_HOME"]);
@@ -209,7 +211,7 @@ describe("stack state in PostgreSQL, two runners (pulumi CLI, postgres:// backen
   }
 
   it("refuses runner B's up while runner A updates the stack, and B applies nothing", async () => {
-    const { program, a, b } = await runnerPair("typescript", 2, 1);
+    const { program, a, b } = await runnerPair(TYPESCRIPT, 2, 1);
     const fromBlock = await ledger.reader.height();
     const held = ledger.proxy.hold(GATEWAY.commitStatus);
     const running = a.up();

@@ -2,7 +2,7 @@
  * examples/read-only (all five data sources) and examples/demo previewed with the plain `pulumi` CLI in their
  * directories: preview with a read-only token, up with the sandbox's Workload Identity Federation credentials file
  * (STS exchange + impersonation), and a data source's failure as the CLI prints it, through both faces (the program's
- * SDK functions, and its YAML twin's `fn::invoke` through the resource plugin: test/helpers/face.ts).
+ * SDK functions, and its YAML twin's `fn::invoke` through the resource plugin: test/helpers/faces.ts).
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -12,7 +12,7 @@ import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox } from "../../sandbox/google";
 import { REPO_ROOT, changeSummary, exampleDir, initProjectStack } from "../helpers/project-stack";
 import { READER, READ_ONLY_SCOPES, endpointConfig, tokenConfig } from "../helpers/sandbox-config";
-import { FACES } from "../helpers/face";
+import { GOOGLE_FACES, dataSourceFailure, projectOf } from "../helpers/faces";
 
 const READS = [
   "iam.workforcePools.getIamPolicy",
@@ -100,11 +100,11 @@ describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function 
     }
   });
 
-  // Through both faces (test/helpers/face.ts): examples/read-only, and its YAML twin through the resource plugin.
-  for (const face of FACES) {
+  // Through both faces (test/helpers/faces.ts): examples/read-only, and its YAML twin through the resource plugin.
+  for (const face of GOOGLE_FACES) {
     it(`prints a data source's 404 as one paragraph through the ${face.name}: what failed, the server's words, the hint`, async () => {
       const stack = await initProjectStack({
-        projectDir: face.readOnlyProject,
+        projectDir: projectOf(face, "readOnly"),
         config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), workforcePoolId: { value: "no-such-pool" } },
       });
       try {
@@ -119,8 +119,9 @@ describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function 
         const paragraph = diagnostics.slice(start, end).map((l) => l.trim());
         assert.deepEqual(
           paragraph,
-          face.dataSourceFailure(
-            face.readOnlyProject,
+          dataSourceFailure(
+            face,
+            projectOf(face, "readOnly"),
             "opsledger:iam:getWorkforcePoolIamPolicy",
             "iam.workforcePools.getIamPolicy workforce pool locations/global/workforcePools/no-such-pool: " +
               "404 NOT_FOUND notFound: Resource 'locations/global/workforcePools/no-such-pool' was not found. " +

@@ -2,8 +2,17 @@
  * The official @hyperledger/fabric-gateway client against a real Fabric network (sandbox/fabric-network): submit,
  * evaluate, and qscc's GetTransactionByID, each through the gateway peer of the organization named.
  */
-import { peer } from "@hyperledger/fabric-protos";
+import { common, peer } from "@hyperledger/fabric-protos";
 import { connectGateway, type FabricNetwork } from "../../sandbox/fabric-network";
+import { waitFor } from "./wait-for";
+
+/** How long waitForBlock waits for a peer to commit a block, in milliseconds. */
+const BLOCK_TIMEOUT_MS = 120_000;
+
+/** An error of a peer that does not accept connections yet (a restarted peer answers /healthz before gRPC). */
+export function refused(e: unknown): boolean {
+  return /UNAVAILABLE|ECONNREFUSED|No connection established/.test(String(e instanceof Error ? e.message : e));
+}
 
 /** The processed transaction qscc returns for `txId`, through `org`'s gateway. */
 export async function processedTransaction(
@@ -55,22 +64,33 @@ export async function evaluate(
   }
 }
 
-/**
- * Resolves once `mspId`'s peer has committed block `blockNumber`: its deliver service sends a block only after the
- * peer committed it. (A commit status from one organization's gateway says nothing about the other peer.)
- */
-export async function waitForBlock(network: FabricNetwork, mspId: string, blockNumber: bigint): Promise<void> {
+/** The channel's height through `mspId`'s gateway (qscc GetChainInfo with the official client; mutual TLS when the
+ * network requires it, connectGateway presents the organization's client pair). */
+export async function readChainHeight(network: FabricNetwork, mspId: string): Promise<bigint> {
   const connection = connectGateway(network.organization(mspId));
   try {
-    const blocks = await connection.gateway
-      .getNetwork(network.channel)
-      .getFilteredBlockEvents({ startBlock: blockNumber });
-    try {
-      for await (const block of blocks) if (BigInt(block.getNumber()) >= blockNumber) return;
-    } finally {
-      blocks.close();
-    }
+    const qscc = connection.gateway.getNetwork(network.channel).getContract("qscc");
+    const info = common.BlockchainInfo.deserializeBinary(
+      await qscc.evaluateTransaction("GetChainInfo", network.channel),
+    );
+    return BigInt(info.getHeight());
   } finally {
     connection.close();
   }
+}
+
+/**
+ * Resolves once `mspId`'s peer has committed block `blockNumber`: its height (qscc GetChainInfo) counts committed
+ * blocks only. (A commit status from one organization's gateway says nothing about the other peer.)
+ */
+export async function waitForBlock(network: FabricNetwork, mspId: string, blockNumber: bigint): Promise<void> {
+  await waitFor({
+    what: `${mspId}'s peer to commit block ${String(blockNumber)}`,
+    read: () => readChainHeight(network, mspId),
+    until: (height) => height > blockNumber,
+    show: (height) => `height ${String(height)}`,
+    retrying: refused,
+    timeoutMs: BLOCK_TIMEOUT_MS,
+    intervalMs: 250,
+  });
 }

@@ -12,6 +12,7 @@
  * given to another process never counts as the one that was killed.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { waitFor } from "./wait-for";
 
 export interface Proc {
   readonly pid: number;
@@ -130,16 +131,13 @@ async function waitState(
   what: string,
   timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let pause = 10;
-  for (;;) {
-    const left = procs.filter((p) => !reached(p));
-    if (left.length === 0) return;
-    if (Date.now() >= deadline)
-      throw new Error(`timed out after ${String(timeoutMs)} ms waiting for ${what}: ${listing(left)}`);
-    await new Promise((resolve) => setTimeout(resolve, pause));
-    pause = Math.min(pause * 2, 100);
-  }
+  await waitFor({
+    what,
+    read: () => procs.filter((p) => !reached(p)),
+    until: (left) => left.length === 0,
+    show: listing,
+    timeoutMs,
+  });
 }
 
 /** Resolves once every process of `procs` has exited or is a zombie; fails after `timeoutMs` naming those that are not. */
@@ -211,16 +209,4 @@ export function killCommand(cliPid: number, target: KillTarget): Killed {
     survivors: tree.filter((p) => !chosen.includes(p)),
     gone: (timeoutMs) => waitGone(chosen, timeoutMs),
   };
-}
-
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${String(timeoutMs)} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

@@ -6,10 +6,13 @@
  * of a resubmitted envelope whose first copy also reached a block, which changes nothing.
  */
 import { strict as assert } from "node:assert";
-import { common, peer } from "@hyperledger/fabric-protos";
+import { peer } from "@hyperledger/fabric-protos";
 import { randomUUID } from "node:crypto";
 import { connectGateway, type FabricNetwork } from "../../sandbox/fabric-network";
-import { submit, waitForBlock } from "./fabric-network-client";
+import { readChainHeight, refused, submit, waitForBlock } from "./fabric-network-client";
+import { waitFor } from "./wait-for";
+
+export { readChainHeight };
 
 export interface LedgerEntry {
   readonly txId: string;
@@ -28,39 +31,19 @@ const PEER_ANSWER_TIMEOUT_MS = 60_000;
  * Runs a read, again while the peer refuses connections: a restarted peer answers /healthz (what startProcess waits
  * for) before its gRPC port accepts connections.
  */
-async function whenAnswering<T>(read: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + PEER_ANSWER_TIMEOUT_MS;
-  for (;;) {
-    try {
-      return await read();
-    } catch (e) {
-      const refused = /UNAVAILABLE|ECONNREFUSED|No connection established/.test(
-        String(e instanceof Error ? e.message : e),
-      );
-      if (!refused || Date.now() > deadline) throw e;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
+function whenAnswering<T>(read: () => Promise<T>): Promise<T> {
+  return waitFor({
+    what: "the peer to accept connections",
+    read,
+    retrying: refused,
+    timeoutMs: PEER_ANSWER_TIMEOUT_MS,
+    intervalMs: 250,
+  });
 }
 
 /** The peer's block height (qscc GetChainInfo). */
 export function chainHeight(network: FabricNetwork, mspId: string): Promise<bigint> {
   return whenAnswering(() => readChainHeight(network, mspId));
-}
-
-/** The channel's height through `mspId`'s gateway (qscc GetChainInfo with the official client; mutual TLS when the
- * network requires it, connectGateway presents the organization's client pair). */
-export async function readChainHeight(network: FabricNetwork, mspId: string): Promise<bigint> {
-  const connection = connectGateway(network.organization(mspId));
-  try {
-    const qscc = connection.gateway.getNetwork(network.channel).getContract("qscc");
-    const info = common.BlockchainInfo.deserializeBinary(
-      await qscc.evaluateTransaction("GetChainInfo", network.channel),
-    );
-    return BigInt(info.getHeight());
-  } finally {
-    connection.close();
-  }
 }
 
 /**
@@ -134,17 +117,13 @@ const SENTINEL_TIMEOUT_MS = 120_000;
  * block or never will be. A "not found" read right after a fault, with no such sentinel, proves nothing.
  */
 export async function assertNotOrdered(network: FabricNetwork, mspId: string, txIds: readonly string[]): Promise<void> {
-  const deadline = Date.now() + SENTINEL_TIMEOUT_MS;
-  let sentinel;
-  for (;;) {
-    try {
-      sentinel = await submit(network, mspId, "CreateAsset", [`sentinel-${randomUUID()}`, "after"]);
-      break;
-    } catch (e) {
-      if (Date.now() > deadline) throw e;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
+  const sentinel = await waitFor({
+    what: `a sentinel transaction to commit through ${mspId}'s gateway`,
+    read: () => submit(network, mspId, "CreateAsset", [`sentinel-${randomUUID()}`, "after"]),
+    retrying: () => true,
+    timeoutMs: SENTINEL_TIMEOUT_MS,
+    intervalMs: 500,
+  });
   assert.equal(sentinel.status.code, peer.TxValidationCode.VALID, `the sentinel ${sentinel.txId} committed`);
   await waitForBlock(network, mspId, sentinel.status.blockNumber);
   for (const txId of txIds) {

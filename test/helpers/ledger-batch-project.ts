@@ -7,15 +7,15 @@
  */
 
 /** The resource's type token in the state and in the engine's events, per face. */
-export function batchType(face: LedgerFace): string {
-  return face === "component"
-    ? "pulumi-nodejs:dynamic/ledger:LedgerTransactions"
-    : "opsledger:ledger:LedgerTransactions";
+export function batchType(face: Face): string {
+  return typeOf(face, LEDGER_TRANSACTIONS_TYPE);
 }
 import * as crypto from "node:crypto";
 import * as path from "node:path";
 import type { ComponentTarget } from "./ledger-component";
-import type { LedgerFace } from "./ledger-faces";
+import { LEDGER_TRANSACTIONS_TYPE } from "../../sdk/ledger/ledger-transactions";
+import { YAML, typeOf } from "./faces";
+import type { Face } from "./faces";
 import { writeLedgerProject } from "./ledger-project";
 import { initProjectStack, REPO_ROOT } from "./project-stack";
 import type { ProjectStack } from "./project-stack";
@@ -64,10 +64,10 @@ export interface BatchStack {
 export async function batchStack(
   t: ComponentTarget,
   items: readonly BatchItem[],
-  options: { ordered?: boolean; face?: LedgerFace } = {},
+  options: { ordered?: boolean; face?: Face } = {},
 ): Promise<BatchStack> {
   const project =
-    options.face === "plugin"
+    options.face === YAML
       ? { dir: path.join(REPO_ROOT, "test", "fixtures", "pulumi", "ledger-batch-yaml"), remove: () => undefined }
       : writeLedgerProject(INDEX_TS);
   try {

@@ -9,7 +9,8 @@ import { strict as assert } from "node:assert";
 import { GATEWAY } from "./gateway-proxy";
 import { componentStack, uniqueKey } from "./ledger-component";
 import type { ComponentTarget } from "./ledger-component";
-import type { LedgerFace } from "./ledger-faces";
+import { TYPESCRIPT } from "./faces";
+import type { Face } from "./faces";
 import type { TargetIdentity } from "./ledger-targets";
 
 /** The paths the proxy saw since `mark`, without repeats in a row ("Evaluate ×3, Endorse" → [Evaluate, Endorse]). */
@@ -24,7 +25,7 @@ function pathRuns(t: ComponentTarget, mark: number): string[] {
 export async function ed25519NeedsNoSetting(
   t: ComponentTarget,
   identity: TargetIdentity,
-  face: LedgerFace = "component",
+  face: Face = TYPESCRIPT,
 ): Promise<void> {
   const mark = t.proxy.calls.length;
   const stack = await componentStack(t, { fn: "CreateAsset", args: [uniqueKey("caps-v3"), "blue"], identity }, face);
@@ -47,7 +48,7 @@ export async function refusesEd25519BeforeSending(
   t: ComponentTarget,
   identity: TargetIdentity,
   reason: RegExp,
-  face: LedgerFace = "component",
+  face: Face = TYPESCRIPT,
 ): Promise<void> {
   const height = await t.reader.height();
   const mark = t.proxy.calls.length;

@@ -14,8 +14,8 @@ import { submits, submittedTxId } from "./ledger-component";
 import type { ComponentTarget } from "./ledger-component";
 import { invocationArgs } from "./ledger-reader";
 import type { LedgerEntry } from "./ledger-reader";
-import { createdByFirstPreview, transactionResources } from "./ledger-faces";
-import type { LedgerFace } from "./ledger-faces";
+import { TYPESCRIPT, createdByFirstPreview, transactionResources } from "./faces";
+import type { Face } from "./faces";
 import { changeSummary } from "./project-stack";
 import type { CommandResult, ProjectStack } from "./project-stack";
 
@@ -41,7 +41,7 @@ export interface PreviewedSubmission {
   /** ReadAsset(key) once the up had ended. */
   readonly valueAfterUp: string;
   /** The face the stack runs through. */
-  readonly face: LedgerFace;
+  readonly face: Face;
   /** The state entries holding a transaction once the up had ended. */
   readonly resourcesAfterUp: number;
 }
@@ -56,7 +56,7 @@ export async function previewAndSubmit(
   stack: ProjectStack,
   key: string,
   start: number,
-  face: LedgerFace = "component",
+  face: Face = TYPESCRIPT,
 ): Promise<PreviewedSubmission> {
   const previewMark = t.proxy.calls.length;
   const preview = await stack.preview({ diff: true });

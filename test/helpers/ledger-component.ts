@@ -18,15 +18,15 @@ import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fab
 import type { FabricOrganization } from "../../sandbox/fabric-network";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
-import { faceConfig, faceEnv, ledgerProjectOf } from "./ledger-faces";
-import type { LedgerFace } from "./ledger-faces";
+import { TYPESCRIPT, faceConfig, faceEnv } from "./faces";
+import type { Face } from "./faces";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
 import type { LedgerTarget, LedgerTargetFactory, TargetIdentity, TargetStartOptions } from "./ledger-targets";
 import { initProjectStack } from "./project-stack";
 import type { CommandResult, ConfigValues, ProjectStack } from "./project-stack";
 
-export const LEDGER_PROJECT = ledgerProjectOf("component");
+export const LEDGER_PROJECT = TYPESCRIPT.projects.ledger;
 /** The host name the sandbox's proxy certificate carries (and nothing else, so the override is needed). */
 const SANDBOX_PROXY_HOST = "gateway.fabric-sandbox.test";
 
@@ -185,16 +185,16 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
 
 /**
  * A new stack of examples/ledger for `t`, or of its YAML twin through the plugin (`face`, test/helpers/
- * ledger-faces.ts). Its name is random: the txId derives from the URN, so a stack name used before on a long-lived
+ * faces.ts). Its name is random: the txId derives from the URN, so a stack name used before on a long-lived
  * network would find that run's transactions.
  */
 export function componentStack(
   t: ComponentTarget,
   s: TransactionSettings,
-  face: LedgerFace = "component",
+  face: Face = TYPESCRIPT,
 ): Promise<ProjectStack> {
   return initProjectStack({
-    projectDir: ledgerProjectOf(face),
+    projectDir: face.projects.ledger,
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
     config: faceConfig(face, ledgerConfig(t, s)),
     env: {

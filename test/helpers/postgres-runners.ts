@@ -14,13 +14,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, initProjectStack } from "./project-stack";
 import type { CommandResult, ConfigValues, ProjectStack, RunOptions, StackDeployment } from "./project-stack";
+import type { Face } from "./faces";
+import { YAML } from "./faces";
 import type { PostgresCluster } from "./postgres";
-
-export type TeamFace = "typescript" | "yaml";
 
 /** The shape of one team program: its size and, for YAML (which has no loops), the ids written out. */
 export interface TeamProgram {
-  readonly face: TeamFace;
+  /** TYPESCRIPT or YAML (test/helpers/faces.ts). */
+  readonly face: Face;
   readonly moves: number;
   readonly transactions: number;
   readonly firstPolicy: number;
@@ -108,7 +109,7 @@ function yamlProgram(p: TeamProgram): string {
 /** Writes the program's checkout into `dir`. */
 function writeCheckout(dir: string, p: TeamProgram): void {
   fs.mkdirSync(dir, { recursive: true });
-  if (p.face === "yaml") {
+  if (p.face === YAML) {
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(p));
     return;
   }

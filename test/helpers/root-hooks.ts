@@ -26,7 +26,7 @@ process.on("exit", () => {
 });
 
 // OPSLEDGER_TEST_TIMINGS names a file that gets one JSON line per spec file: its wall time in this worker, hooks
-// (network starts, stack set-ups) included. scripts/run.sh sets it and prints the slowest files after the run.
+// (network starts, stack set-ups) included. scripts/run-tests.ts sets it and prints the slowest files after the run.
 const timingsFile = process.env.OPSLEDGER_TEST_TIMINGS;
 let fileStartedAt = 0;
 

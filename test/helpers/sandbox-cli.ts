@@ -6,7 +6,7 @@ import { execFileSync, spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import * as os from "node:os";
 import { REPO_ROOT } from "./project-stack";
-import { waitFor } from "./kill-stack";
+import { waitFor } from "./wait-for";
 
 /**
  * A user's login shell, not the test runner's: HOME (where `npm run build` left the project's Node and Pulumi CLI in
@@ -61,7 +61,12 @@ export async function startSandboxCli(): Promise<SandboxCli> {
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
   child.stderr.setEncoding("utf8").on("data", (s: string) => (out += s));
-  await waitFor(() => out.includes("Press Ctrl+C to stop."), 180_000, `npm run sandbox to print its settings:\n${out}`);
+  await waitFor({
+    what: "npm run sandbox to print its settings",
+    read: () => out,
+    until: (printed) => printed.includes("Press Ctrl+C to stop."),
+    timeoutMs: 180_000,
+  });
   const exportLines = out
     .split("\n")
     .filter((line) => line.startsWith("export "))

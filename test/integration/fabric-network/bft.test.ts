@@ -20,7 +20,7 @@ import { deliver } from "../../../provider/ledger/delivery";
 import type { DeliveryOptions } from "../../../provider/ledger/delivery";
 import { openFabricNetwork, readNetworkFile, stopNetwork, type FabricNetwork } from "../../../sandbox/fabric-network";
 import { AdminTools } from "../../../sandbox/fabric-network/admin-tools";
-import { waitFor } from "../../../sandbox/fabric-network/readiness";
+import { waitFor } from "../../helpers/wait-for";
 import { assertCommittedOnce } from "../../helpers/ledger-audit";
 import { networkTarget, type LedgerTarget } from "../../helpers/ledger-targets";
 import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
@@ -112,19 +112,21 @@ describe("SmartBFT: npm run fabric:up -- --fabric 3.1.5 --consensus bft, and its
   };
   /** Waits until `name`'s ledger height reaches the highest of the other orderers'; resolves to that height. */
   const caughtUp = (name: string): Promise<number> =>
-    waitFor(
-      `${name} to catch up with the other orderers`,
-      async () => {
+    waitFor({
+      what: `${name} to catch up with the other orderers`,
+      read: async () => {
         const heights = await Promise.all(
           network.orderers.map(async (o) => [o.name, (await ordererChannel(o.name)).height] as const),
         );
         const others = Math.max(...heights.filter(([n]) => n !== name).map(([, h]) => h));
-        const own = heights.find(([n]) => n === name)?.[1] ?? 0;
-        if (own >= others) return own;
-        throw new Error(`height ${own}, the others ${others}`);
+        return { own: heights.find(([n]) => n === name)?.[1] ?? 0, others };
       },
-      { timeoutMs: 90_000 },
-    );
+      until: (h) => h.own >= h.others,
+      // A restarted orderer's admin endpoint refuses connections for a while.
+      retrying: () => true,
+      timeoutMs: 90_000,
+      intervalMs: 500,
+    }).then((h) => h.own);
   /**
    * Starts a killed orderer again and shows it catching up: a transaction committed after the restart, then its
    * height reaches the others'. (Seen here: a follower restarted one block behind an idle channel stayed there for
@@ -184,7 +186,10 @@ describe("SmartBFT: npm run fabric:up -- --fabric 3.1.5 --consensus bft, and its
       const firstDelivery = deliver(first, deliveryOptions("tx 0", address, reports));
       // The other five are submitted once the follower is dead (the first one's Submit was acknowledged and the kill
       // waited on): progress goes on with three of four orderers, a quorum.
-      await waitFor("the follower's kill", () => Promise.resolve(killed.at > 0 ? true : undefined), {
+      await waitFor({
+        what: "the follower's kill",
+        read: () => killed.at,
+        until: (at) => at > 0,
         timeoutMs: 60_000,
       });
       const rest = transactions.slice(1).map((t, i) => deliver(t, deliveryOptions(`tx ${i + 1}`, address, reports)));

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readNetworkFile } from "../../../sandbox/fabric-network";
 import { isRunning } from "../../../sandbox/fabric-network/processes";
-import { waitFor } from "../../../sandbox/fabric-network/readiness";
+import { waitFor } from "../../helpers/wait-for";
 import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
 
 const STARTER = join(__dirname, "../../fixtures/fabric-network/start-and-wait.js");
@@ -39,15 +39,14 @@ describe("the watchdog of a real Fabric network", () => {
 
     owner.kill("SIGKILL");
     await once(owner, "exit");
-    await waitFor(
-      "the watchdog to stop the network",
-      () => {
-        const running = processes.filter((p) => isRunning(p)).map((p) => p.name);
-        const present = existsSync(description.dir);
-        if (running.length === 0 && !present) return Promise.resolve(true);
-        return Promise.reject(new Error(`still running: ${running.join(", ") || "none"}; folder present: ${present}`));
-      },
-      { timeoutMs: 60_000 },
-    );
+    await waitFor({
+      what: "the watchdog to stop the network",
+      read: () => ({
+        running: processes.filter((p) => isRunning(p)).map((p) => p.name),
+        present: existsSync(description.dir),
+      }),
+      until: (s) => s.running.length === 0 && !s.present,
+      timeoutMs: 60_000,
+    });
   });
 });

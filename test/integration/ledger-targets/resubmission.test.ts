@@ -8,7 +8,7 @@
 import { strict as assert } from "node:assert";
 import { randomUUID } from "node:crypto";
 import { assertCommittedOnce, chainHeight, ledgerEntries } from "../../helpers/ledger-audit";
-import { waitFor } from "../../helpers/kill-stack";
+import { waitFor } from "../../helpers/wait-for";
 import { ledgerTargets } from "../../helpers/ledger-targets";
 import type { LedgerTarget } from "../../helpers/ledger-targets";
 
@@ -23,8 +23,12 @@ async function entriesOf(ledger: LedgerTarget, txId: string, count: number): Pro
         .flatMap((b) => b.transactions)
         .filter((t) => t.txId === txId)
         .map((t) => t.codeName);
-    await waitFor(() => codes().length >= count, 30_000, `${String(count)} entries of ${txId}`);
-    return codes();
+    return waitFor({
+      what: `${String(count)} entries of ${txId}`,
+      read: codes,
+      until: (found) => found.length >= count,
+      timeoutMs: 30_000,
+    });
   }
   const network = ledger.network;
   assert.ok(network);

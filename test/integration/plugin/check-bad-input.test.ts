@@ -21,7 +21,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { startGoogleSandbox } from "../../../sandbox/google";
 import type { GoogleSandbox } from "../../../sandbox/google";
 import { REPO_ROOT } from "../../helpers/project-stack";
-import { waitFor } from "../../helpers/kill-stack";
+import { waitFor } from "../../helpers/wait-for";
 import { CASES } from "../../helpers/bad-input-table";
 import type { BadInput } from "../../helpers/bad-input-table";
 import { DEPLOYER, sandboxEndpoints, tokenRequests } from "../google/helpers";
@@ -94,7 +94,12 @@ describe("the bad-input table through pulumi-resource-opsledger's Check and Invo
     let stdout = "";
     plugin.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
     plugin.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    await waitFor(() => /^\d+\n/.test(stdout), 60_000, `the plugin to print its port (stderr: ${stderr})`);
+    await waitFor({
+      what: "the plugin to print its port",
+      read: () => ({ stdout, stderr }),
+      until: (out) => /^\d+\n/.test(out.stdout),
+      timeoutMs: 60_000,
+    });
     client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
     const key = JSON.stringify(sandbox.serviceAccountKey(DEPLOYER));
     await call(

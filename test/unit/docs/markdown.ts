@@ -1,7 +1,7 @@
 /**
- * The small Markdown readers behind the docs checks (docs-figures.test.ts, docs-links.test.ts): the project's Markdown
- * files, the measured figures and table rows of a text, the relative links of a page and the anchors GitHub gives its
- * headings. Plain string work, so each reader is tested on made-up text next to the checks that use it.
+ * The small Markdown readers behind the docs check (docs-links.test.ts): the project's Markdown files, the relative
+ * links of a page and the anchors GitHub gives its headings. Plain string work, so each reader is tested on made-up
+ * text next to the checks that use it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -24,88 +24,6 @@ export function markdownFiles(root: string): string[] {
   };
   walk("");
   return found.sort();
-}
-
-const NUMBER = String.raw`\d[\d,]*(?:\.\d+)?[kM]?`;
-const RANGE = String.raw`${NUMBER}(?:\s?[-–]\s?${NUMBER})?`;
-/** Units a measured figure is written with here: time, size, rate, and the counts a measurement is made of. */
-const WORD_UNITS = [
-  "ms",
-  "µs",
-  "s",
-  "min",
-  "minutes",
-  "h",
-  "MB",
-  "KB",
-  "GB",
-  "GiB",
-  "KiB",
-  "bytes",
-  "ops/s",
-  "/s",
-  "tests",
-  "moves",
-  "runs",
-  "networks",
-  "workers",
-  "cores",
-  "polls",
-  "GETs",
-  "transactions",
-  "times",
-  "ticks",
-  "durations",
-  "resources",
-  "requests",
-  "operations",
-  "targets",
-];
-/** `432 s`, `1.08x`, `14%`, `0.90M-1.46M ops/s`, `x9.1` (growth), `1 time in 30` (a rate counted by hand). */
-const FIGURE = new RegExp(
-  String.raw`(?<![\w.,/-])(?:(?:\d+ (?:\w+ )?in \d+)(?![\w.])|x\d+(?:\.\d+)?(?![\w.])|${RANGE}(?:\s?(?:${WORD_UNITS.map(
-    (u) => u.replace("/", "\\/"),
-  ).join("|")})(?![\w/])|(?:x|%)(?![\w%])))`,
-  "gu",
-);
-
-/** Whitespace runs as one space: a figure or a table row may be wrapped or re-indented when it moves. */
-export function normalize(text: string): string {
-  return text.replace(/\s+/g, " ");
-}
-
-/** The distinct measured figures of a text (numbers with a unit), in order of first appearance. */
-export function figuresIn(text: string): string[] {
-  return [...new Set([...normalize(text).matchAll(FIGURE)].map((m) => m[0]))];
-}
-
-/** A test of whether a figure occurs in `text` as a figure of its own (not inside a longer number). */
-export function figureFinder(text: string): (figure: string) => boolean {
-  const normalized = normalize(text);
-  return (figure) => {
-    const escaped = figure.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    return new RegExp(String.raw`(?<![\w.,/-])${escaped}(?![\w%])`, "u").test(normalized);
-  };
-}
-
-/**
- * The rows of every table in a text, each as its cells trimmed and joined by " | " (separator rows left out), so a
- * row is found again whatever its padding.
- */
-export function tableRows(text: string): string[] {
-  const rows: string[] = [];
-  for (const line of text.split("\n")) {
-    const trimmed = line.trim();
-    if (!trimmed.startsWith("|")) continue;
-    const cells = trimmed
-      .replace(/^\|/, "")
-      .replace(/(?<!\\)\|$/, "")
-      .split(/(?<!\\)\|/)
-      .map((cell) => normalize(cell).trim());
-    if (cells.every((cell) => /^:?-+:?$/.test(cell))) continue;
-    rows.push(cells.join(" | "));
-  }
-  return rows;
 }
 
 /** The text outside fenced code blocks and inline code spans, where links and headings live. */
