@@ -81,7 +81,7 @@ async function main(): Promise<void> {
      * Submit, then the commit status. A SmartBFT gateway submits to every orderer; under load some have the request
      * from the leader already and answer "request already processed", and with two of four the gateway fails the
      * Submit although the transaction was ordered (seen at 1,000, 2026-11-27): then the txId's commit status decides,
-     * as the component's delivery does (provider/resources/ledger-transaction-delivery.ts).
+     * as the component's delivery does (provider/ledger/delivery.ts).
      */
     const submitAndCommit = async (transaction: Transaction): Promise<CommitStatus> => {
       try {

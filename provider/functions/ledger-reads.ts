@@ -1,5 +1,5 @@
 /**
- * The ledger data sources' logic, shared by both faces like data-sources.ts: the TypeScript SDK's functions
+ * The ledger data sources' logic, shared by both faces like google-reads.ts: the TypeScript SDK's functions
  * (sdk/ledger/get-transaction.ts, evaluate.ts, get-chain-info.ts, run in the program process) and the plugin's invokes
  * (`opsledger:ledger:getTransaction`, `:evaluate`, `:getChainInfo`). Each checks its inputs (every bad one named with
  * its fix, before the signer is opened or anything is sent; a client TLS key for mutual TLS is read and matched against

@@ -78,7 +78,7 @@ async function committedAfterRefusal(
 
 /**
  * Submits the transaction of the item's generation (or adopts it when an earlier run committed it), skipping
- * generations burnt by invalid transactions; faults are retried as for one transaction (ledger-transaction-delivery.ts).
+ * generations burnt by invalid transactions; faults are retried as for one transaction (provider/ledger/delivery.ts).
  * Rejects with the single transaction's message for an invalid one.
  */
 export async function submitItem(
