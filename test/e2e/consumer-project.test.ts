@@ -146,7 +146,7 @@ describe("the packed package in fresh projects with the oldest and the newest @p
     const specifiers = [
       ...Object.keys(ENTRY_POINTS).map((s) => `pulumi-opsledger${s.slice(1)}`),
       "pulumi-opsledger/dist/sdk/index.js",
-      "pulumi-opsledger/dist/provider/resources/index.js",
+      "pulumi-opsledger/dist/provider/dynamic/index.js",
     ];
     const script =
       `const out = {}; for (const s of ${JSON.stringify(specifiers)}) { try { out[s] = require("path")` +
@@ -161,7 +161,7 @@ describe("the packed package in fresh projects with the oldest and the newest @p
         Object.entries(ENTRY_POINTS).map(([s, target]) => [`pulumi-opsledger${s.slice(1)}`, path.join(pkg, target)]),
       ),
       "pulumi-opsledger/dist/sdk/index.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
-      "pulumi-opsledger/dist/provider/resources/index.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "pulumi-opsledger/dist/provider/dynamic/index.js": "ERR_PACKAGE_PATH_NOT_EXPORTED",
       provider: "check,configure,create,delete,diff,read,update",
     });
     // As in Pulumi's plugin cache: the wrapper alone, run from the program's directory.

@@ -138,7 +138,7 @@ describe("the README's usage snippet in a fresh project that installed the npm t
     assert.match(output, /^\s+bindings\s*: \[/m);
 
     const installed = path.join(project, "node_modules", "pulumi-opsledger");
-    assert.ok(fs.existsSync(path.join(installed, "dist", "provider", "resources", "index.js")));
+    assert.ok(fs.existsSync(path.join(installed, "dist", "provider", "dynamic", "index.js")));
     assert.ok(!fs.lstatSync(installed).isSymbolicLink(), "installed as a copy, as from the registry");
     assert.ok(!fs.existsSync(path.join(installed, "dist", "test")), "tests are not packed");
 
