@@ -6,7 +6,10 @@
  * start-up next to a TypeScript program's (one move each, the CLI started to its exit).
  *
  * N is OPSLEDGER_BENCH_SCALE_SIZES' last size (default 1,000); every side moves its own fresh policies. The Python
- * program declares its moves in a loop, as a user writes it. Nothing is printed here: bench/index.ts prints the rows.
+ * program declares its moves in a loop, as a user writes it. The Python program runs a second time with the engine's
+ * checkpoints skipped (PULUMI_SKIP_CHECKPOINTS=true), as a measurement of what they cost, and every `pulumi up` reports
+ * its processes' CPU seconds (engine, language host and program, plugin; docs/benchmarks.md, "Python programs through
+ * the plugin"). printPythonScale prints the tables.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
