@@ -3,7 +3,8 @@
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
  * plugin-scale, python, key-types, ledger-scale, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
- * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks. `--real` makes `submit` run through a real Fabric
+ * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks; OPSLEDGER_BENCH_MOVE_MS (default 2000) is how long
+ * `python`'s moves take in the sandbox (0: every side's floor). `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
  * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
  * `--consensus BFT` for SmartBFT on 3.1.5; OPSLEDGER_BENCH_LEDGER_SIZES (default 1,100) sizes it, and
@@ -248,7 +249,16 @@ const sections: readonly Section[] = [
     async () => {
       const count = numbers(process.env["OPSLEDGER_BENCH_SCALE_SIZES"])?.at(-1) ?? 1000;
       const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
-      printPythonScale(await benchPythonScale({ count, parallel, onProgress: progress }));
+      // OPSLEDGER_BENCH_MOVE_MS=0: operations done at once, every side's floor (what it adds beyond the waits).
+      const moveDurationMs = numbers(process.env["OPSLEDGER_BENCH_MOVE_MS"])?.[0];
+      printPythonScale(
+        await benchPythonScale({
+          count,
+          parallel,
+          onProgress: progress,
+          ...(moveDurationMs === undefined ? {} : { moveDurationMs }),
+        }),
+      );
     },
   ],
   [

@@ -6,7 +6,10 @@
  * start-up next to a TypeScript program's (one move each, the CLI started to its exit).
  *
  * N is OPSLEDGER_BENCH_SCALE_SIZES' last size (default 1,000); every side moves its own fresh policies. The Python
- * program declares its moves in a loop, as a user writes it. Nothing is printed here: bench/index.ts prints the rows.
+ * program declares its moves in a loop, as a user writes it. The Python program runs a second time with the engine's
+ * checkpoints skipped (PULUMI_SKIP_CHECKPOINTS=true), as a measurement of what they cost, and every `pulumi up` reports
+ * its processes' CPU seconds (engine, language host and program, plugin; docs/benchmarks.md, "Python programs through
+ * the plugin"). printPythonScale prints the tables.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,9 +18,10 @@ import { execFileSync } from "node:child_process";
 import { fixture, startGoogleSandbox } from "../sandbox/google";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
-import { upMeasured, writeYamlProject } from "./plugin-scale";
-import { runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
+import { writeYamlProject } from "./plugin-scale";
+import { measuredRun, runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
 import type { Measured } from "./scale-moves";
+import type { SampledProcess } from "./process-sampler";
 import { printTable, ratio } from "./table";
 
 export interface PythonScaleOptions {
@@ -32,13 +36,33 @@ export interface PythonScaleOptions {
   readonly onProgress?: (line: string) => void;
 }
 
+/** CPU seconds of one `pulumi up`'s processes (bench/process-sampler), by the part of Pulumi they are. */
+export interface CpuSplit {
+  /** The pulumi CLI: the engine, its checkpoints, its gRPC. */
+  readonly engine: number;
+  /** The language host and the program (pulumi-language-python, python; pulumi-language-yaml). */
+  readonly program: number;
+  /** pulumi-resource-opsledger. */
+  readonly plugin: number;
+}
+
+/** One `pulumi up`: its wall-clock time and peaks, and its processes' CPU. */
+export interface MeasuredUp extends Measured {
+  readonly cpu: CpuSplit;
+}
+
 export interface PythonScaleResult {
   readonly count: number;
   readonly parallel: number;
   readonly moveDurationMs: number;
   readonly script: Measured;
-  readonly python: Measured;
-  readonly yaml: Measured;
+  readonly python: MeasuredUp;
+  readonly yaml: MeasuredUp;
+  /**
+   * The same Python program with the engine's checkpoints skipped (PULUMI_SKIP_CHECKPOINTS=true): a measurement of
+   * what the checkpoints cost, never a setting this package ships or recommends.
+   */
+  readonly pythonNoCheckpoints: MeasuredUp;
   /** Milliseconds of `pulumi preview` of a one-move program, per run. */
   readonly pythonPreviewMs: readonly number[];
   readonly typescriptPreviewMs: readonly number[];
@@ -77,6 +101,38 @@ function writePythonProject(
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const PLUGIN = (command: string): boolean => command.includes("pulumi-resource-opsledger");
+const CLI = (command: string): boolean => /(^|\/)pulumi /.test(command);
+
+/** The processes' CPU seconds: the CLI, the plugin, and the rest (the language host and the program it runs). */
+function cpuSplit(processes: readonly SampledProcess[]): CpuSplit {
+  const seconds = (pick: (p: SampledProcess) => boolean): number =>
+    processes.filter(pick).reduce((sum, p) => sum + p.cpuMs, 0) / 1000;
+  return {
+    engine: seconds((p) => CLI(p.command)),
+    plugin: seconds((p) => PLUGIN(p.command)),
+    program: seconds((p) => !CLI(p.command) && !PLUGIN(p.command)),
+  };
+}
+
+/** `pulumi up` of the project in `dir` on a new stack, with its processes' CPU. */
+async function upMeasured(
+  dir: string,
+  config: Readonly<Record<string, { value: string; secret?: boolean }>>,
+  parallel: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<MeasuredUp> {
+  const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config, env });
+  try {
+    const up = ["up", "--yes", "--skip-preview", "--parallel", String(parallel)];
+    const { measured, result, processes } = await measuredRun(stack, up, PLUGIN);
+    if (result.code !== 0) throw new Error(`pulumi up in ${dir} failed:\n${result.output.slice(-2000)}`);
+    return { ...measured, cpu: cpuSplit(processes) };
+  } finally {
+    await stack.dispose();
+  }
 }
 
 /** The environment a Python program runs in: the project's virtualenv with sdk/python first on PATH. */
@@ -119,14 +175,13 @@ export async function benchPythonScale(options: PythonScaleOptions = {}): Promis
   const env = pythonEnv();
   const sandbox = await startGoogleSandbox({ moveDurationMs });
   try {
-    seedPolicies(sandbox, [count, count]);
-    const bases = [SCRIPT_BASE, STACK_BASE, STACK_BASE + 10_000];
+    seedPolicies(sandbox, [count, count, count]);
+    const bases = [SCRIPT_BASE, STACK_BASE, STACK_BASE + 10_000, STACK_BASE + 20_000];
     const token = sandbox.mintToken({ principal: fixture.DEPLOYER, scopes: SCOPES });
     const config = {
       "opsledger:computeCustomEndpoint": { value: sandbox.endpoints.compute },
       "opsledger:accessToken": { value: token, secret: true },
     };
-    const plugin = (c: string): boolean => c.includes("pulumi-resource-opsledger");
     say(`${String(count)}: plain script`);
     const script = await runScript(
       { mode: "up", count, parentId: TO, parallel, firstPolicy: bases[0] ?? 0 },
@@ -134,17 +189,28 @@ export async function benchPythonScale(options: PythonScaleOptions = {}): Promis
     );
     say(`${String(count)}: pulumi up, Python (the plugin)`);
     const py = writePythonProject(count, bases[1] ?? 0, TO);
-    let python: Measured;
+    let python: MeasuredUp;
     try {
-      python = await upMeasured(py.dir, config, parallel, plugin, env);
+      python = await upMeasured(py.dir, config, parallel, env);
     } finally {
       py.dispose();
     }
+    say(`${String(count)}: pulumi up, Python, checkpoints skipped (a measurement of their cost)`);
+    const pyNoCheckpoints = writePythonProject(count, bases[3] ?? 0, TO);
+    let pythonNoCheckpoints: MeasuredUp;
+    try {
+      pythonNoCheckpoints = await upMeasured(pyNoCheckpoints.dir, config, parallel, {
+        ...env,
+        PULUMI_SKIP_CHECKPOINTS: "true",
+      });
+    } finally {
+      pyNoCheckpoints.dispose();
+    }
     say(`${String(count)}: pulumi up, YAML (the plugin)`);
     const yamlProject = writeYamlProject(count, bases[2] ?? 0, TO);
-    let yaml: Measured;
+    let yaml: MeasuredUp;
     try {
-      yaml = await upMeasured(yamlProject.dir, config, parallel, plugin);
+      yaml = await upMeasured(yamlProject.dir, config, parallel);
     } finally {
       yamlProject.dispose();
     }
@@ -168,7 +234,17 @@ export async function benchPythonScale(options: PythonScaleOptions = {}): Promis
     } finally {
       oneTs.dispose();
     }
-    return { count, parallel, moveDurationMs, script, python, yaml, pythonPreviewMs, typescriptPreviewMs };
+    return {
+      count,
+      parallel,
+      moveDurationMs,
+      script,
+      python,
+      yaml,
+      pythonNoCheckpoints,
+      pythonPreviewMs,
+      typescriptPreviewMs,
+    };
   } finally {
     await sandbox.close();
   }
@@ -192,6 +268,31 @@ export function printPythonScale(r: PythonScaleResult): void {
         r.python.cliMb,
       ],
       ["YAML, pulumi-resource-opsledger", s(r.yaml.ms), ratio(r.yaml.ms, r.script.ms), r.yaml.providerMb, r.yaml.cliMb],
+      [
+        "Python, checkpoints skipped (measurement only)",
+        s(r.pythonNoCheckpoints.ms),
+        ratio(r.pythonNoCheckpoints.ms, r.script.ms),
+        r.pythonNoCheckpoints.providerMb,
+        r.pythonNoCheckpoints.cliMb,
+      ],
+    ],
+  );
+  const c = (seconds: number): string => seconds.toFixed(1);
+  const cpuRow = (name: string, m: MeasuredUp): string[] => [
+    name,
+    c(m.cpu.engine),
+    c(m.cpu.program),
+    c(m.cpu.plugin),
+    c(m.cpu.engine + m.cpu.program + m.cpu.plugin),
+  ];
+  printTable(
+    `CPU seconds of the same runs, per process (user + system, /proc): where the time beyond the script's goes`,
+    ["path", "engine (pulumi CLI)", "language host + program", "plugin", "total"],
+    [
+      ["plain script (baseline)", "-", "-", "-", r.script.cpuMs === undefined ? "-" : c(r.script.cpuMs / 1000)],
+      cpuRow("Python", r.python),
+      cpuRow("YAML", r.yaml),
+      cpuRow("Python, checkpoints skipped (measurement only)", r.pythonNoCheckpoints),
     ],
   );
   const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;

@@ -25,6 +25,8 @@ export interface ScaleScriptResult {
   readonly workMs: number;
   /** VmHWM of this process at the end, KiB. */
   readonly peakKb: number;
+  /** This process's CPU time (user + system) at the end, milliseconds. */
+  readonly cpuMs: number;
   readonly calls: number;
 }
 
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
   const result: ScaleScriptResult = {
     workMs: Math.round(performance.now() - started),
     peakKb: peakResidentKb("self") ?? 0,
+    cpuMs: ((usage) => Math.round((usage.user + usage.system) / 1000))(process.cpuUsage()),
     calls,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -19,6 +19,7 @@ import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
 import { runBaselineScript } from "./baseline-script";
 import { sampleProcessTree } from "./process-sampler";
+import type { SampledProcess } from "./process-sampler";
 import type { ScaleScriptJob, ScaleScriptResult } from "./scale-moves-script";
 
 export interface ScaleMovesOptions {
@@ -41,6 +42,8 @@ export interface Measured {
   readonly providerMb: number;
   /** VmHWM of the pulumi CLI (the Go engine), MiB; 0 for the script. */
   readonly cliMb: number;
+  /** The script's own CPU time (user + system), milliseconds; undefined for a CLI run. */
+  readonly cpuMs?: number;
 }
 
 export interface ScaleMovesRow {
@@ -80,7 +83,8 @@ export function seedPolicies(sandbox: GoogleSandbox, sizes: readonly number[]): 
 
 export async function runScript(job: ScaleScriptJob, env: Readonly<Record<string, string>>): Promise<Measured> {
   const { ms, result } = await runBaselineScript("scale-moves-script.js", [JSON.stringify(job)], env);
-  return { ms, providerMb: mb((result as ScaleScriptResult).peakKb), cliMb: 0 };
+  const r = result as ScaleScriptResult;
+  return { ms, providerMb: mb(r.peakKb), cliMb: 0, cpuMs: r.cpuMs };
 }
 
 /** The process that serves the resources, by command line: the dynamic-provider host unless told otherwise. */
@@ -94,7 +98,7 @@ export async function measuredRun(
   stack: ProjectStack,
   args: readonly string[],
   serves: (command: string) => boolean = DYNAMIC_PROVIDER,
-): Promise<{ measured: Measured; result: CommandResult }> {
+): Promise<{ measured: Measured; result: CommandResult; processes: SampledProcess[] }> {
   let sampler: ReturnType<typeof sampleProcessTree> | undefined;
   const started = performance.now();
   const result = await stack.run(args, {
@@ -106,7 +110,7 @@ export async function measuredRun(
   const processes = sampler?.stop() ?? [];
   const providerKb = Math.max(0, ...processes.filter((p) => serves(p.command)).map((p) => p.peakKb));
   const cliKb = processes.find((p) => /(^|\/)pulumi /.test(p.command))?.peakKb ?? 0;
-  return { measured: { ms, providerMb: mb(providerKb), cliMb: mb(cliKb) }, result };
+  return { measured: { ms, providerMb: mb(providerKb), cliMb: mb(cliKb) }, result, processes };
 }
 
 /** Runs one CLI command, sampling the process tree below it. */
