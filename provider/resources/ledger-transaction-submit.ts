@@ -203,6 +203,29 @@ export function invalidMessage(name: string, txId: string, block: string, code: 
  * acknowledged and then lost) are retried without a second effect: see provider/ledger/delivery.ts. `step` picks
  * the deadline from `timeouts`; `rowUrn` is the resource whose row shows the progress.
  */
+/**
+ * How one transaction's delivery reports and when it gives up: its lasting messages go to the engine's log on
+ * `rowUrn`'s row, the others to `status` (a row status; a batch shows its own instead).
+ */
+export function deliveryOptionsOf(
+  c: Connection,
+  r: SubmitOnceRequest,
+  step: keyof Timeouts,
+  rowUrn: string,
+  status?: (message: string) => void,
+): DeliveryOptions {
+  const name = nameFromUrn(r.urn);
+  return {
+    subject: `LedgerTransaction ${name}`,
+    address: c.gateway.address,
+    deadline: Date.now() + timeoutMs(c.timeouts, step),
+    report: (message, lasting) => {
+      if (lasting) log("info", `LedgerTransaction ${name}: ${message}`, rowUrn);
+      else status?.(message);
+    },
+  };
+}
+
 export async function submitOnce(
   gateway: Gateway,
   c: Connection,
@@ -212,15 +235,9 @@ export async function submitOnce(
 ): Promise<Outcome> {
   const name = nameFromUrn(r.urn);
   const creator = creatorOf(c.identity);
-  const delivery: DeliveryOptions = {
-    subject: `LedgerTransaction ${name}`,
-    address: c.gateway.address,
-    deadline: Date.now() + timeoutMs(c.timeouts, step),
-    report: (message, lasting) => {
-      if (lasting) log("info", `LedgerTransaction ${name}: ${message}`, rowUrn);
-      else rowStatus(rowUrn, message);
-    },
-  };
+  const delivery = deliveryOptionsOf(c, r, step, rowUrn, (message) => {
+    rowStatus(rowUrn, message);
+  });
   for (let generation = r.generation; generation < r.generation + MAX_GENERATION_SKIPS; generation++) {
     const nonce = deriveNonce(creator, r.urn, generation);
     const request = proposalRequestOf(r, nonce);

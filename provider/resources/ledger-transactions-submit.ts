@@ -18,12 +18,18 @@
  */
 import { computeTxId, LedgerError, unwrap, codecs, deserializeIdentity, validationCodeName } from "../ledger";
 import type { Gateway, ProcessedTransaction, Transaction } from "../ledger";
-import { nameFromUrn, timeoutMs } from "./common";
+import { nameFromUrn } from "./common";
 import type { Timeouts } from "./common";
 import { log, status as rowStatus } from "../runtime/context";
 import { deliver, ENDORSE_CALL_TIMEOUT_MS, withRetries } from "../ledger/delivery";
-import type { DeliveryOptions } from "../ledger/delivery";
-import { carries, invalidMessage, lookup, MAX_GENERATION_SKIPS, proposalRequestOf } from "./ledger-transaction-submit";
+import {
+  carries,
+  deliveryOptionsOf,
+  invalidMessage,
+  lookup,
+  MAX_GENERATION_SKIPS,
+  proposalRequestOf,
+} from "./ledger-transaction-submit";
 import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
 import { awaitPeersAtBlock } from "../ledger/endorsing-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
@@ -90,14 +96,7 @@ export async function submitItem(
 ): Promise<ItemOutcome> {
   const name = nameFromUrn(r.urn);
   const creator = creatorOf(c.identity);
-  const delivery: DeliveryOptions = {
-    subject: `LedgerTransaction ${name}`,
-    address: c.gateway.address,
-    deadline: Date.now() + timeoutMs(c.timeouts, step),
-    report: (message, lasting) => {
-      if (lasting) log("info", `LedgerTransaction ${name}: ${message}`, rowUrn);
-    },
-  };
+  const delivery = deliveryOptionsOf(c, r, step, rowUrn);
   for (let generation = r.generation; generation < r.generation + MAX_GENERATION_SKIPS; generation++) {
     const nonce = deriveNonce(creator, r.urn, generation);
     const request = proposalRequestOf(r, nonce);
