@@ -12,8 +12,8 @@
  */
 import { createHash } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { newGatewayGrpcClient } from "./gateway-client";
-import type { GatewayTlsOptions } from "./gateway-client";
+import { newGatewayGrpcClient } from "./gateway-grpc-client";
+import type { GatewayTlsOptions } from "./gateway-grpc-client";
 
 /** How long a channel no lease uses stays open. */
 export const IDLE_CLOSE_MS = 30_000;

@@ -7,7 +7,6 @@
  *     gateway.close();
  */
 import * as grpc from "@grpc/grpc-js";
-import { ConfigError } from "../errors/config-error";
 import { ValidationError } from "../errors/validation-error";
 import type { TrustedMsp } from "./cert-chain";
 import { newChaincodeEventsRequest, newSignedChaincodeEventsRequest } from "./chaincode-events";
@@ -21,9 +20,10 @@ import type {
 import { codecs } from "./codec";
 import { CommitError } from "./commit-error";
 import { GatewayError } from "./gateway-error";
+import { newGatewayGrpcClient } from "./gateway-grpc-client";
+import type { GatewayTlsOptions } from "./gateway-grpc-client";
 import { newCommit, newProposal, newTransaction } from "./gateway-objects";
 import type { Commit, CommitStatus, GatewayContext, Proposal, Transaction } from "./gateway-objects";
-import { DEFAULT_HASH, none, sha256, sha384, sha3_256, sha3_384 } from "./hash";
 import type { Hash } from "./hash";
 import type { Identity } from "./identity";
 import { serializeIdentity } from "./identity";
@@ -31,10 +31,9 @@ import type { ProcessedTransaction } from "./messages";
 import { buildProposal, DEFAULT_VISIBILITY, parseProposal } from "./proposal";
 import type { ProposalOptions, Visibility } from "./proposal";
 import { identityKeyType } from "./identity";
-import { KEY_TYPE_NAMES } from "./key-types";
-import type { KeyType } from "./key-types";
-import { messageSignerOf, privateKeySignerType } from "./signing";
+import { messageSignerOf } from "./signing";
 import type { Signer } from "./signing";
+import { hashFor, NODE_HASH_NAMES } from "./signing-hash";
 import { unwrap } from "./unwrap";
 import type { VerificationReport } from "./verify";
 
@@ -45,17 +44,6 @@ export const DEFAULT_COMMIT_STATUS_TIMEOUT_MS = 60_000;
 
 /** Supplies the options (typically a fresh deadline) of one gRPC call. */
 export type CallOptionsSupplier = () => grpc.CallOptions;
-
-export interface GatewayTlsOptions {
-  /** PEM CA certificate(s) that sign the gateway's TLS certificate. */
-  readonly rootCertificates: string | Uint8Array;
-  /** PEM client certificate for mutual TLS. */
-  readonly clientCertificate?: string | Uint8Array;
-  /** PEM private key of the client certificate (a secret: never logged). */
-  readonly clientPrivateKey?: string | Uint8Array;
-  /** The TLS server name to expect instead of the address's host. */
-  readonly serverNameOverride?: string;
-}
 
 export interface ConnectOptions {
   /** "host:port" of the gateway peer. Required unless `client` is given. */
@@ -160,69 +148,9 @@ export interface Gateway {
   close(): void;
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
-function hostOf(address: string): string {
-  const bracketed = /^\[([^\]]+)\]/.exec(address);
-  if (bracketed?.[1] !== undefined) return bracketed[1];
-  const colon = address.lastIndexOf(":");
-  return colon === -1 ? address : address.slice(0, colon);
-}
-
-function toBuffer(value: string | Uint8Array): Buffer {
-  return typeof value === "string" ? Buffer.from(value) : Buffer.from(value);
-}
-
 function createClient(options: ConnectOptions): grpc.Client {
   return options.client ?? newGatewayGrpcClient(options);
 }
-
-/**
- * A grpc-js Client to the gateway peer at `address` with `tls` (insecure only to a loopback address), as connect()
- * opens one: for a caller that keeps one connection for several Gateways (pass it as ConnectOptions.client). Throws
- * ConfigError naming the setting for a missing address, an insecure remote address or half a client TLS pair.
- */
-export function newGatewayGrpcClient(options: Pick<ConnectOptions, "address" | "tls">): grpc.Client {
-  const address = options.address;
-  if (address === undefined || address === "") {
-    throw new ConfigError({
-      setting: "gateway.address",
-      message: "gateway.address is required: 'host:port' of the gateway peer",
-    });
-  }
-  const tls = options.tls;
-  if (tls === undefined) {
-    if (!LOOPBACK_HOSTS.has(hostOf(address))) {
-      throw new ConfigError({
-        setting: "gateway.tls",
-        message: `gateway ${address}: an insecure connection is allowed only to a loopback address; set gateway.tls.rootCertificates`,
-      });
-    }
-    return new grpc.Client(address, grpc.credentials.createInsecure());
-  }
-  if ((tls.clientCertificate === undefined) !== (tls.clientPrivateKey === undefined)) {
-    throw new ConfigError({
-      setting: "gateway.tls",
-      message: "gateway.tls: clientCertificate and clientPrivateKey must be set together",
-    });
-  }
-  const credentials = grpc.credentials.createSsl(
-    toBuffer(tls.rootCertificates),
-    tls.clientPrivateKey === undefined ? null : toBuffer(tls.clientPrivateKey),
-    tls.clientCertificate === undefined ? null : toBuffer(tls.clientCertificate),
-  );
-  const channelOptions =
-    tls.serverNameOverride === undefined ? {} : { "grpc.ssl_target_name_override": tls.serverNameOverride };
-  return new grpc.Client(address, credentials, channelOptions);
-}
-
-/** Node names of our Hash functions: with one of them, a newPrivateKeySigner signs the message in node:crypto. */
-const NODE_HASH_NAMES = new Map<Hash, string>([
-  [sha256, "sha256"],
-  [sha384, "sha384"],
-  [sha3_256, "sha3-256"],
-  [sha3_384, "sha3-384"],
-]);
 
 const DEFAULT_TIMEOUTS_MS = {
   evaluate: DEFAULT_EVALUATE_TIMEOUT_MS,
@@ -410,39 +338,6 @@ class GatewayImpl implements Gateway {
 }
 
 /** Creates a Gateway. Throws ConfigError for an unusable address or TLS configuration. */
-/**
- * The hash for the identity's key type; throws ConfigError naming the setting for a combination Fabric would refuse:
- * an Ed25519 identity with a digest (fabric-gateway#757), an ECDSA one with `none`, or one of our own signers whose key
- * type is not the certificate's.
- */
-function hashFor(options: ConnectOptions, keyType: KeyType): Hash {
-  const name = `${options.identity.mspId}'s identity has an ${KEY_TYPE_NAMES[keyType]} key`;
-  if (keyType === "ed25519" && options.hash !== undefined && options.hash !== none) {
-    throw new ConfigError({
-      setting: "hash",
-      message:
-        `hash: ${name}, which Fabric verifies over the message itself, never over a digest: leave hash out or set ` +
-        "hash: none (a signature over a digest would be refused by every peer, fabric-gateway#757)",
-    });
-  }
-  if (keyType !== "ed25519" && options.hash === none) {
-    throw new ConfigError({
-      setting: "hash",
-      message: `hash: ${name}, which Fabric verifies over a SHA-256 digest: leave hash out or set hash: sha256, not none`,
-    });
-  }
-  const signerType = options.signer === undefined ? undefined : privateKeySignerType(options.signer);
-  if (signerType !== undefined && signerType !== keyType) {
-    throw new ConfigError({
-      setting: "signer",
-      message:
-        `signer: the private key is ${KEY_TYPE_NAMES[signerType]} but ${name}: use the private key of ` +
-        "identity's certificate, or the certificate of this key",
-    });
-  }
-  return options.hash ?? (keyType === "ed25519" ? none : DEFAULT_HASH);
-}
-
 /**
  * Connects to a gateway peer. Throws, before anything is sent, ConfigError for bad settings (address, TLS, a hash
  * the identity's key type cannot use) and IdentityError for a certificate whose key Fabric does not accept.

@@ -25,17 +25,19 @@ import { messageOf, nameFromUrn } from "./common";
 import { log } from "../runtime/context";
 import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
 import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
+import {
+  connectionChanged,
+  connectionOf,
+  connectionOfOutputs,
+  identityOfOutputs,
+  splitIdentity,
+  withSigner,
+} from "./ledger-transaction-connection";
 import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
-import type {
-  LedgerIdentityInputs,
-  LedgerIdentityOutputs,
-  LedgerPayload,
-  LedgerTransactionInputs,
-  LedgerTransactionOutputs,
-} from "./ledger-transaction-inputs";
+import type { LedgerPayload, LedgerTransactionInputs, LedgerTransactionOutputs } from "./ledger-transaction-inputs";
 import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
 import { lookup, openGateway, outcomeOf, payloadOf, proposalRequestOf, submitOnce } from "./ledger-transaction-submit";
-import type { Connection, Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
+import type { Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
 import {
   canonical,
   creatorOf,
@@ -53,96 +55,6 @@ export { MAX_GENERATION_SKIPS, submitOnce } from "./ledger-transaction-submit";
 export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../ledger/endorsing-peers";
 export type { EndorserCatchUpOptions } from "../ledger/endorsing-peers";
 export type { SubmitOnceRequest } from "./ledger-transaction-submit";
-
-/** The identity's key material and PIN (what only the secret `credentials` output may hold) and the rest. */
-export function splitIdentity(identity: LedgerIdentityInputs): {
-  identity: LedgerIdentityOutputs;
-  secrets: { privateKeyPem?: string; pin?: string };
-} {
-  const { privateKeyPem, pkcs11, ...reference } = identity;
-  const { pin, ...token } = pkcs11 ?? { library: "", tokenLabel: "" };
-  return {
-    identity: { ...reference, ...(pkcs11 === undefined ? {} : { pkcs11: token }) },
-    secrets: { ...(privateKeyPem === undefined ? {} : { privateKeyPem }), ...(pin === undefined ? {} : { pin }) },
-  };
-}
-
-/** The identity inputs again, from outputs (state written by 0.1 has only credentials.privateKeyPem). */
-export function identityOfOutputs(o: Pick<LedgerTransactionOutputs, "credentials" | "identity">): LedgerIdentityInputs {
-  const { privateKeyPem, pin } = o.credentials;
-  const { pkcs11, ...rest } = o.identity;
-  return {
-    ...rest,
-    ...(privateKeyPem === undefined ? {} : { privateKeyPem }),
-    ...(pkcs11 === undefined ? {} : { pkcs11: { ...pkcs11, ...(pin === undefined ? {} : { pin }) } }),
-  };
-}
-
-/** The settings a connection is made of: what LedgerTransactions (ledger-transactions.ts) shares with this resource. */
-type ConnectionInputs = Pick<LedgerTransactionInputs, "gateway" | "identity" | "trustedRootCertificates" | "timeouts">;
-type ConnectionOutputs = Pick<
-  LedgerTransactionOutputs,
-  "gateway" | "identity" | "credentials" | "trustedRootCertificates" | "timeouts"
->;
-
-export function connectionOf(i: ConnectionInputs, signer: Signer): Connection {
-  return {
-    gateway: i.gateway,
-    identity: { mspId: i.identity.mspId, certificatePem: i.identity.certificatePem },
-    signer,
-    trustedRootCertificates: i.trustedRootCertificates,
-    timeouts: i.timeouts,
-  };
-}
-
-export function connectionOfOutputs(o: ConnectionOutputs, signer: Signer): Connection {
-  const gateway = {
-    ...o.gateway,
-    ...(o.credentials.clientKeyPem === undefined ? {} : { clientKeyPem: o.credentials.clientKeyPem }),
-  };
-  return {
-    gateway,
-    identity: { mspId: o.identity.mspId, certificatePem: o.identity.certificatePem },
-    signer,
-    trustedRootCertificates: o.trustedRootCertificates,
-    timeouts: o.timeouts,
-  };
-}
-
-/**
- * Runs `step` with the identity's signer, opened and checked against the certificate, and closes it after. A TLS
- * handshake the gateway peer refused over the client certificate fails with what to set (nothing was sent: the
- * handshake precedes every call).
- */
-export async function withSigner<T>(
-  urn: string,
-  identity: LedgerIdentityInputs,
-  gateway: LedgerTransactionInputs["gateway"],
-  step: (signer: Signer) => Promise<T>,
-  /** The resource type the messages name (LedgerTransactions shares this path). */
-  kind = "LedgerTransaction",
-): Promise<T> {
-  let opened;
-  try {
-    opened = await openLedgerSigner(identity);
-  } catch (error) {
-    throw new LedgerError({
-      message: `${kind} ${nameFromUrn(urn)}: the signer cannot be used, nothing was sent: ${messageOf(error)}`,
-    });
-  }
-  try {
-    return await step(opened.signer);
-  } catch (error) {
-    const refusal = clientTlsRefusal(error, gateway);
-    if (refusal === undefined) throw error;
-    throw new LedgerError({
-      message: `${kind} ${nameFromUrn(urn)}: ${refusal}; nothing was sent`,
-      cause: error,
-    });
-  } finally {
-    opened.close();
-  }
-}
 
 function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRequest {
   return {
@@ -296,24 +208,6 @@ async function diff(
       ] as const
     ).some((k) => canonical(olds[k]) !== canonical(news[k]));
   return Promise.resolve({ changes: replaces.length > 0 || changed, replaces, deleteBeforeReplace: false });
-}
-
-/**
- * Whether the gateway, the identity or the secrets that reach them changed between the recorded outputs and the new
- * inputs: the client TLS key and the identity's secrets are compared as the `credentials` output holds them.
- */
-export function connectionChanged(
-  olds: { gateway?: unknown; identity?: unknown; credentials?: unknown },
-  news: { gateway: LedgerTransactionInputs["gateway"]; identity: LedgerTransactionInputs["identity"] },
-): boolean {
-  const { clientKeyPem, ...gateway } = news.gateway;
-  const split = splitIdentity(news.identity);
-  return (
-    canonical(olds.gateway) !== canonical(gateway) ||
-    canonical(olds.identity) !== canonical(split.identity) ||
-    canonical(olds.credentials) !==
-      canonical({ ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) })
-  );
 }
 
 export const ledgerTransactionProvider = {

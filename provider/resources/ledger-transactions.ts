@@ -1,6 +1,6 @@
 /**
  * ledger.LedgerTransactions: many Fabric transactions in one resource, each submitted exactly once, through the single
- * transaction's checks (ledger-transaction.ts: the signer opened and checked against the certificate, the gateway over
+ * transaction's checks (ledger-transaction-connection.ts: the signer opened and checked against the certificate, the gateway over
  * the process's shared channel, verify-before-sign, fault retries) and, per item, only the calls a plain script makes
  * (ledger-transactions-submit.ts: no qscc lookup unless the endorser refuses a txId it has, no qscc read, one wait for
  * the endorsing peers per batch). docs/decisions/0046-ledger-transactions-in-one-resource.md says why and how, and
@@ -33,7 +33,7 @@ import {
   identityOfOutputs,
   splitIdentity,
   withSigner,
-} from "./ledger-transaction";
+} from "./ledger-transaction-connection";
 import { hasUnknown } from "./ledger-transaction-inputs";
 import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
 import { lookup, openGateway } from "./ledger-transaction-submit";

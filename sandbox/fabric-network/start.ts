@@ -25,63 +25,23 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { AdminTools } from "./admin-tools";
-import { CHANNEL_PROFILE, channelCapability, configtxYaml, cryptoConfigYaml } from "./channel-config";
+import { CHANNEL_PROFILE, configtxYaml, cryptoConfigYaml } from "./channel-config";
 import { deployChaincode } from "./deploy-chaincode";
-import { ensureFabric, isFabricVersion } from "./fabric-home";
+import { ensureFabric } from "./fabric-home";
 import { endorseThroughGateway } from "./gateway-probe";
 import { openFabricNetwork, readOrganization } from "./handle";
-import { resolveKeyTypes, reissueMsp } from "./org-keys";
+import { reissueMsp } from "./org-keys";
 import { readNetworkFile, stopNetwork, updateProcess, writeNetworkFile } from "./network-file";
 import { coreYaml, ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
 import { logTail, startDetached, stopRecorded } from "./processes";
-import { resolveConsensus, waitForChannelLeader } from "./consensus";
+import { waitForChannelLeader } from "./consensus";
 import { healthz, portAnswers, waitFor } from "./readiness";
-import { NetworkLayout, ORDERER_MSP_ID, PEER_ORGS, ordererHosts, ordererName, peerName } from "./topology";
+import { resolveOptions } from "./start-options";
+import type { Resolved } from "./start-options";
+import { NetworkLayout, ORDERER_MSP_ID, PEER_ORGS, ordererName, peerName } from "./topology";
 import * as T from "./types";
 import { startWatchdog } from "./watchdog";
-
-type Resolved = Required<Omit<T.FabricNetworkOptions, "dir" | "fabricHome" | "keyTypes" | "orderers">> & {
-  readonly ordererHosts: readonly string[];
-  readonly dir: string | undefined;
-  readonly fabricHome: string | undefined;
-  readonly keyTypes: ReadonlyMap<string, T.FabricKeyType>;
-};
-
-function resolveOptions(options: T.FabricNetworkOptions): Resolved {
-  const version = options.version ?? T.DEFAULT_FABRIC_VERSION;
-  if (!isFabricVersion(version))
-    throw new Error(`version must be one of ${T.FABRIC_VERSIONS.join(", ")}, got '${String(version)}'`);
-  const { consensus, orderers } = resolveConsensus(version, options.consensus, options.orderers);
-  const keyTypes = resolveKeyTypes(version, options.keyTypes);
-  const capability = options.channelCapability ?? channelCapability(version);
-  if (capability === "V3_0" && version.startsWith("2.")) {
-    throw new Error(`channelCapability V3_0 needs Fabric 3.x; Fabric ${version} knows V2_0 only`);
-  }
-  if (capability === "V2_0" && (consensus === "BFT" || [...keyTypes.values()].includes("ed25519"))) {
-    throw new Error(
-      "channelCapability V2_0: BFT ordering and Ed25519 organizations need V3_0; leave channelCapability out for them",
-    );
-  }
-  return {
-    channelCapability: capability,
-    version,
-    consensus,
-    ordererHosts: ordererHosts(orderers),
-    dir: options.dir,
-    fabricHome: options.fabricHome,
-    keyTypes,
-    startTimeoutMs: options.startTimeoutMs ?? T.DEFAULT_FABRIC_START_TIMEOUT_MS,
-    batchTimeoutMs: options.batchTimeoutMs ?? T.DEFAULT_BATCH_TIMEOUT_MS,
-    maxMessageCount: options.maxMessageCount ?? T.DEFAULT_MAX_MESSAGE_COUNT,
-    raftTickIntervalMs: options.raftTickIntervalMs ?? T.DEFAULT_RAFT_TICK_INTERVAL_MS,
-    raftElectionTick: options.raftElectionTick ?? T.DEFAULT_RAFT_ELECTION_TICK,
-    clientAuth: options.clientAuth ?? false,
-    logSpec: options.logSpec ?? "info",
-    persistent: options.persistent ?? false,
-    log: options.log ?? (() => undefined),
-  };
-}
 
 /** Creates the network folder: the one given (missing or empty), or a fresh one under the OS temp dir. */
 function prepareDir(dir: string | undefined): string {

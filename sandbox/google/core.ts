@@ -28,10 +28,10 @@ import type {
   RequestLogEntry,
   SandboxRequestEvent,
   SandboxClock,
-  SandboxSeed,
   ServiceAccountKeyFile,
   WriteCredentialsFileOptions,
 } from "./types";
+import type { SandboxSeed } from "./seed-types";
 
 /** The service account an `external_account` file impersonates unless told otherwise. */
 export const DEFAULT_IMPERSONATED_SERVICE_ACCOUNT = "deployer@sandbox-project.iam.gserviceaccount.com";

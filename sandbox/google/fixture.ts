@@ -3,7 +3,7 @@
  * integration tests may rely on every id and name below; change them only together with those tests.
  */
 import { FIXTURE_CREATIVES } from "./fixture-creatives";
-import type { SandboxSeed } from "./types";
+import type { SandboxSeed } from "./seed-types";
 
 export const FIXTURE_PROJECT = "sandbox-project";
 export const FIXTURE_ORGANIZATION_ID = "100000000001";

@@ -10,7 +10,7 @@ import { checkKnownFields, parseJsonObject } from "./request-checks";
 import { ok, type RouteResult } from "./results";
 import type { RequestContext, Route } from "./route-table";
 import { IAM_SCOPES } from "./scopes";
-import type { SeedWorkforcePool } from "./types";
+import type { SeedWorkforcePool } from "./seed-types";
 import type { Binding, Policy } from "./wire";
 
 /** Workforce pool ids: 6-63 characters, lower-case letters, digits and hyphens, starting with a letter. */

@@ -6,7 +6,7 @@ import { invalidField, notFound } from "./google-errors";
 import { ok, type RouteResult } from "./results";
 import type { RequestContext, Route } from "./route-table";
 import { DEPLOYMENT_MANAGER_READ_SCOPES, WORKSPACE_EVENTS_GET_SCOPES } from "./scopes";
-import type { SeedDeployment } from "./types";
+import type { SeedDeployment } from "./seed-types";
 import type { Deployment } from "./wire";
 
 const PROJECT_PATTERN =

@@ -15,4 +15,5 @@ export { DEFAULT_FAULT_SEED, DEFAULT_FAULT_LATENCY_MS, DEFAULT_FAULT_STATUS } fr
 export { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./auth/token-store";
 export { SCOPE_PREFIX } from "./scopes";
 export type * from "./types";
+export type * from "./seed-types";
 export type * as wire from "./wire";

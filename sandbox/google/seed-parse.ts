@@ -6,7 +6,7 @@
 import { KMS_ALGORITHMS } from "./types";
 import type { KmsAlgorithm } from "./types";
 import { SandboxInputError } from "./sandbox-input-error";
-import type { SandboxSeed } from "./types";
+import type { SandboxSeed } from "./seed-types";
 
 type Json = Readonly<Record<string, unknown>>;
 

@@ -6,16 +6,14 @@
  * moves whose operations have finished successfully by `now`, in completion order, and audits them.
  */
 import { randomBytes } from "node:crypto";
+import type { AuditEntry, MoveOutcome, SeedKmsKeyVersion } from "./types";
 import type {
-  AuditEntry,
   InventorySourceGroupOwner,
-  MoveOutcome,
   SandboxSeed,
   SeedDeployment,
   SeedIamOperation,
-  SeedKmsKeyVersion,
   SeedWorkforcePool,
-} from "./types";
+} from "./seed-types";
 import type { Creative, SubscriptionV1Beta } from "./wire";
 
 export interface FirewallPolicyRecord {

@@ -12,7 +12,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { pulumiBinDir, requireLanguageHost } from "./pulumi-install";
 import { CheckpointFormatError, outputsRecord, readCheckpointExport, readCheckpointOutputs } from "./stack-checkpoint";
+import type { StackDeployment } from "./stack-deployment";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..", ".."); // dist/scripts/lib -> repo
 
@@ -21,31 +23,6 @@ const OUTPUT_ARGS = ["stack", "output", "--json", "--show-secrets"] as const;
 
 /** Commands that accept `--event-log` (a debug flag: PULUMI_DEBUG_COMMANDS must be set). */
 const EVENT_LOG_COMMANDS = new Set(["preview", "up", "update", "refresh", "destroy"]);
-
-/** The directory holding `pulumi` (set by scripts/run.sh), else a `pulumi` on PATH. */
-export function pulumiBinDir(): string {
-  const fromEnv = process.env["OPSLEDGER_PULUMI_BIN"];
-  if (fromEnv) return fromEnv;
-  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter)) {
-    if (dir && fs.existsSync(path.join(dir, "pulumi"))) return dir;
-  }
-  throw new Error(
-    "no Pulumi CLI: run through `npm test` / `npm run demo`, which install it (scripts/ensure-pulumi.sh)",
-  );
-}
-
-/** Fails, naming what is missing, unless the CLI has the Node.js language host beside it or on PATH. */
-export function requireLanguageHost(binDir: string): void {
-  const onPath = (process.env["PATH"] ?? "")
-    .split(path.delimiter)
-    .some((d) => d !== "" && fs.existsSync(path.join(d, "pulumi-language-nodejs")));
-  if (fs.existsSync(path.join(binDir, "pulumi-language-nodejs")) || onPath) return;
-  throw new Error(
-    `the Pulumi CLI in ${binDir} has no Node.js language host (pulumi-language-nodejs), so programs cannot run in ` +
-      "their project directories; it was built from Go modules because no release archive was reachable: set " +
-      "OPSLEDGER_RELEASE_MIRROR to a folder holding the official archive and its SHA256SUMS (scripts/ensure-pulumi.sh)",
-  );
-}
 
 export type ConfigValues = Readonly<Record<string, { readonly value: string; readonly secret?: boolean }>>;
 
@@ -158,20 +135,6 @@ export interface ProjectStack {
   rawLogs(): string[];
   /** Removes the stack (its backend and temp dir) and its settings file; resources it still names stay as they are. */
   dispose(): Promise<void>;
-}
-
-/** The `deployment` of a stack export (apitype.DeploymentV3), as far as callers read it. */
-export interface StackDeployment {
-  resources?: StateResource[];
-  pending_operations?: { resource: StateResource; type: string }[];
-}
-
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
 }
 
 let counter = 0;
@@ -407,9 +370,4 @@ function readEvents(file: string): EngineEvent[] {
         return []; // the last line of a killed command may be cut off
       }
     });
-}
-
-/** The dynamic resources of a stack export. */
-export function dynamicResources(deployment: { resources?: StateResource[] }): StateResource[] {
-  return (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
 }

@@ -8,9 +8,7 @@
  * checks nothing) is refused by Fabric's committer with that code. `opsledger-ledger verify` passes the committed
  * transaction and its block and fails a tampered copy. No `channelCapability` is set: the provider reads the channel's
  * capabilities from the channel (docs/decisions/0045-channel-capabilities-read-from-the-channel.md); an assertion of
- * V2_0 fails naming the channel's V3_0. On the run's shared Fabric 2.5.16 network an Ed25519 client certified by Org1's
- * real CA is refused in preview with only that read sent (Fabric 2.5 refuses the read itself as "creator is malformed",
- * and the failure says what that means), through both faces, and an assertion of V3_0 fails naming the channel's V2_0.
+ * V2_0 fails naming the channel's V3_0. The same identities on Fabric 2.5.16: ledger-key-types-fabric-2-5.test.ts.
  *
  * Every signer backend that has the key type commits VALID on the same network, through the CLI, with a client
  * certificate the test has the organization's CA issue for the backend's public key: a SoftHSM2 token's Ed25519 key
@@ -32,24 +30,19 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
-import { EndorseError } from "../../provider/ledger/endorse-error";
 import { type Gateway } from "../../provider/ledger/gateway-client";
 import { newPrivateKeySigner } from "../../provider/ledger/signing";
 import { VerificationError } from "../../provider/ledger/verification-error";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
 import { componentStack, directGatewayConfig, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import {
-  assertionDisagrees,
-  ed25519NeedsNoSetting,
-  refusesEd25519BeforeSending,
-} from "../helpers/ledger-capability-behaviours";
-import { certKey, newClientOf, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
+import { assertionDisagrees, ed25519NeedsNoSetting } from "../helpers/ledger-capability-behaviours";
+import { certKey, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
 import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
 import { findSecrets, privateKeyForms } from "../helpers/secrets-scan";
-import { TYPESCRIPT, YAML } from "../helpers/faces";
-import { ledgerTargets, type TargetIdentity } from "../helpers/ledger-targets";
+import { YAML } from "../helpers/faces";
+import { ledgerTargets } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
 import { tamperingClient } from "../integration/ledger-targets/tamper";
 
@@ -59,7 +52,6 @@ const KEY_TYPES = { Org1MSP: "ed25519", Org2MSP: "ecdsa-p384" } as const;
 const E2E_TEST_TIMEOUT_MS = 600_000;
 
 const fabric315 = ledgerTargets(["3.1.5"]).find((t) => t.label === "Fabric 3.1.5");
-const fabric2516 = ledgerTargets(["2.5.16"]).find((t) => t.label === "Fabric 2.5.16");
 
 /** The organization's network entry, which must require client certificates. */
 function mutualTlsOrganization(t: ComponentTarget, mspId: string) {
@@ -358,64 +350,4 @@ describe("ledger key types on real Fabric 3.1.5: an Ed25519 organization and a P
     assertionDisagrees(t, t.identity, "V2_0", "Channel V3_0, Application V2_5, Orderer V2_0"));
   it("commits VALID as the Ed25519 client through the plugin (YAML twin), no capability set", () =>
     ed25519NeedsNoSetting(t, t.identity, YAML));
-});
-
-describe("an Ed25519 identity on real Fabric 2.5.16 (the run's shared network)", function () {
-  this.timeout(E2E_TEST_TIMEOUT_MS);
-  let t: ComponentTarget;
-  let identity: TargetIdentity;
-
-  before(async function () {
-    this.timeout(300_000);
-    assert.ok(fabric2516 !== undefined);
-    t = await startComponentTarget(fabric2516);
-    identity = await newClientOf(t, "ed25519");
-  });
-  after(() => t.close());
-
-  const refused25 = new RegExp(
-    "has an Ed25519 key, and this identity was refused even a read of channel 'opsledger''s configuration \\(qscc " +
-      "GetChainInfo; Fabric: access denied: channel \\[opsledger\\] creator org unknown, creator is malformed\\): a " +
-      "Fabric 2\\.x peer answers so, since it cannot import Ed25519 keys and no 2\\.x channel has the capability V3_0",
-  );
-
-  for (const face of [TYPESCRIPT, YAML]) {
-    it(`is refused in preview and up with only the capability read sent, naming what Fabric answered (${face.key})`, () =>
-      refusesEd25519BeforeSending(t, identity, refused25, face));
-  }
-
-  it("refuses a P-256 client's assertion of V3_0, naming the channel's V2_0 and its other capabilities", async () =>
-    assertionDisagrees(t, await newClientOf(t, "ecdsa-p256"), "V3_0", "Channel V2_0, Application V2_5, Orderer V2_0"));
-
-  it("is refused by Fabric 2.5 itself only as 'creator is malformed' when sent anyway", async () => {
-    const key = uniqueKey("ed25519-on-2.5");
-    // What the check spares the user: the same identity sent anyway (our client has no capability notion) gets an
-    // answer that names no cause (the peer's log alone says "Certificate's public key type not recognized. Supported
-    // keys: [ECDSA, RSA]"); a P-256 client certified the same way commits, so the key type is the difference.
-    const ours = t.ledger.connectOurs({ identity });
-    const control = t.ledger.connectOurs({ identity: await newClientOf(t, "ecdsa-p256") });
-    try {
-      const err = await failure(ours.submitTransaction(call(t.ledger, "CreateAsset", [key, "blue"])));
-      assert.ok(err instanceof EndorseError, String(err));
-      assert.deepEqual(
-        [err.code, err.details],
-        [
-          10,
-          [
-            {
-              address: t.ledger.endorserAddress("Org1MSP"),
-              mspId: "Org1MSP",
-              message:
-                "error validating proposal: access denied: channel [opsledger] creator org unknown, creator is malformed",
-            },
-          ],
-        ],
-      );
-      const committed = await control.submitTransaction(call(t.ledger, "CreateAsset", [key, "blue"]));
-      assert.equal(committed.status.codeName, "VALID");
-    } finally {
-      ours.close();
-      control.close();
-    }
-  });
 });

@@ -9,6 +9,8 @@ import { REPO_ROOT, initProjectStack as initStack } from "../../scripts/lib/pulu
 import type { ProjectStack, ProjectStackOptions } from "../../scripts/lib/pulumi-cli";
 
 export * from "../../scripts/lib/pulumi-cli";
+export * from "../../scripts/lib/pulumi-install";
+export * from "../../scripts/lib/stack-deployment";
 
 /**
  * NODE_OPTIONS for the Node processes the CLI starts (the program and the dynamic-provider process): the egress guard

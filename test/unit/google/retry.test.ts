@@ -1,7 +1,6 @@
 import { strict as assert } from "node:assert";
 import { DeadlineError } from "../../../provider/errors";
 import { ApiError } from "../../../provider/google/api-error";
-import { createGoogleClient } from "../../../provider/google/client";
 import { clearQuotaPacers } from "../../../provider/google/quota-pacer";
 import {
   DEFAULT_RETRY_INITIAL_DELAY_MS,
@@ -11,36 +10,14 @@ import {
   backoffDelayMs,
   isRetrySafe,
 } from "../../../provider/google/retry";
-import type { GoogleClientOptions } from "../../../provider/google/client";
-import type { RetryInfoEvent } from "../../../provider/google/retry";
-import { resetDeprecationWarnings } from "../../../provider/google/deprecations";
-import { countingTokens, googleError, recordingSleep, scriptedAxios, seededRandom, testSettings } from "./helpers";
-import type { Scripted } from "./helpers";
+import { countingTokens, googleError, seededRandom } from "./helpers";
+import { harness } from "./client-harness";
 
 const UUID = "3f0c1e9a-5b7d-4c2e-9f61-2a8b7c4d5e6f";
-const NOW = Date.parse("2026-01-01T00:00:00Z");
 const UNAVAILABLE = googleError(503, "UNAVAILABLE", "The service is currently unavailable.", {
   errors: [{ message: "The service is currently unavailable.", domain: "global", reason: "backendError" }],
 });
 const GET = { firewallPolicy: "1" } as const;
-
-function harness(script: readonly Scripted[], extra: Partial<GoogleClientOptions> = {}) {
-  const transport = scriptedAxios(script);
-  const sleeper = recordingSleep();
-  const retries: RetryInfoEvent[] = [];
-  const tokens = countingTokens();
-  const client = createGoogleClient({
-    settings: testSettings(),
-    axios: transport.axios,
-    sleep: sleeper.sleep,
-    random: seededRandom(7),
-    now: () => NOW,
-    onRetry: (info) => retries.push(info),
-    tokenSource: tokens,
-    ...extra,
-  });
-  return { client, requests: transport.requests, delays: sleeper.delays, retries, tokens };
-}
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -385,36 +362,5 @@ describe("retries", () => {
       backoffDelayMs(20, options, () => 0.5),
       16000,
     );
-  });
-});
-
-describe("Display & Video 360 deprecation warning", () => {
-  it("warns once per process and version about sunset versions", async () => {
-    resetDeprecationWarnings();
-    const warnings: string[] = [];
-    const h = harness([{ status: 200, body: {} }], { onWarning: (m) => warnings.push(m) });
-    await h.client.call("displayvideo.inventorySourceGroups.delete", {
-      inventorySourceGroupId: "5001",
-      partnerId: "1001",
-    });
-    await h.client.call("displayvideo.inventorySourceGroups.get", {
-      inventorySourceGroupId: "5001",
-      partnerId: "1001",
-    });
-    await h.client.call("displayvideo.advertisers.creatives.get", {
-      advertiserId: "1",
-      creativeId: "2",
-      apiVersion: "v4",
-    });
-    assert.deepEqual(warnings, [
-      "Display & Video 360 API v1 is deprecated (sunset 2023-09-14 per Google); set opsledger:displayVideoApiVersion=v4 (same shapes)",
-    ]);
-    const other: string[] = [];
-    const second = harness([{ status: 200, body: {} }], { onWarning: (m) => other.push(m) });
-    await second.client.call("displayvideo.inventorySourceGroups.delete", {
-      inventorySourceGroupId: "5001",
-      partnerId: "1001",
-    });
-    assert.deepEqual(other, []);
   });
 });
