@@ -1,5 +1,4 @@
 import { strict as assert } from "node:assert";
-import { ConfigError } from "../../../provider/errors";
 import { createGoogleClient } from "../../../provider/google/client";
 import {
   DEFAULT_UNIVERSE_DOMAIN,
@@ -11,19 +10,10 @@ import {
 import type { GoogleSettingsInput } from "../../../provider/google/settings";
 import { CONFIG_KEYS } from "../../../provider/runtime/settings-reader";
 import { countingTokens, scriptedAxios, testSettings } from "./helpers";
+import { configError } from "../../helpers/config-error";
 
 function config(values: Record<string, string>): (key: string) => string | undefined {
   return (key) => values[key];
-}
-
-function configError(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  assert.fail("expected a ConfigError");
 }
 
 /** One setting at each level: explicit wins over stack config, stack config over the environment. */

@@ -1,6 +1,5 @@
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import { ConfigError } from "../../../provider/errors";
 import { SCOPES } from "../../../provider/google/scopes";
 import {
   DEFAULT_ENDPOINT_ROOTS,
@@ -9,19 +8,10 @@ import {
   parseDurationMs,
   resolveGoogleSettings,
 } from "../../../provider/google/settings";
+import { configError } from "../../helpers/config-error";
 
 function config(values: Record<string, string>): (key: string) => string | undefined {
   return (key) => values[key];
-}
-
-function configError(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  assert.fail("expected a ConfigError");
 }
 
 describe("resolveGoogleSettings", () => {

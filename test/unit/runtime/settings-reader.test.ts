@@ -5,7 +5,6 @@
  */
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import { ConfigError } from "../../../provider/errors";
 import { configurePlugin, isDefaultProviderUrn } from "../../../provider/plugin/config";
 import {
   configureProvider,
@@ -21,6 +20,7 @@ import {
   resolveSettings,
 } from "../../../provider/runtime/settings-reader";
 import type { SettingsSources } from "../../../provider/runtime/settings-reader";
+import { configError } from "../../helpers/config-error";
 
 type Source = "explicit" | "stackConfig" | "pulumiConfigEnv" | "env";
 const SOURCES: readonly Source[] = ["explicit", "stackConfig", "pulumiConfigEnv", "env"];
@@ -73,16 +73,6 @@ function subsets(): Source[][] {
 /** Pulumi's precedence: an explicit provider's arguments, else the stack config (configure's, then PULUMI_CONFIG's), then the environment. */
 function winner(chosen: readonly Source[]): Source | undefined {
   return SOURCES.find((s) => chosen.includes(s));
-}
-
-function configError(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  assert.fail("expected a ConfigError");
 }
 
 describe("resolveSettings (provider/runtime/settings-reader.ts): the one settings reader", () => {
