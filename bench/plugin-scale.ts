@@ -21,6 +21,7 @@ import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
 import { measuredRun, runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
 import type { Measured } from "./scale-moves";
+import type { SampledProcess } from "./process-sampler";
 
 export interface PluginScaleOptions {
   /** Moves per side. @default 1000 */
@@ -85,20 +86,23 @@ export function writeYamlProject(
   };
 }
 
-/** `pulumi up` of the project in `dir` on a new stack (scale-moves' measuredRun; the resource process picked by `serves`). */
+/**
+ * `pulumi up` of the project in `dir` on a new stack (scale-moves' measuredRun; the resource process picked by
+ * `serves`), with the processes sampled during it.
+ */
 export async function upMeasured(
   dir: string,
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
   parallel: number,
   serves: (command: string) => boolean,
   env: Readonly<Record<string, string>> = {},
-): Promise<Measured> {
+): Promise<Measured & { readonly processes: readonly SampledProcess[] }> {
   const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config, env });
   try {
     const up = ["up", "--yes", "--skip-preview", "--parallel", String(parallel)];
-    const { measured, result } = await measuredRun(stack, up, serves);
+    const { measured, result, processes } = await measuredRun(stack, up, serves);
     if (result.code !== 0) throw new Error(`pulumi up in ${dir} failed:\n${result.output.slice(-2000)}`);
-    return measured;
+    return { ...measured, processes };
   } finally {
     await stack.dispose();
   }

@@ -18,8 +18,8 @@ import { execFileSync } from "node:child_process";
 import { fixture, startGoogleSandbox } from "../sandbox/google";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
-import { writeYamlProject } from "./plugin-scale";
-import { measuredRun, runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
+import { upMeasured as measuredUp, writeYamlProject } from "./plugin-scale";
+import { runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
 import type { Measured } from "./scale-moves";
 import type { SampledProcess } from "./process-sampler";
 import { printTable, ratio } from "./table";
@@ -117,22 +117,15 @@ function cpuSplit(processes: readonly SampledProcess[]): CpuSplit {
   };
 }
 
-/** `pulumi up` of the project in `dir` on a new stack, with its processes' CPU. */
+/** `pulumi up` of the project in `dir` on a new stack (plugin-scale's), with its processes' CPU. */
 async function upMeasured(
   dir: string,
   config: Readonly<Record<string, { value: string; secret?: boolean }>>,
   parallel: number,
   env: Readonly<Record<string, string>> = {},
 ): Promise<MeasuredUp> {
-  const stack = await initProjectStack({ projectDir: dir, transpileOnly: true, eventLog: false, config, env });
-  try {
-    const up = ["up", "--yes", "--skip-preview", "--parallel", String(parallel)];
-    const { measured, result, processes } = await measuredRun(stack, up, PLUGIN);
-    if (result.code !== 0) throw new Error(`pulumi up in ${dir} failed:\n${result.output.slice(-2000)}`);
-    return { ...measured, cpu: cpuSplit(processes) };
-  } finally {
-    await stack.dispose();
-  }
+  const { processes, ...measured } = await measuredUp(dir, config, parallel, PLUGIN, env);
+  return { ...measured, cpu: cpuSplit(processes) };
 }
 
 /** The environment a Python program runs in: the project's virtualenv with sdk/python first on PATH. */

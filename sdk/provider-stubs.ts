@@ -70,7 +70,9 @@ export class OpsLedgerDynamicResource extends pulumi.CustomResource {
         __provider: PROVIDER_MODULE,
         ...(explicit === undefined ? {} : { [SETTINGS_INPUT]: explicit.settings }),
       },
-      secretOutputs.length === 0 ? options : pulumi.mergeOptions(options, { additionalSecretOutputs: secretOutputs }),
+      secretOutputs.length === 0
+        ? options
+        : pulumi.mergeOptions(options, { additionalSecretOutputs: [...secretOutputs] }),
     );
   }
 }

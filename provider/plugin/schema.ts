@@ -40,16 +40,25 @@ export function schemaText(version: string): string {
   return JSON.stringify({ ...SCHEMA, version });
 }
 
+/** secretNames' answers, read once per type and side: every call of every resource asks (the schema never changes). */
+const SECRET_NAMES = new Map<string, readonly string[]>();
+
 /**
  * The top-level input or output properties of a resource that the schema marks secret; `opsledger:index:Provider`
  * names the provider's settings.
  */
-export function secretNames(type: string, side: "inputs" | "outputs"): string[] {
-  const resource = type === PROVIDER_TYPE ? SCHEMA.provider : SCHEMA.resources[type];
-  const props = side === "inputs" ? resource?.inputProperties : resource?.properties;
-  return Object.entries(props ?? {})
-    .filter(([, p]) => p.secret === true)
-    .map(([name]) => name);
+export function secretNames(type: string, side: "inputs" | "outputs"): readonly string[] {
+  const key = `${side} ${type}`;
+  let names = SECRET_NAMES.get(key);
+  if (names === undefined) {
+    const resource = type === PROVIDER_TYPE ? SCHEMA.provider : SCHEMA.resources[type];
+    const props = side === "inputs" ? resource?.inputProperties : resource?.properties;
+    names = Object.entries(props ?? {})
+      .filter(([, p]) => p.secret === true)
+      .map(([name]) => name);
+    SECRET_NAMES.set(key, names);
+  }
+  return names;
 }
 
 /**
@@ -57,7 +66,7 @@ export function secretNames(type: string, side: "inputs" | "outputs"): string[] 
  * its classes' outputs (the ledger's `credentials`). The SDK passes them as `additionalSecretOutputs`; the plugin, which
  * accepts secrets, marks them itself.
  */
-export function secretOutputsOnly(type: string): string[] {
+export function secretOutputsOnly(type: string): readonly string[] {
   const inputs = new Set(Object.keys(SCHEMA.resources[type]?.inputProperties ?? {}));
   return secretNames(type, "outputs").filter((name) => !inputs.has(name));
 }
