@@ -15,9 +15,10 @@
  * Both have the same shape: organizations Org1MSP and Org2MSP, the `assets` chaincode, endorsement policy "both
  * organizations" (the sandbox is started with `endorsementPolicy: "all"` over those two), TLS on. The sandbox serves
  * every organization from one gateway address (its first organization's); the network has a gateway peer each.
- * A real-network target uses the run's shared network (test/helpers/fabric-network-fixture.ts) when one of its
- * release is there and the caller does not ask for its own; a test that stops, kills or restarts nodes must ask for
- * its own (`start({ own: true })`).
+ * A real-network target uses the run's shared network of its release (test/helpers/fabric-network-fixture.ts, which
+ * starts it when a test first asks) unless the caller asks for a network of its own or, with `start({ shared })`, for
+ * a shared one of a special kind (SmartBFT; Ed25519 and P-384 organizations); a test that stops, kills or restarts
+ * nodes must ask for its own (`start({ own: true })`).
  *
  * What a body reads without branching on the kind: `endorserAddress(mspId)` (the ErrorDetail address of a peer),
  * `newGrpcClient()` (raw gateway calls with the target's TLS), `qscc(fn, args)`, `readBlock(n)`, `blockHeight()`, and
@@ -37,9 +38,7 @@ import type { ConnectOptions, Gateway } from "../../provider/ledger/gateway-clie
 import { startFabricSandbox } from "../../sandbox/fabric";
 import type { FabricSandbox } from "../../sandbox/fabric";
 import {
-  FABRIC_NETWORK_ENV,
   officialSigning,
-  openFabricNetwork,
   startFabricNetwork,
   type FabricConsensus,
   type FabricKeyType,
@@ -47,6 +46,8 @@ import {
   type FabricVersion,
 } from "../../sandbox/fabric-network";
 import { waitForBlock as waitForPeerBlock } from "./fabric-network-client";
+import { SHARED_NETWORKS, findSharedNetwork, sharedFabricNetwork } from "./fabric-network-fixture";
+import type { SharedNetworkName } from "./fabric-network-fixture";
 
 /** An identity as the ledger component and our client take it. */
 export interface TargetIdentity {
@@ -145,6 +146,11 @@ export interface TargetStartOptions {
   readonly clientAuth?: boolean;
   /** The channel's capability of an own network (FabricNetworkOptions.channelCapability; implies `own`). */
   readonly channelCapability?: "V2_0" | "V3_0";
+  /**
+   * One of the run's shared networks of a special kind (test/helpers/fabric-network-fixture.ts's SHARED_NETWORKS,
+   * of the target's release) in place of the release's plain one; the options above are then not read.
+   */
+  readonly shared?: SharedNetworkName;
 }
 
 const ORGANIZATIONS = ["Org1MSP", "Org2MSP"] as const;
@@ -293,33 +299,29 @@ async function startSandboxTarget(): Promise<LedgerTarget> {
   };
 }
 
-/** The run's shared network when it is of `version`, else undefined. */
-function sharedNetwork(version: FabricVersion): FabricNetwork | undefined {
-  const file = process.env[FABRIC_NETWORK_ENV] ?? "";
-  if (file === "") return undefined;
-  const network = openFabricNetwork(file);
-  return network.version === version ? network : undefined;
-}
-
 async function startNetworkTarget(version: FabricVersion, options: TargetStartOptions): Promise<LedgerTarget> {
-  const { batchTimeoutMs, keyTypes, consensus, clientAuth, channelCapability } = options;
+  const { batchTimeoutMs, keyTypes, consensus, clientAuth, channelCapability, shared } = options;
+  if (shared !== undefined) {
+    const wanted = SHARED_NETWORKS[shared].version;
+    if (wanted !== version) throw new Error(`shared network "${shared}" runs Fabric ${wanted}, not ${version}`);
+    return networkTarget(await sharedFabricNetwork(shared));
+  }
   const own =
     (options.own ?? false) ||
     keyTypes !== undefined ||
     consensus === "BFT" ||
     clientAuth === true ||
     channelCapability !== undefined;
-  const shared = own ? undefined : sharedNetwork(version);
-  const network =
-    shared ??
-    (await startFabricNetwork({
-      version,
-      ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }),
-      ...(keyTypes === undefined ? {} : { keyTypes }),
-      ...(consensus === undefined ? {} : { consensus }),
-      ...(clientAuth === undefined ? {} : { clientAuth }),
-      ...(channelCapability === undefined ? {} : { channelCapability }),
-    }));
+  const found = own ? undefined : await findSharedNetwork(version);
+  if (found !== undefined) return networkTarget(found);
+  const network = await startFabricNetwork({
+    version,
+    ...(batchTimeoutMs === undefined ? {} : { batchTimeoutMs }),
+    ...(keyTypes === undefined ? {} : { keyTypes }),
+    ...(consensus === undefined ? {} : { consensus }),
+    ...(clientAuth === undefined ? {} : { clientAuth }),
+    ...(channelCapability === undefined ? {} : { channelCapability }),
+  });
   return networkTarget(network);
 }
 

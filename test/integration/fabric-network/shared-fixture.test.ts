@@ -12,7 +12,7 @@ const ROOT = join(__dirname, "../../../..");
 const DIST = join(ROOT, "dist");
 
 describe("one real Fabric network shared by parallel mocha workers (test/helpers/fabric-network-fixture.ts)", () => {
-  it("is started once by the global fixture, used by two workers, and stopped after the run", async function () {
+  it("is started once, on the first worker's request, used by two workers, and stopped after the run", async function () {
     this.timeout(NETWORK_START_TIMEOUT_MS + 120_000);
     const reports = mkdtempSync(join(tmpdir(), "opsledger-shared-fixture-"));
     try {
@@ -46,6 +46,14 @@ describe("one real Fabric network shared by parallel mocha workers (test/helpers
       assert.notEqual(a.pid, b.pid, "the spec files ran in two worker processes");
       assert.ok(![a.pid, b.pid].includes(mocha.pid ?? -1), "neither ran in mocha's main process");
       assert.notEqual(a.txId, b.txId);
+      // Two workers asked for "2.5.16"; the main process started it once (its progress lines, on stderr).
+      assert.deepEqual(
+        output.match(/^\[opsledger\] shared Fabric network .*$/gm)?.map((l) => l.replace(/\d+ s$/, "N s")),
+        [
+          '[opsledger] shared Fabric network "2.5.16": starting',
+          '[opsledger] shared Fabric network "2.5.16": ready in N s',
+        ],
+      );
       // After the run: the fixture's teardown stopped the network and removed its folder.
       assert.equal(existsSync(dirname(a.networkFile)), false);
       const left = a.processes.filter((p) => p.pid !== null && commandLineOf(p.pid)?.join(" ") === p.command.join(" "));
