@@ -3,18 +3,19 @@
  * run on the targets and faces TARGETS names for it: examples/ledger (TypeScript: the SDK's component), its YAML twin
  * through bin/pulumi-resource-opsledger and examples/python's ledger transaction (test/helpers/faces.ts), on the Fabric
  * sandbox and on real Fabric 2.5.16 and 3.1.5, Raft or SmartBFT ordering. Everything is observed through the gateway
- * proxy and read back through qscc, the same way on every target and face. VALID on 2.5.16 through the component is
- * the first up of test/e2e/ledger-component-lifecycle.test.ts's stack (same assertions); on the sandbox,
- * test/e2e/ledger-signers.test.ts shows it for every signer. The behaviour that needs a network of its own (a peer
- * frozen) is in test/e2e/ledger-component-peers.test.ts.
+ * proxy and read back through qscc, the same way on every target and face. The SmartBFT network is the run's shared
+ * one of that kind (test/helpers/fabric-network-fixture.ts). VALID through the component on the sandbox is
+ * test/e2e/ledger-signers.test.ts's, for every signer; an Ed25519 client on SmartBFT, test/e2e/
+ * ledger-capabilities-fabric.test.ts's. The behaviour that needs a network of its own (a peer frozen) is in
+ * test/e2e/ledger-component-peers.test.ts.
  */
 import { strict as assert } from "node:assert";
 import { isSecret } from "../../provider/plugin/secrets";
-import { PYTHON, TYPESCRIPT, YAML, isProvider, transactionResources } from "../helpers/faces";
+import { peer } from "@hyperledger/fabric-protos";
+import { PYTHON, TYPESCRIPT, YAML, createdByFirstPreview, isProvider, transactionResources } from "../helpers/faces";
 import type { Face } from "../helpers/faces";
 import { GATEWAY } from "../helpers/gateway-proxy";
 import { isRunning, killCommand } from "../helpers/kill-stack";
-import { assertionDisagrees, ed25519NeedsNoSetting } from "../helpers/ledger-capability-behaviours";
 import {
   commitStatusOf,
   componentStack,
@@ -26,21 +27,28 @@ import {
   uniqueKey,
 } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
-import { assertPreviewedAndSubmittedValid, previewAndSubmit, VALID_VALUE } from "../helpers/ledger-component-valid";
-import type { PreviewedSubmission } from "../helpers/ledger-component-valid";
-import { newClientOf } from "../helpers/ledger-key-types";
+import { invocationArgs } from "../helpers/ledger-reader";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import type { TargetStartOptions } from "../helpers/ledger-targets";
-import type { ProjectStack } from "../helpers/project-stack";
+import { changeSummary } from "../helpers/project-stack";
+import type { CommandResult, ProjectStack } from "../helpers/project-stack";
 import { plainStrings } from "../helpers/sandbox-config";
 import { findSecrets, privateKeyForms, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
 
 /** The transient data (`{ note }`) of the VALID and kill bodies' stacks. */
 const TRANSIENT = "transient-value-never-in-state";
 
+/** The value CreateAsset writes in the VALID body. */
+const VALID_VALUE = "blue";
+
+/** What a command printed, and the stack's outputs after an up. */
+type Ran = CommandResult & { readonly outputs?: Record<string, unknown> };
+
 /**
- * preview shows the txId and the simulated result; up submits exactly that transaction once: VALID. Through the plugin
- * (YAML, Python), the key and the transient data then stay inside Pulumi secrets.
+ * `pulumi preview --diff` with previewEndorse shows the txId and the simulated result, endorses and submits nothing;
+ * `pulumi up` submits exactly that transaction once: VALID, in the block qscc names, endorsed by both organizations, its
+ * ProcessedTransaction output the peer's own answer byte for byte; the key's whole story on the ledger is that one
+ * transaction. Through the plugin (YAML, Python), the key and the transient data then stay inside Pulumi secrets.
  */
 async function submitsValid(t: ComponentTarget, face: Face): Promise<void> {
   const key = uniqueKey("valid");
@@ -48,10 +56,47 @@ async function submitsValid(t: ComponentTarget, face: Face): Promise<void> {
   const args = { fn: "CreateAsset", args: [key, VALID_VALUE], transientNote: TRANSIENT, previewEndorse: true };
   const stack = await componentStack(t, args, face);
   try {
-    const submission = await previewAndSubmit(t, stack, key, start, face);
-    await assertPreviewedAndSubmittedValid(t, submission);
-    if (face === YAML) await pluginKeepsSecrets(t, stack, submission);
-    if (face === PYTHON) await pythonKeepsSecrets(t, stack, submission);
+    const previewMark = t.proxy.calls.length;
+    const preview = await stack.preview({ diff: true });
+    // stack, component, submission; or stack and the plugin's resource
+    assert.deepEqual(changeSummary(preview.events), { create: createdByFirstPreview(face) });
+    const txId = /txId\s*:\s*"([0-9a-f]{64})"/.exec(preview.stdout)?.[1];
+    assert.ok(txId, preview.stdout);
+    assert.match(preview.stdout, new RegExp(`previewResult\\s*:\\s*\\{[^}]*utf8\\s*:\\s*"${VALID_VALUE}"`));
+    assert.ok(t.proxy.paths(previewMark).includes(GATEWAY.endorse), "the preview endorsed");
+    assert.deepEqual(submits(t.proxy, previewMark), [], "the preview submitted nothing");
+    assert.deepEqual(await t.reader.naming(key, start), []);
+
+    const upMark = t.proxy.calls.length;
+    const up = await stack.up();
+    const o = up.outputs;
+    assert.equal(o["ledgerTxId"], txId);
+    assert.equal(o["ledgerValidationCode"], "VALID");
+    assert.equal(o["ledgerValidationCodeNumber"], 0);
+    assert.equal(o["ledgerResult"], VALID_VALUE);
+    assert.equal(o["ledgerBlockNumber"], String(await t.reader.blockOf(txId)));
+    assert.deepEqual([...(o["ledgerEndorsers"] as string[])].sort(), ["Org1MSP", "Org2MSP"]);
+    assert.match(up.output, new RegExp(`LedgerTransaction asset-transaction: submitting transaction ${txId}`));
+    assert.deepEqual(submits(t.proxy, upMark).map(submittedTxId), [txId], "one Submit, of the previewed txId");
+
+    // The ProcessedTransaction in the outputs is the peer's own answer to GetTransactionByID, byte for byte.
+    const exported = Buffer.from(String(o["ledgerProcessedTransaction"]), "base64");
+    const processed = peer.ProcessedTransaction.deserializeBinary(exported);
+    assert.equal(processed.getValidationcode(), 0);
+    const envelope = processed.getTransactionenvelope()?.serializeBinary() ?? new Uint8Array(0);
+    assert.equal(invocationArgs(envelope).txId, txId);
+    const fromPeer = await t.reader.processed(txId);
+    assert.ok(fromPeer);
+    assert.deepEqual(exported, Buffer.from(fromPeer.serializeBinary()));
+
+    assert.deepEqual(
+      (await t.reader.naming(key, start)).map((e) => [e.txId, e.codeName, ...e.args]),
+      [[txId, "VALID", "CreateAsset", key, VALID_VALUE]],
+    );
+    assert.equal(await t.reader.evaluate("ReadAsset", key), VALID_VALUE);
+    assert.equal(transactionResources(face, await stack.exportState()).length, 1);
+    if (face === YAML) await pluginKeepsSecrets(t, stack, preview, up);
+    if (face === PYTHON) await pythonKeepsSecrets(t, stack, preview, up);
   } finally {
     await stack.dispose();
   }
@@ -63,7 +108,7 @@ async function submitsValid(t: ComponentTarget, face: Face): Promise<void> {
  * transient data in the secret inputs and in no output — and nowhere in plain state, the commands' output or the files
  * on disk (logs, backend).
  */
-async function pluginKeepsSecrets(t: ComponentTarget, stack: ProjectStack, s: PreviewedSubmission): Promise<void> {
+async function pluginKeepsSecrets(t: ComponentTarget, stack: ProjectStack, preview: Ran, up: Ran): Promise<void> {
   const state = await stack.exportState({ showSecrets: true });
   const [resource] = transactionResources(YAML, state);
   assert.ok(resource !== undefined);
@@ -71,7 +116,7 @@ async function pluginKeepsSecrets(t: ComponentTarget, stack: ProjectStack, s: Pr
   assert.ok(isSecret(outputs["credentials"]), "the plugin marked the credentials output secret");
   assert.equal(outputs["transientData"], undefined, "transient data is no output");
   assert.ok(isSecret(resource.inputs?.["transientData"]), "transient data is a secret input");
-  assert.equal(outputs["txId"], s.up.outputs["ledgerTxId"]);
+  assert.equal(outputs["txId"], up.outputs?.["ledgerTxId"]);
 
   const forms = [...privateKeyForms("signing key", t.identity.privateKeyPem), ...textForms("transient", TRANSIENT)];
   const disk = scanStackFilesAtRest(stack);
@@ -81,7 +126,7 @@ async function pluginKeepsSecrets(t: ComponentTarget, stack: ProjectStack, s: Pr
   assert.ok(disk.backend.text.includes(String(outputs["txId"])), "the on-disk scan reads the state the up wrote");
   const parts: Record<string, string> = {
     "plain state": plainStrings(state).join("\n"),
-    "commands' output": [s.preview.output, s.up.output].join("\n"),
+    "commands' output": [preview.output, up.output].join("\n"),
     "log files": disk.logs.text,
     "backend files": disk.backend.text,
   };
@@ -92,16 +137,16 @@ async function pluginKeepsSecrets(t: ComponentTarget, stack: ProjectStack, s: Pr
 }
 
 /** The Python program's VALID up: the transient data a secret input, neither it nor the key in plain state or output. */
-async function pythonKeepsSecrets(t: ComponentTarget, stack: ProjectStack, s: PreviewedSubmission): Promise<void> {
+async function pythonKeepsSecrets(t: ComponentTarget, stack: ProjectStack, preview: Ran, up: Ran): Promise<void> {
   const state = await stack.exportState({ showSecrets: true });
   const [resource] = transactionResources(PYTHON, state);
   assert.ok(resource !== undefined);
-  assert.equal(resource.outputs?.["txId"], s.up.outputs["ledgerTxId"]);
+  assert.equal(resource.outputs?.["txId"], up.outputs?.["ledgerTxId"]);
   assert.ok(isSecret(resource.inputs?.["transientData"]), "transient data is a secret input");
   const plain = plainStrings(await stack.exportState()).join("\n");
   for (const [name, text] of [
     ["plain state", plain],
-    ["commands' output", `${s.preview.output}${s.up.output}`],
+    ["commands' output", `${preview.output}${up.output}`],
   ] as const) {
     assert.ok(!text.includes(TRANSIENT), `the transient data is in ${name}`);
     assert.ok(!text.includes(t.identity.privateKeyPem.split("\n")[1] ?? "-"), `the key is in ${name}`);
@@ -244,17 +289,6 @@ const BODIES = {
       `adopts the committed transaction after kill -9 of pulumi up${face === TYPESCRIPT ? "" : " (the plugin killed)"}: exactly one on the ledger`,
     run: adoptsAfterKill,
   },
-  // SmartBFT's channel is V3_0: read from the channel, never set.
-  ed25519NoSetting: {
-    title: (face: Face) =>
-      `commits VALID as an Ed25519 client with no capability set: read from the channel (${face.key})`,
-    run: async (t: ComponentTarget, face: Face) => ed25519NeedsNoSetting(t, await newClientOf(t, "ed25519"), face),
-  },
-  assertionDisagrees: {
-    title: () => "refuses an assertion of V2_0, naming the channel's V3_0 and its other capabilities",
-    run: (t: ComponentTarget) =>
-      assertionDisagrees(t, t.identity, "V2_0", "Channel V3_0, Application V2_5, Orderer V2_0"),
-  },
 } as const satisfies Record<
   string,
   { title: (face: Face) => string; run: (t: ComponentTarget, face: Face) => Promise<void> }
@@ -284,7 +318,7 @@ const TARGETS: readonly Target[] = [
   {
     describe: `${COMPONENT} (Fabric 2.5.16)`,
     fabric: "2.5.16",
-    bodies: through(TYPESCRIPT, "readConflict", "adoptsAfterKill"),
+    bodies: through(TYPESCRIPT, "valid", "readConflict", "adoptsAfterKill"),
   },
   {
     describe: `${COMPONENT} (Fabric 3.1.5)`,
@@ -294,12 +328,8 @@ const TARGETS: readonly Target[] = [
   {
     describe: `${COMPONENT} (Fabric 3.1.5, SmartBFT ordering)`,
     fabric: "3.1.5",
-    start: { consensus: "BFT" },
-    bodies: [
-      ...through(TYPESCRIPT, "valid", "readConflict", "adoptsAfterKill", "ed25519NoSetting"),
-      ...through(YAML, "ed25519NoSetting"),
-      ...through(TYPESCRIPT, "assertionDisagrees"),
-    ],
+    start: { shared: "3.1.5 SmartBFT" },
+    bodies: through(TYPESCRIPT, "valid", "readConflict", "adoptsAfterKill"),
   },
   {
     describe: `${PLUGIN} (Fabric sandbox)`,
@@ -322,7 +352,7 @@ for (const target of TARGETS) {
       const factory = FACTORIES.find((f) => f.label === label);
       assert.ok(factory !== undefined, label);
       t = await startComponentTarget(factory, target.start);
-      if (target.start?.consensus === "BFT") {
+      if (target.start?.shared === "3.1.5 SmartBFT") {
         const network = t.ledger.network;
         assert.ok(network !== undefined);
         assert.equal(network.consensus, "BFT");
