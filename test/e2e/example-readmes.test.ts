@@ -28,8 +28,8 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   // The second `pulumi up` changes nothing: the stack, the component and its submission.
   ledger: [/ledgerValidationCode\s*: "VALID"/, /^\s+3 unchanged$/m],
   demo: [/ledgerValidationCode\s*: "VALID"/, /^\s+- \d+ deleted$/m],
-  // The Go program through the generated SDK and the plugin, as the YAML one (last: test/e2e/plugin-go.test.ts warms
-  // Go's build cache meanwhile).
+  // The Go program through the generated SDK and the plugin, as the YAML one (last: test/e2e/plugin-examples.test.ts
+  // warms Go's build cache meanwhile).
   go: [/^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m, /^\s+~ 1 updated$/m],
   // The Python program through the generated SDK and the plugin: the same, and its ledger transaction VALID.
   python: [
@@ -98,8 +98,9 @@ describe("every example's README commands, as written, against npm run sandbox (
       assert.ok(sandbox);
       const reset = await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST" });
       assert.equal(reset.status, 200, "the Google sandbox resets between examples");
-      // The Go language host compiles on every command: fill Go's build cache first (or wait for plugin-go.test.ts's
-      // warm-up of the same cache), so a cold cache is paid once, not inside the block's first preview.
+      // The Go language host compiles on every command: fill Go's build cache first (or wait for
+      // plugin-examples.test.ts's warm-up of the same cache), so a cold cache is paid once, not inside the block's first
+      // preview.
       // The user's PATH stays behind Go's: its C compiler decides whether cgo is on, and with it the cache's keys.
       if (name === "go") {
         const user = userShellEnv(sandbox);

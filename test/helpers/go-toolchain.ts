@@ -37,7 +37,7 @@ export const LANGUAGE_HOST_BUILD_FLAGS = ["-buildvcs=false", "-trimpath", "-ldfl
  *
  * Builds into one build cache run one at a time across processes (`flock` on a lock file named after the cache, which
  * the kernel releases when the holder exits, however it exits): Go does not share a compile in progress between
- * processes, so two test files warming one cold cache at once (plugin-go's `before` and example-readmes' Go block)
+ * processes, so two test files warming one cold cache at once (plugin-examples' Go `before` and example-readmes' Go block)
  * would compile the Pulumi Go SDK twice; the second waits, then finds it compiled. Without `flock`, no lock.
  */
 export async function goBuild(projectDir: string, env: NodeJS.ProcessEnv): Promise<void> {

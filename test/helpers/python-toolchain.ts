@@ -5,6 +5,8 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as path from "node:path";
+import { ENDPOINT_ENV_NAMES } from "../../sandbox/cli";
+import type { GoogleSandbox } from "../../sandbox/google";
 import { REPO_ROOT } from "./project-stack";
 
 const cached = new Map<string, string>();
@@ -30,6 +32,21 @@ export function pythonBinDir(options: { sdk?: boolean } = {}): string {
 /** Python's environment for a child process: no byte-code caches written into the work tree. */
 export function pythonEnv(binDir: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...env, PATH: `${binDir}:${env["PATH"] ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" };
+}
+
+/**
+ * examples/python's stack environment: the virtualenv with pulumi and sdk/python first on PATH (the Python language
+ * host runs its `python3`), and the sandbox's endpoints: the program's explicit provider takes no stack config (only
+ * its own inputs and the environment), so they reach it as `npm run sandbox`'s export lines give them (without them it
+ * called Google).
+ */
+export function pythonExampleEnv(sandbox: GoogleSandbox): Record<string, string> {
+  const env = pythonEnv(pythonBinDir({ sdk: true }));
+  return {
+    PATH: env["PATH"] ?? "",
+    PYTHONDONTWRITEBYTECODE: "1",
+    ...Object.fromEntries(ENDPOINT_ENV_NAMES.map(([name, key]) => [name, sandbox.endpoints[key]])),
+  };
 }
 
 /** Runs `command args` in `cwd` under `env`; resolves with its exit code and its stdout and stderr together. */

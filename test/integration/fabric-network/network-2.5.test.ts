@@ -1,3 +1,0 @@
-import { describeNetworkSmoke } from "./network-smoke";
-
-describeNetworkSmoke("2.5.16");
