@@ -6,6 +6,9 @@ import { common, peer } from "@hyperledger/fabric-protos";
 import { connectGateway, type FabricNetwork } from "../../sandbox/fabric-network";
 import { waitFor } from "./wait-for";
 
+/** How long a test lets a network of its own take to start: usually seconds, but 2 cores are shared with the suite. */
+export const NETWORK_START_TIMEOUT_MS = 240_000;
+
 /** How long waitForBlock waits for a peer to commit a block, in milliseconds. */
 const BLOCK_TIMEOUT_MS = 120_000;
 

@@ -23,7 +23,7 @@ import { AdminTools } from "../../../sandbox/fabric-network/admin-tools";
 import { waitFor } from "../../helpers/wait-for";
 import { assertCommittedOnce } from "../../helpers/ledger-audit";
 import { networkTarget, type LedgerTarget } from "../../helpers/ledger-targets";
-import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
+import { NETWORK_START_TIMEOUT_MS } from "../../helpers/fabric-network-client";
 
 const CLI = join(__dirname, "../../../sandbox/fabric-network/cli.js");
 

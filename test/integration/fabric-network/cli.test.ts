@@ -8,8 +8,7 @@ import { openFabricNetwork, readNetworkFile, stopNetwork } from "../../../sandbo
 import type { FabricNetworkDescription, FabricProcessRecord } from "../../../sandbox/fabric-network";
 import { isRunning } from "../../../sandbox/fabric-network/processes";
 import { healthy, portAnswers } from "../../../sandbox/fabric-network/readiness";
-import { submit, waitForBlock } from "../../helpers/fabric-network-client";
-import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
+import { NETWORK_START_TIMEOUT_MS, submit, waitForBlock } from "../../helpers/fabric-network-client";
 
 const CLI = join(__dirname, "../../../sandbox/fabric-network/cli.js");
 

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { FABRIC_NETWORK_ENV } from "../../../sandbox/fabric-network";
 import { commandLineOf } from "../../../sandbox/fabric-network/processes";
 import type { SharedSpecReport } from "../../fixtures/fabric-network/shared-network-spec";
-import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
+import { NETWORK_START_TIMEOUT_MS } from "../../helpers/fabric-network-client";
 
 const ROOT = join(__dirname, "../../../..");
 const DIST = join(ROOT, "dist");

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { readNetworkFile } from "../../../sandbox/fabric-network";
 import { isRunning } from "../../../sandbox/fabric-network/processes";
 import { waitFor } from "../../helpers/wait-for";
-import { NETWORK_START_TIMEOUT_MS } from "./network-smoke";
+import { NETWORK_START_TIMEOUT_MS } from "../../helpers/fabric-network-client";
 
 const STARTER = join(__dirname, "../../fixtures/fabric-network/start-and-wait.js");
 
