@@ -8,6 +8,7 @@
  */
 import { configureSettings, providerClient } from "../runtime/context";
 import type { EndpointCaller } from "../functions/google-reads";
+import { parseUrn } from "../registry";
 import { checkExplicitSettings } from "../runtime/resource-settings";
 import { CONFIG_KEYS, CONFIG_NAMESPACE } from "../runtime/settings-reader";
 import { UNKNOWN, unwrapDeep } from "./secrets";
@@ -24,7 +25,7 @@ function text(value: unknown): string | undefined {
  * pkg/resource/deploy/providers: a provider whose name starts with "default").
  */
 export function isDefaultProviderUrn(urn: string): boolean {
-  return urn.slice(urn.lastIndexOf("::") + 2).startsWith("default");
+  return parseUrn(urn).name.startsWith("default");
 }
 
 /**
