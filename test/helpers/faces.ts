@@ -159,17 +159,6 @@ export function faceEnv(face: Face): Readonly<Record<string, string>> {
   return { PATH: env["PATH"] ?? "", PYTHONDONTWRITEBYTECODE: "1" };
 }
 
-/** Asserts that `processes` are as many of `role` as a `pulumi up` through the face runs. */
-export function assertProcessCount(face: Face, role: "program" | "provider", processes: readonly unknown[]): void {
-  const counts = face.processes;
-  if (counts === undefined) throw new Error(`the ${face.name} runs no move's project`);
-  const expected = role === "program" ? { min: counts.program, max: counts.program } : counts.provider;
-  assert.ok(
-    processes.length >= expected.min && processes.length <= expected.max,
-    `${String(processes.length)} ${role} processes through the ${face.name}, expected ${String(expected.min)} to ${String(expected.max)}`,
-  );
-}
-
 /** The move's resource in a state. */
 export function moveIn(face: Face, state: StackDeployment): StateResource {
   const found = resourcesOf(face, state);

@@ -257,6 +257,61 @@ describe("the boundary check, on fixture files of its own", () => {
   });
 });
 
+/** The calls that make a test body: mocha's `describe` and `it` (with their `.only` and `.skip`). */
+const TEST_BODY_CALLS = new Set(["describe", "context", "it", "specify"]);
+
+function parsed(file: string): ts.SourceFile {
+  return ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest);
+}
+
+/** Where `file` calls `describe` or `it`, as `file:line`. */
+function testBodies(file: string): string[] {
+  const source = parsed(file);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.expression : node.expression;
+      if (ts.isIdentifier(callee) && TEST_BODY_CALLS.has(callee.text)) {
+        found.push(`${file}:${String(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("test layout (docs/testing.md, How the tests are organised)", () => {
+  const tests = sources("test").filter((f) => !f.startsWith(path.join("test", "fixtures") + path.sep));
+  const specs = tests.filter((f) => f.endsWith(".test.ts"));
+
+  it("keeps every test body in a spec file: no describe or it in a helper", () => {
+    const helpers = tests.filter((f) => !f.endsWith(".test.ts"));
+    assert.ok(helpers.length > 20, `the helpers are read (${String(helpers.length)})`);
+    assert.deepEqual(helpers.flatMap(testBodies), []);
+  });
+
+  it("keeps in test/helpers only the named assertions that two spec files or more end with", () => {
+    const named = sources("test/helpers").flatMap((helper) =>
+      parsed(helper)
+        .statements.filter(ts.isFunctionDeclaration)
+        .flatMap((fn) => (fn.name?.text.startsWith("assert") === true ? [[helper, fn.name.text] as const] : [])),
+    );
+    assert.ok(named.length >= 6, `the named assertions are read (${String(named.length)})`);
+    const users = ([helper, name]: readonly [string, string]): string[] =>
+      specs.filter(
+        (spec) =>
+          importsOf(ROOT, spec).some((i) => targetOf(spec, i.spec) === helper.replace(/\.ts$/, "")) &&
+          new RegExp(`\\b${name}\\b`).test(fs.readFileSync(path.join(ROOT, spec), "utf8")),
+      );
+    assert.deepEqual(
+      named.filter((n) => users(n).length < 2).map(([helper, name]) => `${helper}: ${name}`),
+      [],
+      "an assertion one spec file uses belongs in that file",
+    );
+  });
+});
+
 /** The names a module specifier brings in from `room`'s index, per file: imports and re-exports, named only. */
 function namesFromIndex(file: string, room: string): string[] | undefined {
   const text = fs.readFileSync(path.join(ROOT, file), "utf8");
