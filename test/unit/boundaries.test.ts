@@ -20,8 +20,8 @@ interface Rule {
 }
 
 /**
- * The sdk → provider/plugin edges that the schema's move to a module both faces and the SDK may read removes: delete
- * this list with that move (the rule's test fails while it names an edge the code no longer has).
+ * The sdk → provider/plugin edges that stand until the schema moves where both faces and the SDK may read it: delete
+ * this list with that move (the rule's test fails while the list names an edge the code no longer has).
  */
 const PENDING_SCHEMA_MOVE: readonly string[] = [
   "sdk/provider-stubs.ts -> ../provider/plugin/schema",
