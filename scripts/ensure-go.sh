@@ -17,7 +17,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CACHE="${OPSLEDGER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-opsledger}"
+# shellcheck source=lib/cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cache-dir.sh"
 log() { echo "[opsledger:go] $*" >&2; }
 
 # The version these machines have (and the SDK was built and vetted with), and its go.sum hash from sum.golang.org.

@@ -6,7 +6,8 @@ set -euo pipefail
 
 NODE_PIN="${OPSLEDGER_NODE_VERSION:-24.21.0}"
 MIN_MAJOR=22
-CACHE="${OPSLEDGER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-opsledger}"
+# shellcheck source=lib/cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cache-dir.sh"
 
 if command -v node >/dev/null 2>&1; then
   major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)

@@ -15,7 +15,8 @@
 # Clusters are never created here: tests make their own (test/helpers/postgres.ts).
 set -euo pipefail
 
-CACHE="${OPSLEDGER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-opsledger}"
+# shellcheck source=lib/cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cache-dir.sh"
 MAJOR=15
 log() { echo "[opsledger:postgres] $*" >&2; }
 layout() { [ -x "$1/initdb" ] && [ -x "$1/pg_ctl" ] && [ -x "$1/postgres" ] && [ -x "$1/psql" ]; }

@@ -16,7 +16,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CACHE="${OPSLEDGER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-opsledger}"
+# shellcheck source=lib/cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cache-dir.sh"
 log() { echo "[opsledger:python] $*" >&2; }
 MIN=3.10
 

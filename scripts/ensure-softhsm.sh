@@ -10,7 +10,8 @@
 # Tokens are never created here: tests make their own in a temp dir (SOFTHSM2_CONF per test).
 set -euo pipefail
 
-CACHE="${OPSLEDGER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-opsledger}"
+# shellcheck source=lib/cache-dir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/cache-dir.sh"
 log() { echo "[opsledger:softhsm] $*" >&2; }
 
 layout() { [ -x "$1/bin/softhsm2-util" ] && [ -f "$1/lib/libsofthsm2.so" ]; }

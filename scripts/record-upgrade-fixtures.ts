@@ -23,9 +23,8 @@ import type { GoogleSandbox } from "../sandbox/google";
 import { settingEnvNames } from "../provider/google/settings";
 import { REPO_ROOT, initProjectStack } from "./lib/pulumi-cli";
 import type { ConfigValues, ProjectStack } from "./lib/pulumi-cli";
-import { deployerConfig } from "../test/helpers/sandbox-config";
-import { uniqueKey } from "../test/helpers/ledger-component";
-import { TYPESCRIPT, YAML, faceConfig } from "../test/helpers/faces";
+import { ledgerProgramConfig, uniqueKey } from "./lib/ledger-program-config";
+import { deployerConfig } from "./lib/sandbox-stack-config";
 import { startFabricSandbox } from "../sandbox/fabric";
 import type { FabricSandbox } from "../sandbox/fabric";
 
@@ -193,8 +192,8 @@ async function main(): Promise<void> {
     const sandbox = await startFabricSandbox({ tls: true, ...(c.port === undefined ? {} : { port: c.port }) });
     try {
       console.error(`[record] ${c.name} (Fabric sandbox ${sandbox.address})`);
-      const face = c.name.endsWith("-yaml") ? YAML : TYPESCRIPT;
-      const config = faceConfig(face, sandboxLedgerConfig(sandbox, [uniqueKey("upgrade"), "teal"]));
+      const program = c.name.endsWith("-yaml") ? "plugin" : "component";
+      const config = ledgerProgramConfig(program, sandboxLedgerConfig(sandbox, [uniqueKey("upgrade"), "teal"]));
       const stack = await recordStack(out, { ...c, project: path.join(root, c.project) }, config, {});
       await stack.dispose();
       const snapshot = `${JSON.stringify(sandbox.snapshot(), null, 2)}\n`;

@@ -5,7 +5,7 @@
 #   2. installs the locked npm dependencies when package-lock.json changed since the last install;
 #   3. builds the TypeScript (tsc, incremental), then hands the task to scripts/run.ts (`npm test`: scripts/run-tests.ts),
 #      which provides the Pulumi CLI, SoftHSM2 and the rest where the task needs them.
-# Caches live outside the work tree under $OPSLEDGER_CACHE_DIR (default ~/.cache/pulumi-opsledger).
+# Caches live outside the work tree, in the folder scripts/lib/cache-dir.sh names (default ~/.cache/pulumi-opsledger).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"

@@ -6,7 +6,7 @@
  *   - provides SoftHSM2 (scripts/ensure-softhsm.sh) for the tests and benchmarks that sign through PKCS#11;
  *   - runs the task: build, lint, test (scripts/run-tests.ts), demo, record-upgrade-fixtures, bench, fuzz,
  *     sandbox, fabric:up, fabric:down.
- * Caches live outside the work tree under $OPSLEDGER_CACHE_DIR (default ~/.cache/pulumi-opsledger).
+ * Caches live outside the work tree, in the folder scripts/lib/cache-dir.sh names (default ~/.cache/pulumi-opsledger).
  */
 import {
   lintExamples,

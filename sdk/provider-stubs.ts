@@ -13,7 +13,7 @@
  * by earlier versions (the long closures, which call `require(...).dispatch`) keeps working: both entries exist.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { URN_INPUT } from "../provider/registry";
+import { URN_INPUT } from "../provider/runtime/urn";
 import type { ResourceDescriptor } from "../provider/registry";
 import { secretOutputsOnly } from "../provider/plugin/schema";
 import { SETTINGS_INPUT } from "../provider/runtime/resource-settings";

@@ -3,7 +3,8 @@
  * Keep the names stable: state written by earlier versions calls them.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { RESOURCE_LIST, URN_INPUT, parseUrn } from "../registry";
+import { RESOURCE_LIST } from "../registry";
+import { URN_INPUT, parseUrn } from "../runtime/urn";
 import type { ResourceDescriptor } from "../registry";
 import { configureProvider, flushLogs } from "../runtime/context";
 import { exitWhenOutputIsGone } from "../runtime/orphan-guard";

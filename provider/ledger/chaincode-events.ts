@@ -25,7 +25,7 @@ import { codecs } from "./codec";
 import type { GatewayContext } from "./gateway-objects";
 import { sign } from "./gateway-objects";
 import { bytes, GATEWAY_METHODS, passthrough, serviceErrorProperties } from "./grpc-transport";
-import type { ChaincodeEventsRequest as ChaincodeEventsRequestMessage } from "./messages";
+import type { ChaincodeEventsRequest as ChaincodeEventsRequestMessage } from "./gateway-messages";
 
 /** An event a chaincode function set (stub.setEvent) in a transaction that committed VALID. */
 export interface ChaincodeEvent {

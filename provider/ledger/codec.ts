@@ -10,6 +10,7 @@
  */
 import { LedgerDecodeError } from "./ledger-decode-error";
 import type * as c from "./config-messages";
+import type * as g from "./gateway-messages";
 import type * as m from "./messages";
 import { protoType } from "./proto-root";
 import { TxValidationCode } from "./validation-codes";
@@ -121,22 +122,22 @@ export const codecs = {
   KvRead: codec<m.KvRead>("kvrwset.KVRead"),
   KvWrite: codec<m.KvWrite>("kvrwset.KVWrite"),
   RangeQueryInfo: codec<m.RangeQueryInfo>("kvrwset.RangeQueryInfo"),
-  SeekPosition: codec<m.SeekPosition>("orderer.SeekPosition"),
-  EndorseRequest: codec<m.EndorseRequest>("gateway.EndorseRequest"),
-  EndorseResponse: codec<m.EndorseResponse>("gateway.EndorseResponse"),
-  SubmitRequest: codec<m.SubmitRequest>("gateway.SubmitRequest"),
-  SubmitResponse: codec<m.EmptyMessage>("gateway.SubmitResponse"),
-  SignedCommitStatusRequest: codec<m.SignedCommitStatusRequest>("gateway.SignedCommitStatusRequest"),
-  CommitStatusRequest: codec<m.CommitStatusRequest>("gateway.CommitStatusRequest"),
-  CommitStatusResponse: codec<m.CommitStatusResponse>("gateway.CommitStatusResponse"),
-  EvaluateRequest: codec<m.EvaluateRequest>("gateway.EvaluateRequest"),
-  EvaluateResponse: codec<m.EvaluateResponse>("gateway.EvaluateResponse"),
-  SignedChaincodeEventsRequest: codec<m.SignedChaincodeEventsRequest>("gateway.SignedChaincodeEventsRequest"),
-  ChaincodeEventsRequest: codec<m.ChaincodeEventsRequest>("gateway.ChaincodeEventsRequest"),
-  ChaincodeEventsResponse: codec<m.ChaincodeEventsResponse>("gateway.ChaincodeEventsResponse"),
-  ErrorDetail: codec<m.ErrorDetail>("gateway.ErrorDetail"),
-  ProposedTransaction: codec<m.ProposedTransaction>("gateway.ProposedTransaction"),
-  PreparedTransaction: codec<m.PreparedTransaction>("gateway.PreparedTransaction"),
+  SeekPosition: codec<g.SeekPosition>("orderer.SeekPosition"),
+  EndorseRequest: codec<g.EndorseRequest>("gateway.EndorseRequest"),
+  EndorseResponse: codec<g.EndorseResponse>("gateway.EndorseResponse"),
+  SubmitRequest: codec<g.SubmitRequest>("gateway.SubmitRequest"),
+  SubmitResponse: codec<g.EmptyMessage>("gateway.SubmitResponse"),
+  SignedCommitStatusRequest: codec<g.SignedCommitStatusRequest>("gateway.SignedCommitStatusRequest"),
+  CommitStatusRequest: codec<g.CommitStatusRequest>("gateway.CommitStatusRequest"),
+  CommitStatusResponse: codec<g.CommitStatusResponse>("gateway.CommitStatusResponse"),
+  EvaluateRequest: codec<g.EvaluateRequest>("gateway.EvaluateRequest"),
+  EvaluateResponse: codec<g.EvaluateResponse>("gateway.EvaluateResponse"),
+  SignedChaincodeEventsRequest: codec<g.SignedChaincodeEventsRequest>("gateway.SignedChaincodeEventsRequest"),
+  ChaincodeEventsRequest: codec<g.ChaincodeEventsRequest>("gateway.ChaincodeEventsRequest"),
+  ChaincodeEventsResponse: codec<g.ChaincodeEventsResponse>("gateway.ChaincodeEventsResponse"),
+  ErrorDetail: codec<g.ErrorDetail>("gateway.ErrorDetail"),
+  ProposedTransaction: codec<g.ProposedTransaction>("gateway.ProposedTransaction"),
+  PreparedTransaction: codec<g.PreparedTransaction>("gateway.PreparedTransaction"),
   Metadata: codec<c.Metadata>("common.Metadata"),
   OrdererBlockMetadata: codec<c.OrdererBlockMetadata>("common.OrdererBlockMetadata"),
   LastConfig: codec<c.LastConfig>("common.LastConfig"),

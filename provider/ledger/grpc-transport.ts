@@ -10,7 +10,7 @@ import type { MessageCodec, MessageInit } from "./codec";
 import { CommitStatusError } from "./commit-status-error";
 import { EndorseError } from "./endorse-error";
 import { GatewayError } from "./gateway-error";
-import type { ErrorDetail } from "./messages";
+import type { ErrorDetail } from "./gateway-messages";
 import { SubmitError } from "./submit-error";
 
 export const GATEWAY_METHODS = {

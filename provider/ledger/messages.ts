@@ -348,5 +348,3 @@ export interface QueryReadsMerkleSummary {
   readonly maxLevel: number;
   readonly maxLevelHashes: readonly Uint8Array[];
 }
-
-export type * from "./gateway-messages";

@@ -3,12 +3,20 @@
  * sent), and the Node names of our Hash functions.
  */
 import { ConfigError } from "../errors/config-error";
-import type { ConnectOptions } from "./gateway-client";
 import { DEFAULT_HASH, none, sha256, sha384, sha3_256, sha3_384 } from "./hash";
 import type { Hash } from "./hash";
 import { KEY_TYPE_NAMES } from "./key-types";
+import type { Identity } from "./identity";
 import type { KeyType } from "./key-types";
 import { privateKeySignerType } from "./signing";
+import type { Signer } from "./signing";
+
+/** What hashFor reads of a Gateway's options (connect()'s ConnectOptions carry them). */
+export interface HashChoice {
+  readonly identity: Identity;
+  readonly signer?: Signer;
+  readonly hash?: Hash;
+}
 
 /** Node names of our Hash functions: with one of them, a newPrivateKeySigner signs the message in node:crypto. */
 export const NODE_HASH_NAMES = new Map<Hash, string>([
@@ -23,7 +31,7 @@ export const NODE_HASH_NAMES = new Map<Hash, string>([
  * an Ed25519 identity with a digest (fabric-gateway#757), an ECDSA one with `none`, or one of our own signers whose key
  * type is not the certificate's.
  */
-export function hashFor(options: ConnectOptions, keyType: KeyType): Hash {
+export function hashFor(options: HashChoice, keyType: KeyType): Hash {
   const name = `${options.identity.mspId}'s identity has an ${KEY_TYPE_NAMES[keyType]} key`;
   if (keyType === "ed25519" && options.hash !== undefined && options.hash !== none) {
     throw new ConfigError({

@@ -5,7 +5,7 @@
  * `customTimeouts`) into the module's `timeouts` input for that step, and answers a detailed diff naming the changed
  * input properties. Everything the resource does is the module's own code, the same the dynamic face runs.
  */
-import { URN_INPUT, parseUrn } from "../registry";
+import { URN_INPUT, parseUrn } from "../runtime/urn";
 import { FUNCTIONS, RESOURCES } from "./kinds";
 import type { ResourceKind, Step } from "./kinds";
 import { requiredFailures, secretNames } from "./schema";

@@ -8,7 +8,7 @@
  */
 import { configureSettings, providerClient } from "../runtime/context";
 import type { EndpointCaller } from "../functions/google-reads";
-import { parseUrn } from "../registry";
+import { parseUrn } from "../runtime/urn";
 import { checkExplicitSettings } from "../runtime/resource-settings";
 import { CONFIG_KEYS, CONFIG_NAMESPACE } from "../runtime/settings-reader";
 import { UNKNOWN, unwrapDeep } from "./secrets";

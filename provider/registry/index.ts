@@ -1,8 +1,6 @@
 /** The registry: each resource and function of the package declared once (docs/architecture.md, "The registry"). */
 export { RESOURCES, RESOURCE_LIST, importRefusalMessage, resourceOfType } from "./resources";
 export { FUNCTIONS, FUNCTION_LIST, functionOfToken } from "./functions";
-export { URN_INPUT, parseUrn } from "./urn";
-export type { ParsedUrn } from "./urn";
 export type {
   Adopted,
   Caller,

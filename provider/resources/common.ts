@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { parseDurationMs } from "../google";
-import { parseUrn } from "../registry/urn";
+import { parseUrn } from "../runtime/urn";
 
 /** Default per-operation deadline, as Terraform's google provider uses for firewall policies. */
 export const DEFAULT_RESOURCE_TIMEOUT_MS = 20 * 60 * 1000;

@@ -9,7 +9,7 @@ import { buildProposal, validationCodeMeaning, validationCodeName } from "../led
 import type { Gateway, GatewayTlsOptions, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";
 import { readClientTlsKey } from "./ledger-client-tls";
-import { leaseGatewayChannel } from "../ledger/channel-pool";
+import { leaseGatewayChannel } from "../runtime/gateway-channels";
 import type { Timeouts } from "./common";
 import { log, status as rowStatus } from "../runtime/context";
 import { deliver, withRetries } from "../ledger/delivery";

@@ -2,9 +2,8 @@
  * The steps scripts/run.ts and scripts/run-tests.ts are made of: the log line, running a command, the ensure-*.sh
  * set-ups (the Pulumi CLI, SoftHSM2, pkcs11js), the pruning of dist/ and the two parts of the lint.
  */
-import { spawn, spawnSync, type StdioOptions } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type StdioOptions } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 
 /** When run.sh started (epoch ms, OPSLEDGER_RUN_STARTED_MS), so the log's `+Ns` counts from the command's start. */
@@ -15,10 +14,12 @@ export function log(message: string): void {
   process.stderr.write(`[opsledger] +${String(Math.floor((Date.now() - STARTED_MS) / 1000))}s ${message}\n`);
 }
 
-/** The project's cache folder, outside the work tree (the ensure-*.sh scripts compute the same). */
+/** scripts/lib/cache-dir.sh, where the cache folder's rule is written (dist/scripts/lib -> the checkout). */
+const CACHE_DIR_SCRIPT = path.resolve(__dirname, "..", "..", "..", "scripts", "lib", "cache-dir.sh");
+
+/** The project's cache folder, outside the work tree, as scripts/lib/cache-dir.sh finds it under `env`. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME ?? path.join(env.HOME ?? os.homedir(), ".cache");
-  return env.OPSLEDGER_CACHE_DIR ?? path.join(xdg, "pulumi-opsledger");
+  return execFileSync("bash", [CACHE_DIR_SCRIPT], { env, encoding: "utf8" }).trim();
 }
 
 /** A task's failure: the exit code to end with (the reason was printed where it happened). */

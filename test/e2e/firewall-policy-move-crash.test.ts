@@ -28,7 +28,7 @@ import {
   whileTheOperationRuns,
 } from "../helpers/kill-during-up";
 import type { Interrupted, KillPoint } from "../helpers/kill-during-up";
-import { GOOGLE_FACES, TYPESCRIPT, assertProcessCount, projectOf, resourcesOf } from "../helpers/faces";
+import { GOOGLE_FACES, TYPESCRIPT, projectOf, resourcesOf } from "../helpers/faces";
 import type { Face } from "../helpers/faces";
 
 const { policy: POLICY, folderA: A, folderB: B } = FIXTURE.firewallPolicyMove;
@@ -37,6 +37,17 @@ const MOVE_MS = 4000;
 /** Moves that took effect (the sandbox audits a move when its operation completes successfully). */
 function moves(sandbox: GoogleSandbox) {
   return sandbox.audit().filter((e) => e.kind === "firewallPolicies.move" && e.source === "api");
+}
+
+/** Asserts that `processes` are as many of `role` as a `pulumi up` through the face runs. */
+function assertProcessCount(face: Face, role: "program" | "provider", processes: readonly unknown[]): void {
+  const counts = face.processes;
+  if (counts === undefined) throw new Error(`the ${face.name} runs no move's project`);
+  const expected = role === "program" ? { min: counts.program, max: counts.program } : counts.provider;
+  assert.ok(
+    processes.length >= expected.min && processes.length <= expected.max,
+    `${String(processes.length)} ${role} processes through the ${face.name}, expected ${String(expected.min)} to ${String(expected.max)}`,
+  );
 }
 
 /** Asserts that a tree kill took every process of the face's `pulumi up`: the CLI, the program's, the provider's. */

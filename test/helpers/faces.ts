@@ -18,14 +18,18 @@ import * as path from "node:path";
 import { FIREWALL_POLICY_MOVE_TYPE } from "../../sdk/compute/firewall-policy-move";
 import { resourceOfType } from "../../provider/registry";
 import { LEDGER_TRANSACTION_TYPE } from "../../sdk/ledger/ledger-transaction";
+import type { LedgerProgram } from "../../scripts/lib/ledger-program-config";
 import type { Proc } from "./kill-stack";
 import { REPO_ROOT, dynamicResources, exampleDir } from "./project-stack";
-import type { ConfigValues, StackDeployment, StateResource } from "./project-stack";
+import type { StackDeployment, StateResource } from "./project-stack";
 import { pythonBinDir, pythonEnv } from "./python-toolchain";
 
 export interface Face {
-  /** The short name ledger test titles use: "component" (TypeScript, where the transaction is a component). */
-  readonly key: "component" | "plugin" | "python";
+  /**
+   * The short name ledger test titles use, which is also the program that runs examples/ledger's transaction:
+   * "component" (TypeScript, where the transaction is a component).
+   */
+  readonly key: LedgerProgram;
   /** Names the face in a `describe`. */
   readonly name: string;
   /** The program's language (its Pulumi.yaml `runtime`). */
@@ -155,17 +159,6 @@ export function faceEnv(face: Face): Readonly<Record<string, string>> {
   return { PATH: env["PATH"] ?? "", PYTHONDONTWRITEBYTECODE: "1" };
 }
 
-/** Asserts that `processes` are as many of `role` as a `pulumi up` through the face runs. */
-export function assertProcessCount(face: Face, role: "program" | "provider", processes: readonly unknown[]): void {
-  const counts = face.processes;
-  if (counts === undefined) throw new Error(`the ${face.name} runs no move's project`);
-  const expected = role === "program" ? { min: counts.program, max: counts.program } : counts.provider;
-  assert.ok(
-    processes.length >= expected.min && processes.length <= expected.max,
-    `${String(processes.length)} ${role} processes through the ${face.name}, expected ${String(expected.min)} to ${String(expected.max)}`,
-  );
-}
-
 /** The move's resource in a state. */
 export function moveIn(face: Face, state: StackDeployment): StateResource {
   const found = resourcesOf(face, state);
@@ -188,26 +181,6 @@ export function moveBlock(face: Face, output: string): string[] {
     (l, i) => i > start && /^\s*(Resources:|Outputs:|--outputs:--|[+~-]? ?pulumi[:-]|[+~-]? ?opsledger:)/.test(l),
   );
   return lines.slice(start + 1, end < 0 ? undefined : end);
-}
-
-/**
- * The ledger config as the face's project takes it. The YAML twin has no "absent" for a key it reads: a stack without
- * transient data gives it `{}` (a secret, as the key always is).
- */
-export function faceConfig(face: Face, config: ConfigValues): ConfigValues {
-  if (face.provider === "dynamic") return config;
-  if (config["ledgerOnDestroy"] !== undefined) {
-    throw new Error(
-      `the ${face.key} twin of examples/ledger has no ledgerOnDestroy: run that body through the component`,
-    );
-  }
-  if (config["ledgerChannelCapability"] !== undefined) {
-    throw new Error(
-      `the ${face.key} twin of examples/ledger has no ledgerChannelCapability (the channel's are read): run that body through the component`,
-    );
-  }
-  if (face.language === "python") return config;
-  return { ledgerTransientData: { value: "{}", secret: true }, ...config };
 }
 
 /** The resources a first ledger preview creates: the stack and the component and its submission, or the stack and one. */

@@ -18,7 +18,8 @@ import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fab
 import type { FabricOrganization } from "../../sandbox/fabric-network";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
-import { TYPESCRIPT, faceConfig, faceEnv } from "./faces";
+import { ledgerProgramConfig } from "../../scripts/lib/ledger-program-config";
+import { TYPESCRIPT, faceEnv } from "./faces";
 import type { Face } from "./faces";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
@@ -119,10 +120,7 @@ export function directGatewayConfig(org: FabricOrganization): ConfigValues {
   };
 }
 
-/** A key no other test (nor another run on a long-lived network) uses. */
-export function uniqueKey(label: string): string {
-  return `${label}-${crypto.randomBytes(6).toString("hex")}`;
-}
+export { uniqueKey } from "../../scripts/lib/ledger-program-config";
 
 /** What examples/ledger is asked to submit, beyond the target's settings. */
 export interface TransactionSettings {
@@ -196,7 +194,7 @@ export function componentStack(
   return initProjectStack({
     projectDir: face.projects.ledger,
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
-    config: faceConfig(face, ledgerConfig(t, s)),
+    config: ledgerProgramConfig(face.key, ledgerConfig(t, s)),
     env: {
       ...faceEnv(face),
       ...(s.identity !== undefined && "signerConfig" in s.identity ? s.identity.env : undefined),

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { cacheDir } from "../../scripts/lib/run-steps";
 import { goCaches } from "./go-toolchain";
 import { exampleDir, stripAnsi } from "./project-stack";
 import type { SandboxCli } from "./sandbox-cli";
@@ -41,7 +42,7 @@ export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
     ...goCaches(),
     // And the project's and pip's caches where they were: examples/python's block makes its virtualenv through
     // scripts/ensure-python.sh once, not with every fresh HOME.
-    OPSLEDGER_CACHE_DIR: process.env["OPSLEDGER_CACHE_DIR"] ?? path.join(os.homedir(), ".cache", "pulumi-opsledger"),
+    OPSLEDGER_CACHE_DIR: cacheDir(),
     PIP_CACHE_DIR: process.env["PIP_CACHE_DIR"] ?? path.join(os.homedir(), ".cache", "pip"),
   };
 }

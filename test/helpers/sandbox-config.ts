@@ -1,12 +1,14 @@
-/** Stack configuration and tokens that point a program at an in-process Google sandbox. */
-import type { ConfigMap } from "@pulumi/pulumi/automation";
+/**
+ * The tests' side of a Google sandbox: a read-only principal, its scopes, what the sandbox holds. The stack config that
+ * points a program at it is scripts/lib/sandbox-stack-config.ts's, which the upgrade recorder writes too.
+ */
 import { fixture } from "../../sandbox/google";
 import type { GoogleSandbox, SandboxSeed } from "../../sandbox/google";
+import { SCOPE_PREFIX } from "../../scripts/lib/sandbox-stack-config";
 
-export const DEPLOYER = "deployer@sandbox-project.iam.gserviceaccount.com";
+export { DEPLOYER, deployerConfig, endpointConfig, tokenConfig } from "../../scripts/lib/sandbox-stack-config";
+
 export const READER = "reader@sandbox-project.iam.gserviceaccount.com";
-
-const SCOPE = "https://www.googleapis.com/auth/";
 
 /**
  * What a pull-request preview job holds: read-only scopes wherever Google has one. IAM (`iam`) and Display & Video 360
@@ -19,42 +21,7 @@ export const READ_ONLY_SCOPES = [
   "ndev.cloudman.readonly",
   "chat.spaces.readonly",
   "display-video",
-].map((s) => SCOPE + s);
-
-/** The custom endpoints of the sandbox as `opsledger:*CustomEndpoint` stack config. */
-export function endpointConfig(sandbox: GoogleSandbox): ConfigMap {
-  const e = sandbox.endpoints;
-  return {
-    "opsledger:iamCustomEndpoint": { value: e.iam },
-    "opsledger:computeCustomEndpoint": { value: e.compute },
-    "opsledger:deploymentManagerCustomEndpoint": { value: e.deploymentManager },
-    "opsledger:workspaceEventsCustomEndpoint": { value: e.workspaceEvents },
-    "opsledger:displayVideoCustomEndpoint": { value: e.displayVideo },
-    "opsledger:kmsCustomEndpoint": { value: e.kms },
-    "opsledger:iamCredentialsCustomEndpoint": { value: e.iamCredentials },
-    "opsledger:oauth2CustomEndpoint": { value: e.oauth2 },
-  };
-}
-
-/** Endpoints plus a minted access token (as a secret) for the principal and scopes given. */
-export function tokenConfig(sandbox: GoogleSandbox, principal: string, scopes: readonly string[]): ConfigMap {
-  return {
-    ...endpointConfig(sandbox),
-    "opsledger:accessToken": { value: sandbox.mintToken({ principal, scopes }), secret: true },
-  };
-}
-
-/** A deployer token with the scopes every endpoint of the package needs. */
-export function deployerConfig(sandbox: GoogleSandbox): ConfigMap {
-  return tokenConfig(sandbox, DEPLOYER, [
-    SCOPE + "compute",
-    SCOPE + "cloud-platform",
-    SCOPE + "display-video",
-    SCOPE + "ndev.cloudman.readonly",
-    SCOPE + "chat.spaces.readonly",
-    SCOPE + "cloudkms",
-  ]);
-}
+].map((s) => SCOPE_PREFIX + s);
 
 /** The parent the sandbox reports for a firewall policy (a GET with a read-only token). */
 export async function parentOf(sandbox: GoogleSandbox, policyId: string): Promise<string> {

@@ -1,9 +1,10 @@
 /**
  * provider/ledger/channel-pool.ts: the creates, reads and deletes of one provider process share one
  * gRPC channel (connection) per gateway settings (docs/benchmarks.md, "The ledger through the engine"); settings that differ never
- * share one; a connection left broken is not handed out again; one nobody uses is closed after IDLE_CLOSE_MS and never
- * holds the process open meanwhile. Each lease makes a call to an HTTP/2 server on 127.0.0.1 (grpc-js speaks h2c to a
- * loopback address without TLS), which notes the connections the calls came on.
+ * share one; a connection left broken is not handed out again; one nobody uses is closed after the idle delay (the
+ * pool's schedule, recorded here) and never holds the process open meanwhile. Each test has a pool of its own; each
+ * lease makes a call to an HTTP/2 server on 127.0.0.1 (grpc-js speaks h2c to a loopback address without TLS), which
+ * notes the connections the calls came on.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -11,16 +12,10 @@ import * as http2 from "node:http2";
 import type * as net from "node:net";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import {
-  IDLE_CLOSE_MS,
-  closeIdleGatewayChannels,
-  leaseGatewayChannel,
-  openGatewayChannels,
-} from "../../../provider/ledger/channel-pool";
+import { DEFAULT_IDLE_CLOSE_MS, newGatewayChannelPool } from "../../../provider/ledger/channel-pool";
+import type { GatewayChannelPool } from "../../../provider/ledger/channel-pool";
 import { newMember, newOrg } from "./fixtures";
 import type { TestMember } from "./fixtures";
-
-const realSetTimeout = globalThis.setTimeout;
 
 /** The method every lease calls: the server answers it UNIMPLEMENTED, after noting the connection it came on. */
 const PING = "/opsledger.test.Channels/Ping";
@@ -89,15 +84,35 @@ function reaches(client: grpc.Client, state: grpc.connectivityState): Promise<vo
   });
 }
 
+/** A timer the pool scheduled: its delay, and whether it ran or was cancelled. */
+interface RecordedRun {
+  readonly ms: number;
+  readonly run: () => void;
+  cancelled: boolean;
+}
+
 describe("one gateway connection per provider process and settings (provider/ledger/channel-pool.ts)", function () {
-  // A mocha worker runs other files in this process first; their ledger calls may have left channels in the pool (idle,
-  // closing on their own after IDLE_CLOSE_MS), one of them perhaps to a port this file's server now listens on.
+  let scheduled: RecordedRun[] = [];
+  let pool: GatewayChannelPool;
+  const leaseGatewayChannel = (...args: Parameters<GatewayChannelPool["lease"]>) => pool.lease(...args);
+  const openGatewayChannels = (): number => pool.openChannels();
+
   beforeEach(() => {
-    closeIdleGatewayChannels();
-    assert.equal(openGatewayChannels(), 0, "a channel of another file is still leased");
+    scheduled = [];
+    pool = newGatewayChannelPool({
+      schedule: (run, ms) => {
+        const timer: RecordedRun = { ms, run, cancelled: false };
+        scheduled.push(timer);
+        return {
+          cancel: () => {
+            timer.cancelled = true;
+          },
+        };
+      },
+    });
   });
   afterEach(() => {
-    closeIdleGatewayChannels();
+    pool.closeIdle();
     assert.equal(openGatewayChannels(), 0, "a test left a lease open");
   });
 
@@ -180,56 +195,55 @@ describe("one gateway connection per provider process and settings (provider/led
     next.release();
   });
 
-  it("closes a connection no lease has used for IDLE_CLOSE_MS, with a timer that holds nothing open", async () => {
+  it("closes a connection no lease has used for DEFAULT_IDLE_CLOSE_MS, and keeps one a new lease took", async () => {
     const server = await countingServer();
-    const timers: { ms: number | undefined; run: () => void; unref: boolean }[] = [];
     try {
       const lease = leaseGatewayChannel(server.address, undefined);
       await ping(lease.client);
-      globalThis.setTimeout = ((run: () => void, ms?: number) => {
-        const timer = { ms, run, unref: false };
-        timers.push(timer);
-        return { unref: () => ((timer.unref = true), undefined) };
-      }) as unknown as typeof setTimeout;
+      assert.equal(scheduled.length, 0, "nothing scheduled while a lease runs");
       lease.release();
-      globalThis.setTimeout = realSetTimeout;
+      const again = leaseGatewayChannel(server.address, undefined);
+      again.release();
       assert.deepEqual(
-        timers.map((t) => [t.ms, t.unref]),
-        [[IDLE_CLOSE_MS, true]],
+        scheduled.map((t) => [t.ms, t.cancelled]),
+        [
+          [DEFAULT_IDLE_CLOSE_MS, true],
+          [DEFAULT_IDLE_CLOSE_MS, false],
+        ],
       );
+      assert.equal(again.client, lease.client);
       assert.equal(openGatewayChannels(), 1);
-      timers[0]?.run();
+      scheduled[1]?.run();
       assert.equal(openGatewayChannels(), 0);
       assert.equal(lease.client.getChannel().getConnectivityState(false), grpc.connectivityState.SHUTDOWN);
     } finally {
-      globalThis.setTimeout = realSetTimeout;
       await server.close();
     }
   });
 
   it("lets a process that released its connected lease exit on its own, the connection still cached", async function () {
-    // The child must exit before IDLE_CLOSE_MS with the channel still open; held by the connection or the timer, it
-    // would exit only once the timer closed it ("0 open").
-    this.timeout(IDLE_CLOSE_MS * 3);
+    // The child, with the pool's own timer, must exit before DEFAULT_IDLE_CLOSE_MS with the channel still open; held
+    // by the connection or the timer, it would exit only once the timer closed it ("0 open").
+    this.timeout(DEFAULT_IDLE_CLOSE_MS * 3);
     const server = await countingServer();
     try {
       const modulePath = path.resolve(__dirname, "../../../provider/ledger/channel-pool.js");
       const script = `
-        const channels = require(${JSON.stringify(modulePath)});
-        const lease = channels.leaseGatewayChannel(${JSON.stringify(server.address)}, undefined);
+        const channels = require(${JSON.stringify(modulePath)}).newGatewayChannelPool();
+        const lease = channels.lease(${JSON.stringify(server.address)}, undefined);
         const id = (b) => b;
         lease.client.makeUnaryRequest(${JSON.stringify(PING)}, id, id, Buffer.alloc(0), { deadline: Date.now() + 10000 }, (error) => {
           if (error?.code !== 12) { console.error(String(error?.message)); process.exit(2); }
           lease.release();
-          process.on("exit", () => console.log("exit with " + channels.openGatewayChannels() + " open"));
+          process.on("exit", () => console.log("exit with " + channels.openChannels() + " open"));
         });`;
       const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
       const exited = await new Promise<number | null | "held">((resolve) => {
-        const held = realSetTimeout(() => {
+        const held = setTimeout(() => {
           resolve("held");
-        }, IDLE_CLOSE_MS * 2);
+        }, DEFAULT_IDLE_CLOSE_MS * 2);
         child.on("exit", (code) => {
           clearTimeout(held);
           resolve(code);

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { codecs } from "../../../provider/ledger/codec";
 import type { CodecName, MessageCodec, MessageInit } from "../../../provider/ledger/codec";
 import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import type * as g from "../../../provider/ledger/gateway-messages";
 import type * as m from "../../../provider/ledger/messages";
 import { buildProposal } from "../../../provider/ledger/proposal";
 import { unwrap } from "../../../provider/ledger/unwrap";
@@ -83,7 +84,7 @@ const chaincodeActionPayload: fc.Arbitrary<m.ChaincodeActionPayload> = fc.record
   },
   { requiredKeys: ["chaincodeProposalPayload"] },
 );
-const seekPosition: fc.Arbitrary<m.SeekPosition> = fc.oneof(
+const seekPosition: fc.Arbitrary<g.SeekPosition> = fc.oneof(
   fc.constant({ newest: {} }),
   fc.constant({ oldest: {} }),
   fc.constant({ nextCommit: {} }),
