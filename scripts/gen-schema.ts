@@ -1,5 +1,5 @@
 /**
- * Generates the plugin's Pulumi package schema (provider/plugin/schema.json) from the TypeScript SDK: the one source
+ * Generates the plugin's Pulumi package schema (provider/schema/schema.json) from the TypeScript SDK: the one source
  * of the shapes is the SDK's `XArgs` interfaces, resource classes and `GetXResult` types with their doc comments
  * (docs/decisions/0027-plugin-schema-generated-from-the-typescript-sdk.md); the Go SDK follows it
  * (`bash scripts/gen-go-sdk.sh`). Run `node dist/scripts/gen-schema.js` (or with `--check`,
@@ -20,7 +20,7 @@ import { FUNCTION_LIST, RESOURCE_LIST } from "../provider/registry";
 import { CONFIG_KEYS } from "../provider/runtime/settings-reader";
 
 const ROOT = join(__dirname, "..", "..");
-export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
+export const SCHEMA_PATH = join(ROOT, "provider", "schema", "schema.json");
 
 /** What the generator reads of each resource and function: the registry's descriptors (provider/registry). */
 export const RESOURCE_SOURCES = RESOURCE_LIST.map((d) => ({

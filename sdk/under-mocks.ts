@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
-import { SCHEMA } from "../provider/plugin/schema";
+import { SCHEMA } from "../provider/schema/schema";
 import { FUNCTION_LIST } from "../provider/registry";
 
 /** Whether the program runs under `pulumi.runtime.setMocks`: the runtime's monitor is Pulumi's mock monitor. */

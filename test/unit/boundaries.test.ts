@@ -73,6 +73,15 @@ describe("layer boundaries (STYLE.md)", () => {
     assert.deepEqual(offenders, []);
   });
 
+  it("keeps sdk/ off provider/plugin (the schema it reads is provider/schema's)", () => {
+    const offenders = sources("sdk").flatMap((f) =>
+      imports(f)
+        .filter((i) => resolvesInto(f, i.spec, "provider/plugin"))
+        .map((i) => `${f}: ${i.line}`),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
   it("never imports sandbox/, test/, bench/, fuzz/ or examples/ from production code", () => {
     const offenders = ["provider", "sdk"].flatMap(sources).flatMap((f) =>
       imports(f)
