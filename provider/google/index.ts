@@ -8,6 +8,7 @@ export type { CallOptions, GoogleClient } from "./client";
 export {
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   GOOGLE_SETTING_KEYS,
+  durationText,
   parseDurationMs,
   resolveGoogleSettings,
 } from "./settings";

@@ -181,6 +181,12 @@ export function parseDurationMs(text: string): number | undefined {
   return Math.round(total);
 }
 
+/** Milliseconds as parseDurationMs reads them, in the largest whole unit: 1_200_000 -> "20m", 1_500 -> "1500ms". */
+export function durationText(ms: number): string {
+  const unit = (["h", "m", "s"] as const).find((u) => ms % (UNIT_MS[u] ?? 1) === 0);
+  return unit === undefined ? `${ms}ms` : `${ms / (UNIT_MS[unit] ?? 1)}${unit}`;
+}
+
 function resolveCredentialSource(sources: GoogleSettingsSources): { credentials?: Found; accessToken?: Found } {
   for (const level of ["explicit", "config", "env"] as const) {
     const credentials = lookupAt(sources, "credentials", level);
