@@ -14,11 +14,12 @@
  * generic one such as `Pick<…>` written inline its owner's), `unknown` or a union of different kinds → Any. A property
  * is required when it is not optional; its description is its doc comment (with `@default` as "Default:", and a
  * `{@link NAME}` of a constant in DOC_VALUES written as its value); a `@secret` tag (and nothing else) marks it secret.
+ * The provider's settings are secret when SECRET_SETTING_KEYS (provider/google/settings.ts) lists them.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
-import { durationText } from "../provider/google";
+import { durationText, SECRET_SETTING_KEYS } from "../provider/google";
 import { DEFAULT_OPERATION_TIMEOUT_MS } from "../provider/operations";
 import { FUNCTION_LIST, RESOURCE_LIST } from "../provider/registry";
 import { CONFIG_KEYS } from "../provider/runtime/settings-reader";
@@ -239,8 +240,6 @@ function isOptionalOutput(type: ts.Type): boolean {
 
 /** The provider's settings: the keys stack config takes (CONFIG_KEYS), documented where the client declares them. */
 const SETTINGS_SOURCE = { file: "provider/google/settings-types.ts", type: "GoogleSettingsInput" } as const;
-/** Settings that are credentials: secret in the schema, so the engine and SDKs keep them encrypted. */
-const SECRET_SETTINGS: readonly string[] = ["credentials", "accessToken"];
 
 /** The provider's input properties (`opsledger:index:Provider`), which are also the `opsledger:*` stack config. */
 function settingsProperties(g: Generator): Json {
@@ -251,7 +250,7 @@ function settingsProperties(g: Generator): Json {
     if (p === undefined) throw new Error(`gen-schema: ${SETTINGS_SOURCE.type} has no setting ${key}`);
     const { description } = g.docOf(p);
     if (description === "") throw new Error(`gen-schema: ${SETTINGS_SOURCE.type}.${key} has no doc comment`);
-    properties[key] = { type: "string", description, ...(SECRET_SETTINGS.includes(key) ? { secret: true } : {}) };
+    properties[key] = { type: "string", description, ...(SECRET_SETTING_KEYS.includes(key) ? { secret: true } : {}) };
   }
   return properties;
 }

@@ -11,6 +11,7 @@ export {
   durationText,
   parseDurationMs,
   resolveGoogleSettings,
+  SECRET_SETTING_KEYS,
 } from "./settings";
 export type { GoogleSettings, GoogleSettingsInput } from "./settings";
 export type { EndpointId, EndpointParams, EndpointResult } from "./endpoint-types";

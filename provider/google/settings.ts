@@ -55,7 +55,10 @@ const SETTING_KEYS: Readonly<Record<Key, true>> = {
 /** The settings' names, in one list (the type makes a setting missing from it a compile error). */
 export const GOOGLE_SETTING_KEYS: readonly Key[] = Object.freeze(Object.keys(SETTING_KEYS) as Key[]);
 
-/** Settings whose value is a secret: stack config delivers them as secrets, and they are never printed. */
+/**
+ * Settings whose value is a secret, never printed: the schema marks them secret (scripts/gen-schema.ts), so the engine
+ * and every SDK keep them encrypted and the plugin returns them wrapped as secrets.
+ */
 export const SECRET_SETTING_KEYS: readonly Key[] = Object.freeze(["credentials", "accessToken"] satisfies Key[]);
 
 const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
