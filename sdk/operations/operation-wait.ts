@@ -20,7 +20,7 @@ export class OperationWait extends OpsLedgerDynamicResource {
   declare readonly status: pulumi.Output<string>;
   declare readonly progress: pulumi.Output<number | undefined>;
   declare readonly endTime: pulumi.Output<string | undefined>;
-  /** The response's @type (IAM) or the operation's targetLink (compute). */
+  /** The response's `@type` (IAM) or the operation's targetLink (compute). */
   declare readonly result: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: OperationWaitArgs, opts?: ResourceOptions) {
