@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the Python SDK (sdk/python: the package pulumi_opsledger and its pyproject.toml) from the plugin's schema
-# with Pulumi's own code generator, as `pulumi package gen-sdk provider/plugin/schema.json --language python --version
+# with Pulumi's own code generator, as `pulumi package gen-sdk provider/schema/schema.json --language python --version
 # <package.json's version>` writes it (the CLI's Python language host, at the version of @pulumi/pulumi). The schema's
 # language.python (scripts/gen-schema.ts) asks for a pyproject.toml whose version is that --version. The generated files
 # are committed and test/integration/plugin/python-sdk.test.ts regenerates them and fails on any difference.
@@ -12,7 +12,7 @@ bin=$(bash "$ROOT/scripts/ensure-pulumi.sh")
 version=$(node -p "require('$ROOT/package.json').version")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-PULUMI_SKIP_UPDATE_CHECK=true "$bin/pulumi" package gen-sdk "$ROOT/provider/plugin/schema.json" --language python \
+PULUMI_SKIP_UPDATE_CHECK=true "$bin/pulumi" package gen-sdk "$ROOT/provider/schema/schema.json" --language python \
   --version "$version" --out "$out" >&2
 # The generated files: the package folder, pyproject.toml and .gitattributes (what a build leaves beside them is not).
 GENERATED=(pulumi_opsledger pyproject.toml .gitattributes)

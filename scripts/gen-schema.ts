@@ -1,26 +1,31 @@
 /**
- * Generates the plugin's Pulumi package schema (provider/plugin/schema.json) from the TypeScript SDK: the one source
- * of the shapes is the SDK's `XArgs` interfaces, resource classes and `GetXResult` types with their doc comments
- * (docs/decisions/0027-plugin-schema-generated-from-the-typescript-sdk.md); the Go SDK follows it
- * (`bash scripts/gen-go-sdk.sh`). Run `node dist/scripts/gen-schema.js` (or with `--check`,
- * which exits 1 when the committed schema differs); test/unit/plugin/schema.test.ts runs the same comparison in CI.
+ * Generates the package's Pulumi schema (provider/schema/schema.json) from the TypeScript SDK's surface: the names the
+ * registry gives (each resource's `XArgs` and class, each function's `GetXArgs` and `GetXResult`), followed to where
+ * each shape is declared once (docs/decisions/0027-plugin-schema-generated-from-the-typescript-sdk.md, 0052): a type
+ * alias or re-export to its declaration, a mapped type (the SDK's `Inputs<T>`, sdk/inputs.ts; `Pick`, `Omit`) to the
+ * properties it maps, read with their declared types and doc comments (the provider's plain shapes:
+ * provider/resources, provider/functions). The Go and Python SDKs follow it (`bash scripts/gen-go-sdk.sh`,
+ * `bash scripts/gen-python-sdk.sh`). Run `node dist/scripts/gen-schema.js` (or with `--check`, which exits 1 when the
+ * committed schema differs); test/unit/plugin/schema.test.ts runs the same comparison in CI.
  *
  * Mapping: `pulumi.Input<T>`/`pulumi.Output<T>`/`Promise<T>` are T; string (and unions of string literals) →
  * string, number → number, boolean → boolean, `T[]` → array, an object with a string index → map, a named or
- * inline object → an object type `opsledger:<module>:<Name>`, `unknown` or a union of different kinds → Any. A
- * property is required when it is not optional; its description is its doc comment (with `@default` as "Default:");
- * a `@secret` tag (and nothing else) marks it secret. Properties of a mapped type (the SDK's ledger inputs,
- * sdk/ledger/inputs.ts) are read from the plain declaration they map (provider/resources/ledger-shapes.ts): its type
- * and its doc comment.
+ * inline object → an object type `opsledger:<module>:<Name>` (a type alias gives its own name, an instance of a
+ * generic one such as `Pick<…>` written inline its owner's), `unknown` or a union of different kinds → Any. A property
+ * is required when it is not optional; its description is its doc comment (with `@default` as "Default:", and a
+ * `{@link NAME}` of a constant in DOC_VALUES written as its value); a `@secret` tag (and nothing else) marks it secret.
+ * The provider's settings are secret when SECRET_SETTING_KEYS (provider/google/settings.ts) lists them.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
+import { durationText, SECRET_SETTING_KEYS } from "../provider/google";
+import { DEFAULT_OPERATION_TIMEOUT_MS } from "../provider/operations";
 import { FUNCTION_LIST, RESOURCE_LIST } from "../provider/registry";
 import { CONFIG_KEYS } from "../provider/runtime/settings-reader";
 
 const ROOT = join(__dirname, "..", "..");
-export const SCHEMA_PATH = join(ROOT, "provider", "plugin", "schema.json");
+export const SCHEMA_PATH = join(ROOT, "provider", "schema", "schema.json");
 
 /** What the generator reads of each resource and function: the registry's descriptors (provider/registry). */
 export const RESOURCE_SOURCES = RESOURCE_LIST.map((d) => ({
@@ -70,10 +75,10 @@ class Generator {
   }
 
   docOf(symbol: ts.Symbol): { description: string; secret: boolean } {
-    const text = ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim();
+    const text = docText(symbol.getDocumentationComment(this.checker));
     const tags = symbol.getJsDocTags(this.checker);
     const def = tags.find((t) => t.name === "default");
-    const defText = def?.text ? ts.displayPartsToString(def.text).trim() : "";
+    const defText = docText(def?.text);
     const description = [text, defText === "" ? "" : `Default: ${defText}`].filter((s) => s !== "").join("\n\n");
     const secret = tags.some((t) => t.name === "secret");
     return { description, secret };
@@ -126,7 +131,9 @@ class Generator {
     const index = this.checker.getIndexTypeOfType(one, ts.IndexKind.String);
     if (index) return { type: "object", additionalProperties: this.typeSpec(index, owner, module) };
     if (one.flags & ts.TypeFlags.Object) {
-      const named = one.aliasSymbol?.getName() ?? one.getSymbol()?.getName();
+      // An instance of a generic alias written in place (`Pick<Timeouts, "create">`) is named as an inline object.
+      const alias = one.aliasTypeArguments === undefined ? one.aliasSymbol : undefined;
+      const named = (alias ?? one.getSymbol())?.getName();
       const plain = named && named !== "__type" && named !== "__object" ? named.replace(/Args$/, "") : owner;
       const name = this.typeNames[plain] ?? plain;
       const token = `opsledger:${module}:${name}`;
@@ -134,7 +141,7 @@ class Generator {
         this.types[token] = { type: "object" };
         const { properties, required } = this.properties(one, name, module);
         this.types[token] = { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
-        const symbol = one.aliasSymbol ?? one.getSymbol();
+        const symbol = alias ?? one.getSymbol();
         const doc = symbol ? this.docOf(symbol).description : "";
         if (doc !== "") this.types[token] = { description: doc, ...this.types[token] };
       }
@@ -197,6 +204,31 @@ class Generator {
   }
 }
 
+/**
+ * The constants a doc comment may link (`@default {@link DEFAULT_OPERATION_TIMEOUT_MS}`): the schema says their value,
+ * as a program would write it, so a documented default is the constant the code applies.
+ */
+const DOC_VALUES: Readonly<Record<string, string>> = {
+  DEFAULT_OPERATION_TIMEOUT_MS: durationText(DEFAULT_OPERATION_TIMEOUT_MS),
+};
+
+/** A doc comment's text, each `{@link NAME}` written as DOC_VALUES' value of NAME, or as NAME. */
+function docText(parts: readonly ts.SymbolDisplayPart[] | undefined): string {
+  let text = "";
+  let link: string | undefined;
+  for (const part of parts ?? []) {
+    if (part.kind === "link") {
+      if (link === undefined) link = "";
+      else {
+        text += DOC_VALUES[link.trim()] ?? link.trim();
+        link = undefined;
+      }
+    } else if (link === undefined) text += part.text;
+    else link += part.text;
+  }
+  return text.trim();
+}
+
 function isStringish(t: ts.Type): boolean {
   return (t.flags & ts.TypeFlags.StringLike) !== 0;
 }
@@ -208,8 +240,6 @@ function isOptionalOutput(type: ts.Type): boolean {
 
 /** The provider's settings: the keys stack config takes (CONFIG_KEYS), documented where the client declares them. */
 const SETTINGS_SOURCE = { file: "provider/google/settings-types.ts", type: "GoogleSettingsInput" } as const;
-/** Settings that are credentials: secret in the schema, so the engine and SDKs keep them encrypted. */
-const SECRET_SETTINGS: readonly string[] = ["credentials", "accessToken"];
 
 /** The provider's input properties (`opsledger:index:Provider`), which are also the `opsledger:*` stack config. */
 function settingsProperties(g: Generator): Json {
@@ -220,7 +250,7 @@ function settingsProperties(g: Generator): Json {
     if (p === undefined) throw new Error(`gen-schema: ${SETTINGS_SOURCE.type} has no setting ${key}`);
     const { description } = g.docOf(p);
     if (description === "") throw new Error(`gen-schema: ${SETTINGS_SOURCE.type}.${key} has no doc comment`);
-    properties[key] = { type: "string", description, ...(SECRET_SETTINGS.includes(key) ? { secret: true } : {}) };
+    properties[key] = { type: "string", description, ...(SECRET_SETTING_KEYS.includes(key) ? { secret: true } : {}) };
   }
   return properties;
 }

@@ -21,6 +21,7 @@ import * as path from "node:path";
 import { DEFAULT_SEED, startGoogleSandbox } from "../sandbox/google";
 import type { GoogleSandbox } from "../sandbox/google";
 import { settingEnvNames } from "../provider/google/settings";
+import { SCHEMA_PATH } from "./gen-schema";
 import { REPO_ROOT, initProjectStack } from "./lib/pulumi-cli";
 import type { ConfigValues, ProjectStack } from "./lib/pulumi-cli";
 import { ledgerProgramConfig, uniqueKey } from "./lib/ledger-program-config";
@@ -171,7 +172,7 @@ async function main(): Promise<void> {
   const out = path.join(root, "test", "fixtures", "upgrade", version);
   fs.mkdirSync(out, { recursive: true });
   if (kinds.includes("google")) {
-    fs.copyFileSync(path.join(root, "provider", "plugin", "schema.json"), path.join(out, "schema.json"));
+    fs.copyFileSync(SCHEMA_PATH, path.join(out, "schema.json"));
   }
 
   for (const c of CASES.filter((x) => x.kind === "google" && kinds.includes(x.kind))) {

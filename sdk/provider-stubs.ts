@@ -15,7 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { URN_INPUT } from "../provider/runtime/urn";
 import type { ResourceDescriptor } from "../provider/registry";
-import { secretOutputsOnly } from "../provider/plugin/schema";
+import { secretOutputsOnly } from "../provider/schema/schema";
 import { SETTINGS_INPUT } from "../provider/runtime/resource-settings";
 import { Provider, type ResourceOptions } from "./provider";
 

@@ -7,8 +7,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
-import { SCHEMA } from "../provider/plugin/schema";
-import { FUNCTION_LIST } from "../provider/registry";
+import { SCHEMA } from "../provider/schema/schema";
+import type { FunctionDescriptor } from "../provider/registry";
 
 /** Whether the program runs under `pulumi.runtime.setMocks`: the runtime's monitor is Pulumi's mock monitor. */
 export function underMocks(): boolean {
@@ -18,18 +18,6 @@ export function underMocks(): boolean {
     monitor instanceof MockMonitor ||
     (typeof monitor === "object" && monitor !== null && monitor.constructor.name === "MockMonitor")
   );
-}
-
-/**
- * The plugin's token of an SDK data source: the registry's function of that name
- * (`getWorkforcePoolIamPolicy` → `opsledger:iam:getWorkforcePoolIamPolicy`).
- */
-export function dataSourceToken(fn: { readonly name: string }): string {
-  const found = FUNCTION_LIST.filter((d) => d.name === fn.name);
-  if (found.length !== 1 || found[0] === undefined) {
-    throw new Error(`${fn.name}: ${String(found.length)} functions of the registry carry this name, expected 1`);
-  }
-  return found[0].token;
 }
 
 /** The arguments under the schema's names, without the absent ones; an argument the schema does not know is refused. */
@@ -65,8 +53,8 @@ export async function invokeMocks<T>(token: string, args: object): Promise<T> {
 
 /**
  * A data source's body: the mocks' answer when the program runs under `setMocks`, else `read()` (the real call).
- * `fn` is the SDK function itself, whose name finds its token in the schema.
+ * `fn` is the data source's descriptor in the registry, which holds the token the mocks are asked under.
  */
-export function readOrInvokeMocks<T>(fn: { readonly name: string }, args: object, read: () => Promise<T>): Promise<T> {
-  return underMocks() ? invokeMocks<T>(dataSourceToken(fn), args) : read();
+export function readOrInvokeMocks<T>(fn: FunctionDescriptor, args: object, read: () => Promise<T>): Promise<T> {
+  return underMocks() ? invokeMocks<T>(fn.token, args) : read();
 }

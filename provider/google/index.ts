@@ -8,8 +8,10 @@ export type { CallOptions, GoogleClient } from "./client";
 export {
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   GOOGLE_SETTING_KEYS,
+  durationText,
   parseDurationMs,
   resolveGoogleSettings,
+  SECRET_SETTING_KEYS,
 } from "./settings";
 export type { GoogleSettings, GoogleSettingsInput } from "./settings";
 export type { EndpointId, EndpointParams, EndpointResult } from "./endpoint-types";

@@ -55,7 +55,10 @@ const SETTING_KEYS: Readonly<Record<Key, true>> = {
 /** The settings' names, in one list (the type makes a setting missing from it a compile error). */
 export const GOOGLE_SETTING_KEYS: readonly Key[] = Object.freeze(Object.keys(SETTING_KEYS) as Key[]);
 
-/** Settings whose value is a secret: stack config delivers them as secrets, and they are never printed. */
+/**
+ * Settings whose value is a secret, never printed: the schema marks them secret (scripts/gen-schema.ts), so the engine
+ * and every SDK keep them encrypted and the plugin returns them wrapped as secrets.
+ */
 export const SECRET_SETTING_KEYS: readonly Key[] = Object.freeze(["credentials", "accessToken"] satisfies Key[]);
 
 const ENV_NAMES: Readonly<Partial<Record<Key, readonly string[]>>> = {
@@ -179,6 +182,12 @@ export function parseDurationMs(text: string): number | undefined {
     total += Number(match[1]) * (UNIT_MS[match[2] ?? "ms"] ?? 1);
   }
   return Math.round(total);
+}
+
+/** Milliseconds as parseDurationMs reads them, in the largest whole unit: 1_200_000 -> "20m", 1_500 -> "1500ms". */
+export function durationText(ms: number): string {
+  const unit = (["h", "m", "s"] as const).find((u) => ms % (UNIT_MS[u] ?? 1) === 0);
+  return unit === undefined ? `${ms}ms` : `${ms / (UNIT_MS[unit] ?? 1)}${unit}`;
 }
 
 function resolveCredentialSource(sources: GoogleSettingsSources): { credentials?: Found; accessToken?: Found } {

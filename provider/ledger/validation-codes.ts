@@ -1,41 +1,13 @@
 /**
- * TxValidationCode: names, numbers and meanings (fabric-protos peer/transaction.proto, with INVALID_CHAINCODE = 25 from
- * Fabric ≥ 2.0). Numbers outside the table are rendered as `UNKNOWN(n)`, never thrown on.
+ * TxValidationCode: names and numbers (provider/ledger/protos/tx-validation-code.ts, generated from the .proto, which
+ * holds INVALID_CHAINCODE = 25 from Fabric 2.0) and the meanings the client explains them with. Numbers outside the
+ * enum are rendered as `UNKNOWN(n)`, never thrown on.
  */
+import { TxValidationCode, validationCodeName } from "./protos/tx-validation-code";
+import type { TxValidationCodeName } from "./protos/tx-validation-code";
 
-/** The TxValidationCode numbers by name. */
-export const TxValidationCode = {
-  VALID: 0,
-  NIL_ENVELOPE: 1,
-  BAD_PAYLOAD: 2,
-  BAD_COMMON_HEADER: 3,
-  BAD_CREATOR_SIGNATURE: 4,
-  INVALID_ENDORSER_TRANSACTION: 5,
-  INVALID_CONFIG_TRANSACTION: 6,
-  UNSUPPORTED_TX_PAYLOAD: 7,
-  BAD_PROPOSAL_TXID: 8,
-  DUPLICATE_TXID: 9,
-  ENDORSEMENT_POLICY_FAILURE: 10,
-  MVCC_READ_CONFLICT: 11,
-  PHANTOM_READ_CONFLICT: 12,
-  UNKNOWN_TX_TYPE: 13,
-  TARGET_CHAIN_NOT_FOUND: 14,
-  MARSHAL_TX_ERROR: 15,
-  NIL_TXACTION: 16,
-  EXPIRED_CHAINCODE: 17,
-  CHAINCODE_VERSION_CONFLICT: 18,
-  BAD_HEADER_EXTENSION: 19,
-  BAD_CHANNEL_HEADER: 20,
-  BAD_RESPONSE_PAYLOAD: 21,
-  BAD_RWSET: 22,
-  ILLEGAL_WRITESET: 23,
-  INVALID_WRITESET: 24,
-  INVALID_CHAINCODE: 25,
-  NOT_VALIDATED: 254,
-  INVALID_OTHER_REASON: 255,
-} as const;
-
-export type TxValidationCodeName = keyof typeof TxValidationCode;
+export { TxValidationCode, validationCodeName };
+export type { TxValidationCodeName };
 
 const MEANINGS: Readonly<Record<TxValidationCodeName, string>> = {
   VALID: "the transaction is valid and its writes were committed",
@@ -73,19 +45,12 @@ const MEANINGS: Readonly<Record<TxValidationCodeName, string>> = {
   INVALID_OTHER_REASON: "the transaction is invalid for another reason",
 };
 
-const NAMES_BY_NUMBER: ReadonlyMap<number, TxValidationCodeName> = new Map(
-  (Object.entries(TxValidationCode) as [TxValidationCodeName, number][]).map(([name, n]) => [n, name]),
-);
-
-/** The name of a code, for example `MVCC_READ_CONFLICT`, or `UNKNOWN(n)` for a number outside the table. */
-export function validationCodeName(code: number): string {
-  return NAMES_BY_NUMBER.get(code) ?? `UNKNOWN(${code})`;
-}
-
 /** One sentence explaining the code, or a note that the number is outside the known table. */
 export function validationCodeMeaning(code: number): string {
-  const name = NAMES_BY_NUMBER.get(code);
-  return name === undefined ? `validation code ${code} is not in the known TxValidationCode table` : MEANINGS[name];
+  const name = validationCodeName(code);
+  return Object.hasOwn(MEANINGS, name)
+    ? MEANINGS[name as TxValidationCodeName]
+    : `validation code ${code} is not in the known TxValidationCode table`;
 }
 
 /** The number for a code name (case-sensitive, as in the .proto), or `undefined` when the name is not known. */

@@ -5,4 +5,5 @@
 export { waitForComputeOperation } from "./compute-operation-waiter";
 export { waitForLongRunningOperation } from "./long-running-operation-waiter";
 export { DEFAULT_POLL_SCHEDULE, nextPollDelayMs } from "./schedule";
+export { DEFAULT_OPERATION_TIMEOUT_MS } from "./waiter-options";
 export type { PollSchedule } from "./schedule";

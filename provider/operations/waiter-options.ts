@@ -26,7 +26,10 @@ export interface ProgressEvent {
   elapsedMs: number;
 }
 
-/** Terraform's default create/update/delete timeout for compute operations, 20 minutes. */
+/**
+ * Terraform's default create/update/delete timeout for compute operations, 20 minutes: the waiter's default, and every
+ * resource step's (provider/resources/common.ts) and its documented default (`{@link DEFAULT_OPERATION_TIMEOUT_MS}`).
+ */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 20 * 60 * 1000;
 
 export interface WaitOptions {

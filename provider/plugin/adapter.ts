@@ -8,7 +8,7 @@
 import { URN_INPUT, parseUrn } from "../runtime/urn";
 import { FUNCTIONS, RESOURCES } from "./kinds";
 import type { ResourceKind, Step } from "./kinds";
-import { requiredFailures, secretNames } from "./schema";
+import { requiredFailures, secretNames } from "../schema/schema";
 import { unwrapProperties, wrapProperties } from "./secrets";
 import type { EndpointCaller } from "../functions/google-reads";
 

@@ -6,7 +6,7 @@
  */
 import { FUNCTION_LIST, RESOURCE_LIST, importRefusalMessage } from "../registry";
 import type { Adopted, Caller, ResourceDescriptor, ResourceModule, Step } from "../registry";
-import { secretOutputsOnly } from "./schema";
+import { secretOutputsOnly } from "../schema/schema";
 
 export type { Adopted, ResourceModule, Step } from "../registry";
 

@@ -17,7 +17,7 @@ import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
 import { flushLogs } from "../runtime/context";
 import { checkSettings, configurePlugin, pluginCaller } from "./config";
-import { PROVIDER_TYPE, schemaText, secretNames } from "./schema";
+import { PROVIDER_TYPE, schemaText, secretNames } from "../schema/schema";
 import { wrapProperties } from "./secrets";
 
 type Props = Record<string, unknown>;

@@ -35,23 +35,23 @@ type Args<F extends (...a: never[]) => unknown, I extends number> = Parameters<F
 export const FUNCTIONS = {
   getWorkforcePoolIamPolicy: fn("iam", "getWorkforcePoolIamPolicy", "get-workforce-pool-iam-policy", () => {
     const { readWorkforcePoolIamPolicy: read } = google();
-    return (call, a) => read(call, a as Args<typeof read, 1>);
+    return (call, a) => read(call, a as unknown as Args<typeof read, 1>);
   }),
   getOperation: fn("iam", "getOperation", "get-operation", () => {
     const { readIamOperation: read } = google();
-    return (call, a) => read(call, a as Args<typeof read, 1>);
+    return (call, a) => read(call, a as unknown as Args<typeof read, 1>);
   }),
   getDeployment: fn("deploymentmanager", "getDeployment", "get-deployment", () => {
     const { readDeployment: read } = google();
-    return (call, a) => read(call, a as Args<typeof read, 1>);
+    return (call, a) => read(call, a as unknown as Args<typeof read, 1>);
   }),
   getSubscription: fn("workspaceevents", "getSubscription", "get-subscription", () => {
     const { readSubscription: read } = google();
-    return (call, a) => read(call, a as Args<typeof read, 1>);
+    return (call, a) => read(call, a as unknown as Args<typeof read, 1>);
   }),
   getCreative: fn("displayvideo", "getCreative", "get-creative", () => {
     const { readCreative: read } = google();
-    return (call, a) => read(call, a as Args<typeof read, 1>);
+    return (call, a) => read(call, a as unknown as Args<typeof read, 1>);
   }),
   // The ledger's reads talk to a Fabric gateway, not to Google: the caller is unused (a KMS signer uses the
   // provider's client through the runtime's context, as the LedgerTransaction does).

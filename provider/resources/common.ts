@@ -2,15 +2,19 @@
 import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";
 import { parseDurationMs } from "../google";
+import { DEFAULT_OPERATION_TIMEOUT_MS } from "../operations";
 import { parseUrn } from "../runtime/urn";
 
-/** Default per-operation deadline, as Terraform's google provider uses for firewall policies. */
-export const DEFAULT_RESOURCE_TIMEOUT_MS = 20 * 60 * 1000;
-
-/** Our own per-step deadlines: `customTimeouts` never reaches a dynamic provider. */
+/**
+ * Our own per-step deadlines, as durations ("20m", "90s"): `customTimeouts` never reaches a dynamic provider. Each
+ * resource takes those of its steps (a `Pick` of these, named as its schema type).
+ */
 export interface Timeouts {
+  /** The create step's deadline. @default {@link DEFAULT_OPERATION_TIMEOUT_MS} */
   create?: string;
+  /** The update step's deadline. @default {@link DEFAULT_OPERATION_TIMEOUT_MS} */
   update?: string;
+  /** The delete step's deadline. @default {@link DEFAULT_OPERATION_TIMEOUT_MS} */
   delete?: string;
 }
 
@@ -38,7 +42,7 @@ export function checkTimeouts(value: unknown): FieldFailure[] {
 
 export function timeoutMs(timeouts: Timeouts | undefined, step: keyof Timeouts): number {
   const text = timeouts?.[step];
-  return (text === undefined ? undefined : parseDurationMs(text)) ?? DEFAULT_RESOURCE_TIMEOUT_MS;
+  return (text === undefined ? undefined : parseDurationMs(text)) ?? DEFAULT_OPERATION_TIMEOUT_MS;
 }
 
 /**

@@ -20,15 +20,32 @@ import { moveInputFailures, normalizeFirewallPolicy } from "./validate";
 /** Stale failed operations skipped (each with a new derived requestId) before giving up. */
 export const MAX_STALE_OPERATION_SKIPS = 20;
 
-export interface FirewallPolicyMoveInputs {
+/** Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider. */
+export type MoveTimeouts = Pick<Timeouts, "create" | "update" | "delete">;
+
+/**
+ * What a program declares: the SDK's FirewallPolicyMoveArgs maps it to Inputs (sdk/inputs.ts), and the schema reads
+ * its doc comments (scripts/gen-schema.ts).
+ */
+export interface FirewallPolicyMoveShape {
+  /** The organization firewall policy: its numeric id or `locations/global/firewallPolicies/<id>`. Changing it replaces the resource. */
+  firewallPolicy: string;
+  /** The parent to keep the policy under: `folders/<digits>` or `organizations/<digits>`. Changing it moves the policy in place. */
+  parentId: string;
+  /**
+   * Idempotency key of the move (a UUID, not the zero UUID). Leave it out: the provider derives one from the URN, the
+   * target parent and a generation counter, so retries reuse it and every new move gets a new one.
+   */
+  requestId?: string;
+  /** On destroy, move the policy back to the parent it had before this resource first moved it. @default false */
+  restoreOnDelete?: boolean;
+  /** Deadlines for create, update and delete. @default {@link DEFAULT_OPERATION_TIMEOUT_MS} each */
+  timeouts?: MoveTimeouts;
+}
+
+export interface FirewallPolicyMoveInputs extends FirewallPolicyMoveShape {
   /** The resource's URN (dynamic providers are not told it): set by the SDK. Keys starting `__` stay out of previews. */
   __urn: string;
-  firewallPolicy: string;
-  parentId: string;
-  /** The user's own idempotency key of the move, when given. */
-  requestId?: string;
-  restoreOnDelete?: boolean;
-  timeouts?: Timeouts;
   /** Set by check: how many distinct target parents this resource has been given. */
   __generation?: number;
   /** Set by check: the requestId of the current target parent (the user's, or derived). */

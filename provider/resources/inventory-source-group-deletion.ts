@@ -10,13 +10,24 @@ import { log, providerClient } from "../runtime/context";
 import { nameFromUrn } from "./common";
 import { inventorySourceGroupInputFailures } from "./validate";
 
-export interface InventorySourceGroupDeletionInputs {
+/**
+ * What a program declares: the SDK's InventorySourceGroupDeletionArgs maps it to Inputs (sdk/inputs.ts), and the
+ * schema reads its doc comments (scripts/gen-schema.ts).
+ */
+export interface InventorySourceGroupDeletionShape {
+  /** The group's id, an int64 as a decimal string. */
+  inventorySourceGroupId: string;
+  /** The owning partner (exactly one of partnerId / advertiserId). Only the owning partner may delete a partner-owned group. */
+  partnerId?: string;
+  /** The owning advertiser (exactly one of partnerId / advertiserId). A parent partner has no access to an advertiser-owned group. */
+  advertiserId?: string;
+  /** Display & Video 360 API version. @default opsledger:displayVideoApiVersion, else "v1" (deprecated: prefer "v4") */
+  apiVersion?: string;
+}
+
+export interface InventorySourceGroupDeletionInputs extends InventorySourceGroupDeletionShape {
   /** The resource's URN (dynamic providers are not told it): set by the SDK, kept out of previews. */
   __urn: string;
-  inventorySourceGroupId: string;
-  partnerId?: string;
-  advertiserId?: string;
-  apiVersion?: string;
 }
 
 export interface InventorySourceGroupDeletionOutputs extends InventorySourceGroupDeletionInputs {

@@ -11,11 +11,26 @@ import { checkTimeouts, nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";
 import { operationInputFailures, operationRef } from "./validate";
 
-export interface OperationWaitInputs {
+/** The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider. */
+export type OperationWaitTimeouts = Pick<Timeouts, "create">;
+
+/**
+ * What a program declares: the SDK's OperationWaitArgs maps it to Inputs (sdk/inputs.ts), and the schema reads its
+ * doc comments (scripts/gen-schema.ts).
+ */
+export interface OperationWaitShape {
+  /**
+   * The operation to wait for: a compute operation's selfLink or name, or an IAM long-running operation name
+   * (`folders/<id>/locations/<loc>/operations/<id>`). Changing it replaces the resource.
+   */
+  operation: string;
+  /** Deadline of the wait. @default { create: "{@link DEFAULT_OPERATION_TIMEOUT_MS}" } */
+  timeouts?: OperationWaitTimeouts;
+}
+
+export interface OperationWaitInputs extends OperationWaitShape {
   /** The resource's URN (dynamic providers are not told it): set by the SDK, kept out of previews. */
   __urn: string;
-  operation: string;
-  timeouts?: Timeouts;
 }
 
 export interface OperationWaitOutputs extends OperationWaitInputs {

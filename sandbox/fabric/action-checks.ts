@@ -7,7 +7,7 @@ import type { ChannelConfig } from "./channel-config";
 import { describePolicy, evaluateEndorsements } from "./endorsement-policy";
 import type { EndorserTransaction } from "./envelope-checks";
 import type { ChaincodeEvent, KVRWSet } from "./messages";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../../provider/ledger/protos/tx-validation-code";
 import { tryDecode } from "./wire";
 
 export interface NamespaceRwSet {

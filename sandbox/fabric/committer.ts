@@ -10,7 +10,7 @@ import { checkEnvelope } from "./envelope-checks";
 import type { BlockEntry, Ledger } from "./ledger";
 import type { ChaincodeEvent } from "./messages";
 import { BlockUpdates, checkReads } from "./mvcc";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../../provider/ledger/protos/tx-validation-code";
 import type { StateVersion } from "./world-state";
 
 export interface CommitOutcome {

@@ -6,7 +6,7 @@
 import { computeTxId, HeaderType, sha256 } from "./channel-config";
 import type { ChaincodeActionPayload, ChannelHeader, Envelope, Payload, SignatureHeader } from "./messages";
 import type { MembershipServices } from "./msp";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../../provider/ledger/protos/tx-validation-code";
 import { tryDecode } from "./wire";
 
 /** A structurally valid endorser transaction, as stage A leaves it for the later stages. */

@@ -39,7 +39,7 @@ import {
   type SandboxIdentity,
   type SandboxStateEntry,
 } from "./types";
-import { validationCodeName } from "./validation-codes";
+import { validationCodeName } from "../../provider/ledger/protos/tx-validation-code";
 import { tryDecode } from "./wire";
 
 interface ResolvedOptions {

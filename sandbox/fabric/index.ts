@@ -25,4 +25,4 @@ export type {
 } from "./types";
 export { FABRIC_SNAPSHOT_FORMAT } from "./snapshot";
 export { ASSET_FUNCTIONS, DEFAULT_CHAINCODE_VERSION } from "./chaincode";
-export { TxValidationCode, validationCodeName } from "./validation-codes";
+export { TxValidationCode, validationCodeName } from "../../provider/ledger/protos/tx-validation-code";

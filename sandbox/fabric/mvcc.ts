@@ -5,7 +5,7 @@
  */
 import type { NamespaceRwSet } from "./action-checks";
 import type { KVRead, RangeQueryInfo } from "./messages";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../../provider/ledger/protos/tx-validation-code";
 import {
   compareKeys,
   inRange,

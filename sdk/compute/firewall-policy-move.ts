@@ -1,33 +1,21 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { OperationSummary } from "../../provider/resources/firewall-policy-move";
+import type {
+  FirewallPolicyMoveShape,
+  MoveTimeouts as MoveTimeoutsShape,
+  OperationSummary,
+} from "../../provider/resources/firewall-policy-move";
 import { RESOURCES } from "../../provider/registry";
+import type { Inputs } from "../inputs";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
 
 export const FIREWALL_POLICY_MOVE_TYPE: string = RESOURCES.firewallPolicyMove.dynamicType;
 
-/** Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider. */
-export interface MoveTimeouts {
-  create?: pulumi.Input<string>;
-  update?: pulumi.Input<string>;
-  delete?: pulumi.Input<string>;
-}
+/** Deadlines of the move steps (firewall-policy-move.ts's MoveTimeouts, each an Input). */
+export type MoveTimeouts = Inputs<MoveTimeoutsShape>;
 
-export interface FirewallPolicyMoveArgs {
-  /** The organization firewall policy: its numeric id or `locations/global/firewallPolicies/<id>`. Changing it replaces the resource. */
-  firewallPolicy: pulumi.Input<string>;
-  /** The parent to keep the policy under: `folders/<digits>` or `organizations/<digits>`. Changing it moves the policy in place. */
-  parentId: pulumi.Input<string>;
-  /**
-   * Idempotency key of the move (a UUID, not the zero UUID). Leave it out: the provider derives one from the URN, the
-   * target parent and a generation counter, so retries reuse it and every new move gets a new one.
-   */
-  requestId?: pulumi.Input<string>;
-  /** On destroy, move the policy back to the parent it had before this resource first moved it. @default false */
-  restoreOnDelete?: pulumi.Input<boolean>;
-  /** Deadlines for create, update and delete. @default 20m each */
-  timeouts?: pulumi.Input<MoveTimeouts>;
-}
+/** A FirewallPolicyMove's inputs (firewall-policy-move.ts's FirewallPolicyMoveShape, each an Input). */
+export type FirewallPolicyMoveArgs = Inputs<FirewallPolicyMoveShape>;
 
 /** The move's long-running operation, as the provider summarizes it. */
 export type MoveOperation = OperationSummary;

@@ -1,30 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
-import { endpointCaller } from "../program-client";
-import { readOrInvokeMocks } from "../under-mocks";
-import type { InvokeOptions } from "../provider";
+import { FUNCTIONS } from "../../provider/registry";
 import { readDeployment } from "../../provider/functions/google-reads";
-import type { Deployment } from "../../provider/google";
+import type { GetDeploymentArgs, GetDeploymentResult } from "../../provider/functions/google-reads";
+import type { Inputs } from "../inputs";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
+import { readOrInvokeMocks } from "../under-mocks";
 
-export interface GetDeploymentArgs {
-  /** The project id (or number). */
-  project: string;
-  /** The deployment name (RFC 1035). */
-  deployment: string;
-}
+export type { GetDeploymentArgs, GetDeploymentResult };
 
-export interface GetDeploymentOutputArgs {
-  project: pulumi.Input<string>;
-  deployment: pulumi.Input<string>;
-}
-
-/** A Deployment Manager v2beta deployment, as the API returns it (labels are a list of {key, value}). */
-export type GetDeploymentResult = Readonly<Deployment>;
+/** getDeployment's arguments, each of which may be an Input. */
+export type GetDeploymentOutputArgs = Inputs<GetDeploymentArgs>;
 
 /** Reads one Deployment Manager deployment (deploymentmanager v2beta `deployments.get`). */
 export function getDeployment(args: GetDeploymentArgs, opts?: InvokeOptions): Promise<GetDeploymentResult> {
-  return readOrInvokeMocks(getDeployment, args, () => readDeployment(endpointCaller(opts), args));
+  return readOrInvokeMocks(FUNCTIONS.getDeployment, args, () => readDeployment(endpointCaller(opts), args));
 }
 
+/** getDeployment with arguments that may be Outputs. */
 export function getDeploymentOutput(
   args: GetDeploymentOutputArgs,
   opts?: InvokeOptions,

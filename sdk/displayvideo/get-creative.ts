@@ -1,32 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
-import { endpointCaller } from "../program-client";
-import { readOrInvokeMocks } from "../under-mocks";
-import type { InvokeOptions } from "../provider";
+import { FUNCTIONS } from "../../provider/registry";
 import { readCreative } from "../../provider/functions/google-reads";
-import type { Creative } from "../../provider/google";
+import type { GetCreativeArgs, GetCreativeResult } from "../../provider/functions/google-reads";
+import type { Inputs } from "../inputs";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
+import { readOrInvokeMocks } from "../under-mocks";
 
-export interface GetCreativeArgs {
-  /** The advertiser owning the creative (int64 as a decimal string). */
-  advertiserId: string;
-  /** The creative id (int64 as a decimal string). */
-  creativeId: string;
-  /** Display & Video 360 API version. @default opsledger:displayVideoApiVersion, else "v3" (sunset by Google: prefer "v4") */
-  apiVersion?: string;
-}
+export type { GetCreativeArgs, GetCreativeResult };
 
-export interface GetCreativeOutputArgs {
-  advertiserId: pulumi.Input<string>;
-  creativeId: pulumi.Input<string>;
-  apiVersion?: pulumi.Input<string>;
-}
-
-export type GetCreativeResult = Readonly<Creative>;
+/** getCreative's arguments, each of which may be an Input. */
+export type GetCreativeOutputArgs = Inputs<GetCreativeArgs>;
 
 /** Reads one Display & Video 360 creative (`advertisers.creatives.get`). */
 export function getCreative(args: GetCreativeArgs, opts?: InvokeOptions): Promise<GetCreativeResult> {
-  return readOrInvokeMocks(getCreative, args, () => readCreative(endpointCaller(opts), args));
+  return readOrInvokeMocks(FUNCTIONS.getCreative, args, () => readCreative(endpointCaller(opts), args));
 }
 
+/** getCreative with arguments that may be Outputs. */
 export function getCreativeOutput(args: GetCreativeOutputArgs, opts?: InvokeOptions): pulumi.Output<GetCreativeResult> {
   return pulumi.output(args).apply((a) => getCreative(a, opts));
 }

@@ -1,20 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { InventorySourceGroupDeletionShape } from "../../provider/resources/inventory-source-group-deletion";
 import { RESOURCES } from "../../provider/registry";
+import type { Inputs } from "../inputs";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
 
 export const INVENTORY_SOURCE_GROUP_DELETION_TYPE: string = RESOURCES.inventorySourceGroupDeletion.dynamicType;
 
-export interface InventorySourceGroupDeletionArgs {
-  /** The group's id, an int64 as a decimal string. */
-  inventorySourceGroupId: pulumi.Input<string>;
-  /** The owning partner (exactly one of partnerId / advertiserId). Only the owning partner may delete a partner-owned group. */
-  partnerId?: pulumi.Input<string>;
-  /** The owning advertiser (exactly one of partnerId / advertiserId). A parent partner has no access to an advertiser-owned group. */
-  advertiserId?: pulumi.Input<string>;
-  /** Display & Video 360 API version. @default opsledger:displayVideoApiVersion, else "v1" (deprecated: prefer "v4") */
-  apiVersion?: pulumi.Input<string>;
-}
+/** An InventorySourceGroupDeletion's inputs (inventory-source-group-deletion.ts's shape, each an Input). */
+export type InventorySourceGroupDeletionArgs = Inputs<InventorySourceGroupDeletionShape>;
 
 /**
  * Deletes a Display & Video 360 inventory source group. A 404 counts as already deleted; destroying this resource

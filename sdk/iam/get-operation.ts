@@ -1,35 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
-import { endpointCaller } from "../program-client";
-import { readOrInvokeMocks } from "../under-mocks";
-import type { InvokeOptions } from "../provider";
-import type { RpcStatus } from "../../provider/operations/operation-types";
+import { FUNCTIONS } from "../../provider/registry";
 import { readIamOperation } from "../../provider/functions/google-reads";
+import type { GetOperationArgs, GetOperationResult } from "../../provider/functions/google-reads";
+import type { Inputs } from "../inputs";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
+import { readOrInvokeMocks } from "../under-mocks";
 
-export interface GetOperationArgs {
-  /** The operation's full name: folders/<id>/locations/<location>/operations/<id> (IAM v3beta). */
-  name: string;
-}
+export type { GetOperationArgs, GetOperationResult };
 
-export interface GetOperationOutputArgs {
-  name: pulumi.Input<string>;
-}
-
-export interface GetOperationResult {
-  readonly name: string;
-  readonly done: boolean;
-  /** The metadata (google.iam.v3beta.OperationMetadata), with its @type. */
-  readonly metadata: Record<string, unknown>;
-  /** Set when the operation failed. */
-  readonly error?: RpcStatus;
-  /** Set when the operation succeeded, with its @type. */
-  readonly response?: Record<string, unknown>;
-}
+/** getOperation's arguments, each of which may be an Input. */
+export type GetOperationOutputArgs = Inputs<GetOperationArgs>;
 
 /** Reads the latest state of an IAM v3beta long-running operation under a folder location (endpoint 2). */
 export function getOperation(args: GetOperationArgs, opts?: InvokeOptions): Promise<GetOperationResult> {
-  return readOrInvokeMocks(getOperation, args, () => readIamOperation(endpointCaller(opts), args));
+  return readOrInvokeMocks(FUNCTIONS.getOperation, args, () => readIamOperation(endpointCaller(opts), args));
 }
 
+/** getOperation with arguments that may be Outputs. */
 export function getOperationOutput(
   args: GetOperationOutputArgs,
   opts?: InvokeOptions,

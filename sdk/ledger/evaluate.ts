@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EvaluationResult } from "../../provider/ledger";
+import { FUNCTIONS } from "../../provider/registry";
 import { readOrInvokeMocks } from "../under-mocks";
 import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
@@ -25,7 +26,7 @@ export type EvaluateResult = EvaluationResult;
  * the input and the fix.
  */
 export function evaluate(args: EvaluateArgs, _opts?: pulumi.InvokeOptions): Promise<EvaluateResult> {
-  return readOrInvokeMocks(evaluate, args, () =>
+  return readOrInvokeMocks(FUNCTIONS.evaluate, args, () =>
     ledgerReads().evaluateLedger({
       ...args,
       gateway: gatewayOf(args.gateway),

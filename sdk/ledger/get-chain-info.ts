@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ChainInfo } from "../../provider/ledger";
+import { FUNCTIONS } from "../../provider/registry";
 import { readOrInvokeMocks } from "../under-mocks";
 import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
@@ -11,7 +12,7 @@ export type GetChainInfoResult = ChainInfo;
 
 /** Reads the channel's height and current block hash (qscc GetChainInfo); the channel's Readers may ask. */
 export function getChainInfo(args: GetChainInfoArgs, _opts?: pulumi.InvokeOptions): Promise<GetChainInfoResult> {
-  return readOrInvokeMocks(getChainInfo, args, () =>
+  return readOrInvokeMocks(FUNCTIONS.getChainInfo, args, () =>
     ledgerReads().readLedgerChainInfo({
       ...args,
       gateway: gatewayOf(args.gateway),

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { TransactionRecord } from "../../provider/ledger";
+import { FUNCTIONS } from "../../provider/registry";
 import { readOrInvokeMocks } from "../under-mocks";
 import { gatewayOf, identityOf, ledgerReads } from "./ledger-read-args";
 import type { DeepInput, LedgerReadArgs } from "./ledger-read-args";
@@ -22,7 +23,7 @@ export type GetTransactionResult = TransactionRecord;
  * channel's Readers refuse fail with a message naming the input and the fix.
  */
 export function getTransaction(args: GetTransactionArgs, _opts?: pulumi.InvokeOptions): Promise<GetTransactionResult> {
-  return readOrInvokeMocks(getTransaction, args, () =>
+  return readOrInvokeMocks(FUNCTIONS.getTransaction, args, () =>
     ledgerReads().readLedgerTransaction({
       ...args,
       gateway: gatewayOf(args.gateway),

@@ -1,19 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { OperationWaitShape } from "../../provider/resources/operation-wait";
 import { RESOURCES } from "../../provider/registry";
+import type { Inputs } from "../inputs";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
 
 export const OPERATION_WAIT_TYPE: string = RESOURCES.operationWait.dynamicType;
 
-export interface OperationWaitArgs {
-  /**
-   * The operation to wait for: a compute operation's selfLink or name, or an IAM long-running operation name
-   * (`folders/<id>/locations/<loc>/operations/<id>`). Changing it replaces the resource.
-   */
-  operation: pulumi.Input<string>;
-  /** Deadline of the wait. @default { create: "20m" } */
-  timeouts?: pulumi.Input<{ create?: pulumi.Input<string> }>;
-}
+/** An OperationWait's inputs (operation-wait.ts's OperationWaitShape, each an Input). */
+export type OperationWaitArgs = Inputs<OperationWaitShape>;
 
 /** Waits for an operation started outside Pulumi to finish; fails with the operation's error. */
 export class OperationWait extends OpsLedgerDynamicResource {
@@ -25,7 +20,7 @@ export class OperationWait extends OpsLedgerDynamicResource {
   declare readonly status: pulumi.Output<string>;
   declare readonly progress: pulumi.Output<number | undefined>;
   declare readonly endTime: pulumi.Output<string | undefined>;
-  /** The response's @type (IAM) or the operation's targetLink (compute). */
+  /** The response's `@type` (IAM) or the operation's targetLink (compute). */
   declare readonly result: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: OperationWaitArgs, opts?: ResourceOptions) {

@@ -1,30 +1,26 @@
 import * as pulumi from "@pulumi/pulumi";
-import { endpointCaller } from "../program-client";
-import { readOrInvokeMocks } from "../under-mocks";
-import type { InvokeOptions } from "../provider";
+import { FUNCTIONS } from "../../provider/registry";
 import { readSubscription } from "../../provider/functions/google-reads";
-import type { Subscription } from "../../provider/google";
+import type { GetSubscriptionArgs, GetSubscriptionResult } from "../../provider/functions/google-reads";
+import type { Inputs } from "../inputs";
+import { endpointCaller } from "../program-client";
+import type { InvokeOptions } from "../provider";
+import { readOrInvokeMocks } from "../under-mocks";
 
-export interface GetSubscriptionArgs {
-  /** The subscription's resource name: subscriptions/<id>. */
-  name: string;
-}
+export type { GetSubscriptionArgs, GetSubscriptionResult };
 
-export interface GetSubscriptionOutputArgs {
-  name: pulumi.Input<string>;
-}
-
-/** A Google Workspace Events v1beta subscription (Developer Preview API). */
-export type GetSubscriptionResult = Readonly<Subscription>;
+/** getSubscription's arguments, each of which may be an Input. */
+export type GetSubscriptionOutputArgs = Inputs<GetSubscriptionArgs>;
 
 /**
  * Reads one Workspace Events subscription (v1beta `subscriptions.get`). The token needs a scope matching the
  * subscription's target (chat.*, meetings.* or drive.*); set opsledger:workspaceEventsScopes to change the default.
  */
 export function getSubscription(args: GetSubscriptionArgs, opts?: InvokeOptions): Promise<GetSubscriptionResult> {
-  return readOrInvokeMocks(getSubscription, args, () => readSubscription(endpointCaller(opts), args));
+  return readOrInvokeMocks(FUNCTIONS.getSubscription, args, () => readSubscription(endpointCaller(opts), args));
 }
 
+/** getSubscription with arguments that may be Outputs. */
 export function getSubscriptionOutput(
   args: GetSubscriptionOutputArgs,
   opts?: InvokeOptions,

@@ -16,23 +16,12 @@ interface Rule {
   readonly rooms: readonly string[];
   readonly breaks: (file: string, i: Import) => boolean;
   /** Edges (`file -> specifier`) that break it today and that a change under way removes. */
-  readonly pending?: readonly string[];
 }
-
-/**
- * The sdk → provider/plugin edges that stand until the schema moves where both faces and the SDK may read it: delete
- * this list with that move (the rule's test fails while the list names an edge the code no longer has).
- */
-const PENDING_SCHEMA_MOVE: readonly string[] = [
-  "sdk/provider-stubs.ts -> ../provider/plugin/schema",
-  "sdk/under-mocks.ts -> ../provider/plugin/schema",
-];
 
 const SDK_WITHOUT_PLUGIN: Rule = {
   says: "keeps sdk/ from importing provider/plugin (a face, not a library the SDK reads)",
   rooms: ["sdk"],
   breaks: (file, i) => pointsInto(file, i.spec, "provider/plugin"),
-  pending: PENDING_SCHEMA_MOVE,
 };
 
 const PULUMI_FACING: Rule = {
@@ -87,7 +76,7 @@ function drawnRoom(file: string): string | undefined {
   return room === "sdk" || (room?.startsWith("provider/") === true && room !== "provider/errors") ? room : undefined;
 }
 
-/** The arrows between drawn rooms that the code's imports make (the pending edges aside), as `from -> to`. */
+/** The arrows between drawn rooms that the code's imports make, as `from -> to`. */
 function codeArrows(): string[] {
   const arrows = new Set<string>();
   for (const file of [...sources("provider"), ...sources("sdk")]) {
@@ -95,7 +84,7 @@ function codeArrows(): string[] {
       const target = targetOf(file, i.spec);
       const [from, to] = [drawnRoom(file), target === undefined ? undefined : drawnRoom(target)];
       if (from === undefined || to === undefined || from === to) continue;
-      if (!PENDING_SCHEMA_MOVE.includes(`${file} -> ${i.spec}`)) arrows.add(`${from} -> ${to}`);
+      arrows.add(`${from} -> ${to}`);
     }
   }
   return [...arrows].sort();
@@ -129,16 +118,9 @@ function diagramArrows(markdown: string): string[] {
 describe("layer boundaries (STYLE.md)", () => {
   for (const rule of RULES) {
     it(rule.says, () => {
-      const found = violations(ROOT, rule);
-      const pending = rule.pending ?? [];
       assert.deepEqual(
-        found.filter((v) => !pending.includes(v.edge)).map((v) => v.where),
+        violations(ROOT, rule).map((v) => v.where),
         [],
-      );
-      assert.deepEqual(
-        pending.filter((edge) => !found.some((v) => v.edge === edge)),
-        [],
-        "pending edges the code no longer has: delete them from the list",
       );
     });
   }

@@ -170,7 +170,7 @@ describe("the bad-input table through pulumi-resource-opsledger's Check and Invo
           c.failures,
         );
       } else if (Object.values(route.args).includes("")) {
-        // The plugin answers an empty required argument as a missing one (provider/plugin/schema.ts requiredFailures),
+        // The plugin answers an empty required argument as a missing one (provider/schema/schema.ts requiredFailures),
         // before the function's own check: a failure naming it and the fix, where the TypeScript face gives the
         // client's format words (the table's). Both send nothing.
         const answer = await call<provproto.InvokeRequest, provproto.InvokeResponse>(

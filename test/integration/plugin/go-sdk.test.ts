@@ -23,7 +23,7 @@ function check(dir?: string): Promise<{ code: number; stderr: string }> {
 describe("the Go SDK: committed as Pulumi generates it from the schema", function () {
   this.timeout(120_000);
 
-  it("equals what `pulumi package gen-sdk --language go` writes from provider/plugin/schema.json", async () => {
+  it("equals what `pulumi package gen-sdk --language go` writes from provider/schema/schema.json", async () => {
     const { code, stderr } = await check();
     assert.equal(code, 0, stderr);
     // The generated resource has the schema's doc comment and type token.

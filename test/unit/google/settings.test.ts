@@ -5,6 +5,7 @@ import {
   DEFAULT_ENDPOINT_ROOTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  durationText,
   parseDurationMs,
   resolveGoogleSettings,
 } from "../../../provider/google/settings";
@@ -191,6 +192,14 @@ describe("resolveGoogleSettings", () => {
     assert.equal(settings.accessToken, "ya29.TOPSECRET-TOKEN");
     assert.ok(!JSON.stringify(settings).includes("TOPSECRET"));
     assert.ok(!inspect(settings, { depth: 5 }).includes("TOPSECRET"));
+  });
+
+  it("writes milliseconds as the duration parseDurationMs reads, in the largest whole unit", () => {
+    assert.deepEqual(
+      [1_200_000, 7_200_000, 90_000, 1500, 500].map((ms) => durationText(ms)),
+      ["20m", "2h", "90s", "1500ms", "500ms"],
+    );
+    for (const ms of [1_200_000, 7_200_000, 90_000, 1500, 500]) assert.equal(parseDurationMs(durationText(ms)), ms);
   });
 
   it("parses requestTimeout durations and rejects bad ones", () => {

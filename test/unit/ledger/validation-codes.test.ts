@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { TX_VALIDATION_CODE_PATH, txValidationCodeText } from "../../../scripts/gen-tx-validation-code";
 import {
   describeValidationCode,
   TxValidationCode,
@@ -8,6 +10,11 @@ import {
 } from "../../../provider/ledger/validation-codes";
 
 describe("validation codes", () => {
+  it("are the .proto's enum, as scripts/gen-tx-validation-code.ts writes it (the table cannot drift)", () => {
+    // On a difference: node dist/scripts/gen-tx-validation-code.js, and commit the file.
+    assert.equal(readFileSync(TX_VALIDATION_CODE_PATH, "utf8"), txValidationCodeText());
+  });
+
   it("names every code of the spec table and INVALID_CHAINCODE by number", () => {
     assert.equal(validationCodeName(0), "VALID");
     assert.equal(validationCodeName(11), "MVCC_READ_CONFLICT");

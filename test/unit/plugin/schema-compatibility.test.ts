@@ -1,13 +1,13 @@
 /**
  * The plugin's schema keeps the previous release's shape (docs/upgrades.md): compared with the schema recorded with
  * the latest release under test/fixtures/upgrade, nothing is removed or retyped and no input becomes required, unless
- * provider/plugin/schema-migrations.ts declares how existing state and programs carry over.
+ * provider/schema/schema-migrations.ts declares how existing state and programs carry over.
  */
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SCHEMA } from "../../../provider/plugin/schema";
-import { SCHEMA_MIGRATIONS } from "../../../provider/plugin/schema-migrations";
+import { SCHEMA } from "../../../provider/schema/schema";
+import { SCHEMA_MIGRATIONS } from "../../../provider/schema/schema-migrations";
 import { breakingChanges } from "../../helpers/schema-compat";
 import { REPO_ROOT } from "../../helpers/project-stack";
 

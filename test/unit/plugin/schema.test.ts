@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { SCHEMA_PATH, schemaFileText } from "../../../scripts/gen-schema";
-import { SCHEMA, requiredFailures, schemaText, secretNames } from "../../../provider/plugin/schema";
+import { SCHEMA, requiredFailures, schemaText, secretNames } from "../../../provider/schema/schema";
 import { KEY_TYPE_NAMES } from "../../../provider/ledger/key-types";
 import { KMS_ALGORITHMS } from "../../../provider/resources/ledger-transaction-signer";
 
@@ -11,11 +11,11 @@ const ROOT = join(__dirname, "..", "..", "..", "..");
 /** pkg/codegen/schema/pulumi.json of pulumi/pulumi at v3.259.0 (the CLI this package pins). */
 const METASCHEMA = join(ROOT, "test", "fixtures", "pulumi", "pulumi-metaschema-v3.259.0.json");
 
-describe("the plugin's schema (provider/plugin/schema.json)", function () {
+describe("the plugin's schema (provider/schema/schema.json)", function () {
   this.timeout(120_000);
 
   it("is what scripts/gen-schema.ts generates from the TypeScript SDK today (the shapes cannot drift)", () => {
-    // On a difference: node dist/scripts/gen-schema.js, and commit provider/plugin/schema.json.
+    // On a difference: node dist/scripts/gen-schema.js, and commit provider/schema/schema.json.
     assert.equal(readFileSync(SCHEMA_PATH, "utf8"), schemaFileText());
   });
 

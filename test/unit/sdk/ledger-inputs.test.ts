@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import * as pulumi from "@pulumi/pulumi";
-import { SCHEMA } from "../../../provider/plugin/schema";
+import { SCHEMA } from "../../../provider/schema/schema";
 import type {
   LedgerGateway,
   LedgerIdentity,

@@ -15,8 +15,17 @@ var _ = internal.GetEnvOrDefault
 
 // Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
 type MoveTimeouts struct {
+	// The create step's deadline.
+	//
+	// Default: 20m
 	Create *string `pulumi:"create"`
+	// The delete step's deadline.
+	//
+	// Default: 20m
 	Delete *string `pulumi:"delete"`
+	// The update step's deadline.
+	//
+	// Default: 20m
 	Update *string `pulumi:"update"`
 }
 
@@ -33,8 +42,17 @@ type MoveTimeoutsInput interface {
 
 // Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
 type MoveTimeoutsArgs struct {
+	// The create step's deadline.
+	//
+	// Default: 20m
 	Create pulumi.StringPtrInput `pulumi:"create"`
+	// The delete step's deadline.
+	//
+	// Default: 20m
 	Delete pulumi.StringPtrInput `pulumi:"delete"`
+	// The update step's deadline.
+	//
+	// Default: 20m
 	Update pulumi.StringPtrInput `pulumi:"update"`
 }
 
@@ -116,14 +134,23 @@ func (o MoveTimeoutsOutput) ToMoveTimeoutsPtrOutputWithContext(ctx context.Conte
 	}).(MoveTimeoutsPtrOutput)
 }
 
+// The create step's deadline.
+//
+// Default: 20m
 func (o MoveTimeoutsOutput) Create() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v MoveTimeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
 }
 
+// The delete step's deadline.
+//
+// Default: 20m
 func (o MoveTimeoutsOutput) Delete() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v MoveTimeouts) *string { return v.Delete }).(pulumi.StringPtrOutput)
 }
 
+// The update step's deadline.
+//
+// Default: 20m
 func (o MoveTimeoutsOutput) Update() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v MoveTimeouts) *string { return v.Update }).(pulumi.StringPtrOutput)
 }
@@ -152,6 +179,9 @@ func (o MoveTimeoutsPtrOutput) Elem() MoveTimeoutsOutput {
 	}).(MoveTimeoutsOutput)
 }
 
+// The create step's deadline.
+//
+// Default: 20m
 func (o MoveTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MoveTimeouts) *string {
 		if v == nil {
@@ -161,6 +191,9 @@ func (o MoveTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The delete step's deadline.
+//
+// Default: 20m
 func (o MoveTimeoutsPtrOutput) Delete() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MoveTimeouts) *string {
 		if v == nil {
@@ -170,6 +203,9 @@ func (o MoveTimeoutsPtrOutput) Delete() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The update step's deadline.
+//
+// Default: 20m
 func (o MoveTimeoutsPtrOutput) Update() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MoveTimeouts) *string {
 		if v == nil {

@@ -31,10 +31,10 @@ type GetOperationResult struct {
 	Done bool `pulumi:"done"`
 	// Set when the operation failed.
 	Error *RpcStatus `pulumi:"error"`
-	// The metadata (google.iam.v3beta.OperationMetadata), with its
+	// The metadata (google.iam.v3beta.OperationMetadata), with its `@type`.
 	Metadata map[string]interface{} `pulumi:"metadata"`
 	Name     string                 `pulumi:"name"`
-	// Set when the operation succeeded, with its
+	// Set when the operation succeeded, with its `@type`.
 	Response map[string]interface{} `pulumi:"response"`
 }
 
@@ -75,7 +75,7 @@ func (o GetOperationResultOutput) Error() RpcStatusPtrOutput {
 	return o.ApplyT(func(v GetOperationResult) *RpcStatus { return v.Error }).(RpcStatusPtrOutput)
 }
 
-// The metadata (google.iam.v3beta.OperationMetadata), with its
+// The metadata (google.iam.v3beta.OperationMetadata), with its `@type`.
 func (o GetOperationResultOutput) Metadata() pulumi.MapOutput {
 	return o.ApplyT(func(v GetOperationResult) map[string]interface{} { return v.Metadata }).(pulumi.MapOutput)
 }
@@ -84,7 +84,7 @@ func (o GetOperationResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetOperationResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Set when the operation succeeded, with its
+// Set when the operation succeeded, with its `@type`.
 func (o GetOperationResultOutput) Response() pulumi.MapOutput {
 	return o.ApplyT(func(v GetOperationResult) map[string]interface{} { return v.Response }).(pulumi.MapOutput)
 }

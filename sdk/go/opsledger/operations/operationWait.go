@@ -24,7 +24,7 @@ type OperationWait struct {
 	Operation     pulumi.StringPtrOutput  `pulumi:"operation"`
 	OperationName pulumi.StringOutput     `pulumi:"operationName"`
 	Progress      pulumi.Float64PtrOutput `pulumi:"progress"`
-	// The response's
+	// The response's `@type` (IAM) or the operation's targetLink (compute).
 	Result pulumi.StringPtrOutput `pulumi:"result"`
 	Status pulumi.StringOutput    `pulumi:"status"`
 	// Deadline of the wait.
@@ -159,7 +159,7 @@ func (o OperationWaitOutput) Progress() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *OperationWait) pulumi.Float64PtrOutput { return v.Progress }).(pulumi.Float64PtrOutput)
 }
 
-// The response's
+// The response's `@type` (IAM) or the operation's targetLink (compute).
 func (o OperationWaitOutput) Result() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *OperationWait) pulumi.StringPtrOutput { return v.Result }).(pulumi.StringPtrOutput)
 }

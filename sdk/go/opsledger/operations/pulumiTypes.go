@@ -13,7 +13,11 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
 type OperationWaitTimeouts struct {
+	// The create step's deadline.
+	//
+	// Default: 20m
 	Create *string `pulumi:"create"`
 }
 
@@ -28,7 +32,11 @@ type OperationWaitTimeoutsInput interface {
 	ToOperationWaitTimeoutsOutputWithContext(context.Context) OperationWaitTimeoutsOutput
 }
 
+// The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
 type OperationWaitTimeoutsArgs struct {
+	// The create step's deadline.
+	//
+	// Default: 20m
 	Create pulumi.StringPtrInput `pulumi:"create"`
 }
 
@@ -85,6 +93,7 @@ func (i *operationWaitTimeoutsPtrType) ToOperationWaitTimeoutsPtrOutputWithConte
 	return pulumi.ToOutputWithContext(ctx, i).(OperationWaitTimeoutsPtrOutput)
 }
 
+// The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
 type OperationWaitTimeoutsOutput struct{ *pulumi.OutputState }
 
 func (OperationWaitTimeoutsOutput) ElementType() reflect.Type {
@@ -109,6 +118,9 @@ func (o OperationWaitTimeoutsOutput) ToOperationWaitTimeoutsPtrOutputWithContext
 	}).(OperationWaitTimeoutsPtrOutput)
 }
 
+// The create step's deadline.
+//
+// Default: 20m
 func (o OperationWaitTimeoutsOutput) Create() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v OperationWaitTimeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
 }
@@ -137,6 +149,9 @@ func (o OperationWaitTimeoutsPtrOutput) Elem() OperationWaitTimeoutsOutput {
 	}).(OperationWaitTimeoutsOutput)
 }
 
+// The create step's deadline.
+//
+// Default: 20m
 func (o OperationWaitTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *OperationWaitTimeouts) *string {
 		if v == nil {

@@ -24,8 +24,23 @@ class MoveTimeoutsArgsDict(TypedDict):
     Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
     """
     create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The create step's deadline.
+
+    Default: 20m
+    """
     delete: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The delete step's deadline.
+
+    Default: 20m
+    """
     update: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The update step's deadline.
+
+    Default: 20m
+    """
 
 @pulumi.input_type
 class MoveTimeoutsArgs:
@@ -35,6 +50,16 @@ class MoveTimeoutsArgs:
                  update: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
+
+        :param pulumi.Input[_builtins.str] create: The create step's deadline.
+               
+               Default: 20m
+        :param pulumi.Input[_builtins.str] delete: The delete step's deadline.
+               
+               Default: 20m
+        :param pulumi.Input[_builtins.str] update: The update step's deadline.
+               
+               Default: 20m
         """
         if create is not None:
             pulumi.set(__self__, "create", create)
@@ -46,6 +71,11 @@ class MoveTimeoutsArgs:
     @_builtins.property
     @pulumi.getter
     def create(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The create step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "create")
 
     @create.setter
@@ -55,6 +85,11 @@ class MoveTimeoutsArgs:
     @_builtins.property
     @pulumi.getter
     def delete(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The delete step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "delete")
 
     @delete.setter
@@ -64,6 +99,11 @@ class MoveTimeoutsArgs:
     @_builtins.property
     @pulumi.getter
     def update(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The update step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "update")
 
     @update.setter

@@ -32,6 +32,16 @@ class MoveTimeouts(dict):
                  update: Optional[_builtins.str] = None):
         """
         Deadlines of the move steps, as durations ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
+
+        :param _builtins.str create: The create step's deadline.
+               
+               Default: 20m
+        :param _builtins.str delete: The delete step's deadline.
+               
+               Default: 20m
+        :param _builtins.str update: The update step's deadline.
+               
+               Default: 20m
         """
         if create is not None:
             pulumi.set(__self__, "create", create)
@@ -43,16 +53,31 @@ class MoveTimeouts(dict):
     @_builtins.property
     @pulumi.getter
     def create(self) -> Optional[_builtins.str]:
+        """
+        The create step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "create")
 
     @_builtins.property
     @pulumi.getter
     def delete(self) -> Optional[_builtins.str]:
+        """
+        The delete step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "delete")
 
     @_builtins.property
     @pulumi.getter
     def update(self) -> Optional[_builtins.str]:
+        """
+        The update step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "update")
 
 

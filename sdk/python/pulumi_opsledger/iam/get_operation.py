@@ -58,7 +58,7 @@ class GetOperationResult:
     @pulumi.getter
     def metadata(self) -> Mapping[str, Any]:
         """
-        The metadata (google.iam.v3beta.OperationMetadata), with its
+        The metadata (google.iam.v3beta.OperationMetadata), with its `@type`.
         """
         return pulumi.get(self, "metadata")
 
@@ -71,7 +71,7 @@ class GetOperationResult:
     @pulumi.getter
     def response(self) -> Optional[Mapping[str, Any]]:
         """
-        Set when the operation succeeded, with its
+        Set when the operation succeeded, with its `@type`.
         """
         return pulumi.get(self, "response")
 

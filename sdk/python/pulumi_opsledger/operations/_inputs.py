@@ -20,18 +20,38 @@ __all__ = [
 ]
 
 class OperationWaitTimeoutsArgsDict(TypedDict):
+    """
+    The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
+    """
     create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The create step's deadline.
+
+    Default: 20m
+    """
 
 @pulumi.input_type
 class OperationWaitTimeoutsArgs:
     def __init__(__self__, *,
                  create: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
+
+        :param pulumi.Input[_builtins.str] create: The create step's deadline.
+               
+               Default: 20m
+        """
         if create is not None:
             pulumi.set(__self__, "create", create)
 
     @_builtins.property
     @pulumi.getter
     def create(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The create step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "create")
 
     @create.setter

@@ -201,7 +201,7 @@ class OperationWait(pulumi.CustomResource):
     @pulumi.getter
     def result(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The response's
+        The response's `@type` (IAM) or the operation's targetLink (compute).
         """
         return pulumi.get(self, "result")
 

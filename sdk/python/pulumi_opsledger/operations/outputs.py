@@ -20,14 +20,29 @@ __all__ = [
 
 @pulumi.output_type
 class OperationWaitTimeouts(dict):
+    """
+    The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
+    """
     def __init__(__self__, *,
                  create: Optional[_builtins.str] = None):
+        """
+        The deadline of the wait, as a duration ("20m", "90s"). `customTimeouts` never reaches a dynamic provider.
+
+        :param _builtins.str create: The create step's deadline.
+               
+               Default: 20m
+        """
         if create is not None:
             pulumi.set(__self__, "create", create)
 
     @_builtins.property
     @pulumi.getter
     def create(self) -> Optional[_builtins.str]:
+        """
+        The create step's deadline.
+
+        Default: 20m
+        """
         return pulumi.get(self, "create")
 
 

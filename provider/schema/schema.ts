@@ -1,7 +1,8 @@
 /**
- * The plugin's Pulumi package schema (schema.json beside this file, generated from the TypeScript SDK's types and doc
- * comments by scripts/gen-schema.ts; test/unit/plugin/schema.test.ts fails when the two differ), and what the plugin
- * reads from it at run time: which properties are secret, and which function arguments are required.
+ * The package's Pulumi schema (schema.json beside this file, generated from the TypeScript SDK's types and doc comments
+ * by scripts/gen-schema.ts; test/unit/plugin/schema.test.ts fails when the two differ), and what is read from it at run
+ * time: which properties are secret, and which function arguments exist and are required. Both faces and the SDK read
+ * it here, so the SDK depends on no part of the plugin.
  */
 import schemaJson from "./schema.json";
 
