@@ -17,6 +17,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MOVE_DURATION_MS, type GoogleSandboxEndpoints } from "./google";
+import { FIXTURE_PROJECT } from "./google/fixture";
 import type { FabricSandbox } from "./fabric";
 import { startSandbox } from "./start";
 
@@ -28,6 +29,9 @@ export interface CliOptions {
 export const USAGE = `Usage: npm run sandbox -- [--port <n>] [--move-duration-ms <n>]
   --port <n>              TCP port on 127.0.0.1 (env OPSLEDGER_SANDBOX_PORT, default 0 = any free port)
   --move-duration-ms <n>  how long a firewall policy move runs (env OPSLEDGER_SANDBOX_MOVE_DURATION_MS, default ${DEFAULT_MOVE_DURATION_MS})`;
+
+/** The project Google's client libraries read (google-auth's `default()`, google-auth-library's `getProjectId`). */
+export const PROJECT_ENV_NAME = "GOOGLE_CLOUD_PROJECT";
 
 /** The environment variables the client reads, and which service root each one gets. */
 export const ENDPOINT_ENV_NAMES: readonly (readonly [string, keyof GoogleSandboxEndpoints])[] = [
@@ -109,6 +113,8 @@ export function banner(
     "",
     "# Point a shell at the sandbox:",
     `export GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsPath)}`,
+    // Google's clients ask Resource Manager for a project when none is set: that would carry a sandbox token outside.
+    `export ${PROJECT_ENV_NAME}=${FIXTURE_PROJECT}`,
     ...ENDPOINT_ENV_NAMES.map(([name, key]) => `export ${name}=${shellQuote(endpoints[key])}`),
     ...extraExports,
     "",

@@ -51,6 +51,8 @@ describe("sandbox CLI", () => {
     const dir = exports["OPSLEDGER_SANDBOX_DIR"] ?? "";
     assert.deepEqual(exports, {
       GOOGLE_APPLICATION_CREDENTIALS: `${dir}/sandbox-external-account.json`,
+      // Else Google's clients ask Resource Manager for one, outside the sandbox.
+      GOOGLE_CLOUD_PROJECT: "sandbox-project",
       GOOGLE_IAM_CUSTOM_ENDPOINT: `${url}/iam`,
       GOOGLE_COMPUTE_CUSTOM_ENDPOINT: `${url}/compute`,
       GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT: `${url}/deploymentmanager`,
