@@ -1,7 +1,8 @@
 /**
  * examples/policy-pack, whose policies use @pulumi/policy's own `validateResourceOfType(compute.FirewallPolicyMove, …)`
  * and `remediateResourceOfType`, guards a FirewallPolicyMove declared in every language a user writes: TypeScript
- * (examples/firewall-policy-move) and JavaScript (its twin) through the dynamic provider, YAML (its twin), Go
+ * (examples/firewall-policy-move) and JavaScript (that program transpiled, a project of its own) through the dynamic
+ * provider, YAML (its twin), Go
  * (examples/go) and Python (examples/python) through the plugin. On each: an advisory violation (a move without
  * restoreOnDelete in a stack named prod) is printed and the preview and the up succeed; a mandatory one (a move of a
  * policy that is not allow-listed to an organization's root) fails the preview and the up, naming the policy, with no
@@ -12,6 +13,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import ts from "typescript";
 import { startGoogleSandbox } from "../../sandbox/google";
 import type { GoogleSandbox, GoogleSandboxOptions } from "../../sandbox/google";
 import { fixture } from "../../sandbox/google";
@@ -34,7 +36,8 @@ const DV360 = { "opsledger:displayVideoApiVersion": { value: "v4" } };
 
 interface Program {
   readonly language: string;
-  readonly dir: string;
+  /** The project directory, or a function that writes one into a temp dir (removed after the tests). */
+  readonly dir: string | (() => string);
   /** The move's type in the stack: the dynamic provider's or the plugin's. */
   readonly moveType: string;
   readonly sandbox?: GoogleSandboxOptions;
@@ -42,13 +45,26 @@ interface Program {
   readonly setUp?: (sandbox: GoogleSandbox) => Promise<{ env?: Record<string, string>; config?: ConfigValues }>;
 }
 
+/**
+ * examples/firewall-policy-move as a JavaScript project of its own (in a temp dir): its program with the types taken
+ * out by TypeScript's transpiler, `main: index.js`, the repository's node_modules.
+ */
+function javascriptTwin(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-policy-javascript-"));
+  const source = fs.readFileSync(path.join(exampleDir("firewall-policy-move"), "index.ts"), "utf8");
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  });
+  fs.writeFileSync(path.join(dir, "index.js"), outputText);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: opsledger-firewall-policy-move-javascript\nruntime: nodejs\n");
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "javascript-twin", main: "index.js" }));
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
+  return dir;
+}
+
 const PROGRAMS: readonly Program[] = [
   { language: "TypeScript", dir: exampleDir("firewall-policy-move"), moveType: FIREWALL_POLICY_MOVE_TYPE },
-  {
-    language: "JavaScript",
-    dir: path.join(REPO_ROOT, "test", "fixtures", "javascript", "firewall-policy-move"),
-    moveType: FIREWALL_POLICY_MOVE_TYPE,
-  },
+  { language: "JavaScript", dir: javascriptTwin, moveType: FIREWALL_POLICY_MOVE_TYPE },
   {
     language: "YAML",
     dir: path.join(REPO_ROOT, "test", "fixtures", "yaml-twins", "firewall-policy-move"),
@@ -85,11 +101,13 @@ for (const program of PROGRAMS) {
   describe(`examples/policy-pack on a ${program.language} program's move (validateResourceOfType, pulumi CLI)`, function () {
     this.timeout(600_000);
     let sandbox: GoogleSandbox;
+    let projectDir: string;
     let setUp: { env?: Record<string, string>; config?: ConfigValues } = {};
     let packConfig: string;
     before(async function () {
       // A cold Go build cache compiles the Pulumi Go SDK; a cold virtualenv installs pulumi from PyPI.
       this.timeout(1_200_000);
+      projectDir = typeof program.dir === "string" ? program.dir : program.dir();
       sandbox = await startGoogleSandbox({ moveDurationMs: 500, ...program.sandbox });
       setUp = (await program.setUp?.(sandbox)) ?? {};
       packConfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-policy-config-")), "config.json");
@@ -98,6 +116,7 @@ for (const program of PROGRAMS) {
     after(async () => {
       await sandbox.close();
       fs.rmSync(path.dirname(packConfig), { recursive: true, force: true });
+      if (typeof program.dir !== "string") fs.rmSync(projectDir, { recursive: true, force: true });
     });
     beforeEach(() => {
       sandbox.reset();
@@ -112,7 +131,7 @@ for (const program of PROGRAMS) {
       extra: readonly string[] = [],
     ): Promise<void> {
       const stack = await initProjectStack({
-        projectDir: program.dir,
+        projectDir,
         stackName,
         ...(setUp.env === undefined ? {} : { env: setUp.env }),
         config: { ...deployerConfig(sandbox), ...setUp.config, parentId: { value: parentId } },
