@@ -41,8 +41,8 @@ export class FirewallPolicyMove extends OpsLedgerDynamicResource {
   /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
   static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.firewallPolicyMove);
   /**
-   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's
-   * `validateResourceOfType` and `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
    */
   static override isInstance(obj: unknown): obj is FirewallPolicyMove {
     return hasFaceType(FirewallPolicyMove.faceTypes, obj);

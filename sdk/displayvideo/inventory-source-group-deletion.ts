@@ -26,8 +26,8 @@ export class InventorySourceGroupDeletion extends OpsLedgerDynamicResource {
   /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
   static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.inventorySourceGroupDeletion);
   /**
-   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's
-   * `validateResourceOfType` and `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
    */
   static override isInstance(obj: unknown): obj is InventorySourceGroupDeletion {
     return hasFaceType(InventorySourceGroupDeletion.faceTypes, obj);

@@ -102,8 +102,9 @@ export class LedgerTransaction extends pulumi.ComponentResource {
   /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
   static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.ledgerTransaction);
   /**
-   * Whether `obj` is one of this class's resources on any face (the component, and the submission that carries its inputs): what @pulumi/policy's
-   * `validateResourceOfType` and `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   * Whether `obj` is one of this class's resources on any face (the component, and the submission that carries its
+   * inputs): what @pulumi/policy's `validateResourceOfType` and `remediateResourceOfType` ask, so that one policy
+   * guards every language (docs/policy.md).
    */
   static override isInstance(obj: unknown): obj is LedgerTransaction {
     return hasFaceType(LedgerTransaction.faceTypes, obj);

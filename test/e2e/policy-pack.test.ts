@@ -41,8 +41,10 @@ interface Program {
   /** The move's type in the stack: the dynamic provider's or the plugin's. */
   readonly moveType: string;
   readonly sandbox?: GoogleSandboxOptions;
-  /** The stack's environment and config beyond the deployer's and parentId. */
-  readonly setUp?: (sandbox: GoogleSandbox) => Promise<{ env?: Record<string, string>; config?: ConfigValues }>;
+  /** The stacks' environment (once, before the tests). */
+  readonly setUp?: (sandbox: GoogleSandbox) => Promise<Record<string, string>>;
+  /** A stack's config beyond the deployer's and parentId (per stack: the sandbox forgets its tokens on reset). */
+  readonly config?: (sandbox: GoogleSandbox) => ConfigValues;
 }
 
 /**
@@ -77,23 +79,21 @@ const PROGRAMS: readonly Program[] = [
     setUp: async () => {
       const PATH = [pulumiBinDir(), path.dirname(process.execPath), goBinDir(), process.env["PATH"] ?? ""].join(":");
       await goBuild(exampleDir("go"), { ...process.env, PATH });
-      return { env: { PATH }, config: DV360 };
+      return { PATH };
     },
+    config: () => DV360,
   },
   {
     language: "Python",
     dir: exampleDir("python"),
     moveType: PLUGIN_MOVE,
     sandbox: { seed: TWO_ORGANIZATIONS_SEED },
-    setUp: (sandbox) =>
-      Promise.resolve({
-        env: pythonExampleEnv(sandbox),
-        config: {
-          ...DV360,
-          orgBAccessToken: { value: sandbox.mintToken({ principal: SA_B, scopes: SCOPES }), secret: true },
-          orgBWorkforcePool: { value: ORG_B_POOL },
-        },
-      }),
+    setUp: (sandbox) => Promise.resolve(pythonExampleEnv(sandbox)),
+    config: (sandbox) => ({
+      ...DV360,
+      orgBAccessToken: { value: sandbox.mintToken({ principal: SA_B, scopes: SCOPES }), secret: true },
+      orgBWorkforcePool: { value: ORG_B_POOL },
+    }),
   },
 ];
 
@@ -102,14 +102,14 @@ for (const program of PROGRAMS) {
     this.timeout(600_000);
     let sandbox: GoogleSandbox;
     let projectDir: string;
-    let setUp: { env?: Record<string, string>; config?: ConfigValues } = {};
+    let env: Record<string, string> | undefined;
     let packConfig: string;
     before(async function () {
       // A cold Go build cache compiles the Pulumi Go SDK; a cold virtualenv installs pulumi from PyPI.
       this.timeout(1_200_000);
       projectDir = typeof program.dir === "string" ? program.dir : program.dir();
       sandbox = await startGoogleSandbox({ moveDurationMs: 500, ...program.sandbox });
-      setUp = (await program.setUp?.(sandbox)) ?? {};
+      env = await program.setUp?.(sandbox);
       packConfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-policy-config-")), "config.json");
       fs.writeFileSync(packConfig, JSON.stringify({ "restore-on-delete-in-prod": { enforcementLevel: "remediate" } }));
     });
@@ -133,8 +133,8 @@ for (const program of PROGRAMS) {
       const stack = await initProjectStack({
         projectDir,
         stackName,
-        ...(setUp.env === undefined ? {} : { env: setUp.env }),
-        config: { ...deployerConfig(sandbox), ...setUp.config, parentId: { value: parentId } },
+        ...(env === undefined ? {} : { env }),
+        config: { ...deployerConfig(sandbox), ...program.config?.(sandbox), parentId: { value: parentId } },
       });
       try {
         const args = command === "up" ? ["up", "--yes", "--skip-preview"] : ["preview"];
