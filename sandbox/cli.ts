@@ -17,6 +17,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MOVE_DURATION_MS, type GoogleSandboxEndpoints } from "./google";
+import { FIXTURE_PROJECT } from "./google/fixture";
 import type { FabricSandbox } from "./fabric";
 import { startSandbox } from "./start";
 
@@ -28,6 +29,20 @@ export interface CliOptions {
 export const USAGE = `Usage: npm run sandbox -- [--port <n>] [--move-duration-ms <n>]
   --port <n>              TCP port on 127.0.0.1 (env OPSLEDGER_SANDBOX_PORT, default 0 = any free port)
   --move-duration-ms <n>  how long a firewall policy move runs (env OPSLEDGER_SANDBOX_MOVE_DURATION_MS, default ${DEFAULT_MOVE_DURATION_MS})`;
+
+/** The project Google's client libraries read (google-auth's `default()`, google-auth-library's `getProjectId`). */
+export const PROJECT_ENV_NAME = "GOOGLE_CLOUD_PROJECT";
+
+/** The universe Google's client libraries read (google-api-core, googleapis-common, this package's settings). */
+export const UNIVERSE_ENV_NAME = "GOOGLE_CLOUD_UNIVERSE_DOMAIN";
+
+/**
+ * The universe `npm run sandbox` serves and writes into its credentials file. Not Google's: google-auth for Python
+ * looks up a token's Regional Access Boundary at iamcredentials.googleapis.com (a host it does not let be configured)
+ * in Google's universe only, and a `.invalid` name never resolves (RFC 6761), so no default host of any client leads
+ * off the machine either.
+ */
+export const SANDBOX_CLI_UNIVERSE_DOMAIN = "opsledger-sandbox.invalid";
 
 /** The environment variables the client reads, and which service root each one gets. */
 export const ENDPOINT_ENV_NAMES: readonly (readonly [string, keyof GoogleSandboxEndpoints])[] = [
@@ -98,6 +113,7 @@ export function banner(
   endpoints: GoogleSandboxEndpoints,
   credentialsPath: string,
   extraExports: readonly string[] = [],
+  universeDomain: string = SANDBOX_CLI_UNIVERSE_DOMAIN,
 ): string {
   const width = Math.max(...Object.keys(endpoints).map((k) => k.length));
   const lines = [
@@ -109,6 +125,9 @@ export function banner(
     "",
     "# Point a shell at the sandbox:",
     `export GOOGLE_APPLICATION_CREDENTIALS=${shellQuote(credentialsPath)}`,
+    // Google's clients ask Resource Manager for a project when none is set: that would carry a sandbox token outside.
+    `export ${PROJECT_ENV_NAME}=${FIXTURE_PROJECT}`,
+    `export ${UNIVERSE_ENV_NAME}=${shellQuote(universeDomain)}`,
     ...ENDPOINT_ENV_NAMES.map(([name, key]) => `export ${name}=${shellQuote(endpoints[key])}`),
     ...extraExports,
     "",
@@ -172,19 +191,26 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
-  const both = await startSandbox({ google: { port: options.port, moveDurationMs: options.moveDurationMs } });
+  const both = await startSandbox({
+    google: {
+      port: options.port,
+      moveDurationMs: options.moveDurationMs,
+      universeDomain: SANDBOX_CLI_UNIVERSE_DOMAIN,
+    },
+  });
   const sandbox = both.google;
   const dir = await mkdtemp(join(tmpdir(), "opsledger-sandbox-"));
   const credentialsPath = await sandbox.writeCredentialsFile(dir);
   const fabricText = both.fabric ? await fabricBanner(both.fabric, dir) : "";
-  const exports = [
+  // Not `exports`: CommonJS output reads this module's constants through a variable of that name.
+  const extraExports = [
     `export OPSLEDGER_SANDBOX_DIR=${shellQuote(dir)}`,
     ...(both.fabric ? [`export OPSLEDGER_FABRIC_GATEWAY=${shellQuote(both.fabric.address)}`] : []),
     ...toolPathExport(env["OPSLEDGER_TOOL_PATH"]),
   ];
   // One write, with "Press Ctrl+C to stop." last: readers may act as soon as they see it.
   process.stdout.write(
-    banner(sandbox.url, sandbox.endpoints, credentialsPath, exports).replace(
+    banner(sandbox.url, sandbox.endpoints, credentialsPath, extraExports, sandbox.universeDomain).replace(
       "Press Ctrl+C to stop.\n",
       `${fabricText}Press Ctrl+C to stop.\n`,
     ),

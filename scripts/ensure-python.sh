@@ -12,7 +12,9 @@
 #    (~/.cache/pip) makes a second virtualenv quick.
 # 3. With --sdk, the virtualenv also holds sdk/python as a user installs it (`pip install ./sdk/python`, not editable):
 #    one virtualenv per content of sdk/python (its digest names the folder), so two checkouts never share one.
-#   bash scripts/ensure-python.sh [--sdk]
+# 4. With --google-clients, a virtualenv of its own also holds Google's Python clients at the versions of
+#    scripts/python-google-clients.txt (the sandbox's tests with them, test/integration/python/google-clients).
+#   bash scripts/ensure-python.sh [--sdk | --google-clients]
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,10 +24,12 @@ log() { echo "[opsledger:python] $*" >&2; }
 MIN=3.10
 
 with_sdk=""
+with_google=""
 case "${1:-}" in
   "") ;;
   --sdk) with_sdk=1 ;;
-  *) log "unknown argument '$1' (bash scripts/ensure-python.sh [--sdk])"; exit 2 ;;
+  --google-clients) with_google=1 ;;
+  *) log "unknown argument '$1' (bash scripts/ensure-python.sh [--sdk | --google-clients])"; exit 2 ;;
 esac
 
 # 0 when version $1 >= version $2 (dotted numbers).
@@ -61,18 +65,22 @@ PYVER=$(version_of "$python")
 PULUMI_VERSION=$(node -p "require('$ROOT/node_modules/@pulumi/pulumi/package.json').version" 2>/dev/null || true)
 [ -n "$PULUMI_VERSION" ] || { log "node_modules/@pulumi/pulumi is not installed: run npm run build first"; exit 1; }
 REQS="$ROOT/scripts/python-requirements.txt"
+GOOGLE_REQS="$ROOT/scripts/python-google-clients.txt"
+extra_reqs=()
+[ -z "$with_google" ] || extra_reqs=(-r "$GOOGLE_REQS")
 
 # What the virtualenv holds decides its folder: the interpreter, pulumi's version, the requirements, and with --sdk the
 # content of sdk/python (every file's path and bytes).
 key=$( {
   echo "$PYVER pulumi==$PULUMI_VERSION"
   cat "$REQS"
+  [ -z "$with_google" ] || cat "$GOOGLE_REQS"
   if [ -n "$with_sdk" ]; then
     (cd "$ROOT/sdk/python" && find . -type f ! -path '*/__pycache__/*' ! -path './build/*' ! -path '*.egg-info/*' \
       -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
   fi
 } | sha256sum | cut -c1-16)
-name="py$PYVER-pulumi$PULUMI_VERSION${with_sdk:+-sdk}-$key"
+name="py$PYVER-pulumi$PULUMI_VERSION${with_sdk:+-sdk}${with_google:+-google}-$key"
 venv="$CACHE/python/$name"
 if [ -f "$venv/.complete" ]; then
   echo "$venv/bin"
@@ -92,7 +100,7 @@ log "creating a virtualenv (Python $PYVER, $python) in $venv"
 "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input)
 log "installing pulumi==$PULUMI_VERSION and scripts/python-requirements.txt from ${PIP_INDEX_URL:-PyPI} (about 40 MB, once)"
-if ! "${pip[@]}" install --progress-bar off "pulumi==$PULUMI_VERSION" -r "$REQS" >&2; then
+if ! "${pip[@]}" install --progress-bar off "pulumi==$PULUMI_VERSION" -r "$REQS" "${extra_reqs[@]}" >&2; then
   rm -rf "$venv"
   log "pip could not install pulumi==$PULUMI_VERSION (see above): PyPI (or PIP_INDEX_URL) must be reachable, and it serves pulumi at the CLI's version"
   exit 1

@@ -4,7 +4,7 @@
  * fixed when the move was accepted.
  */
 import { randomBytes } from "node:crypto";
-import { rfc3339 } from "./clock";
+import { computeTimestamp } from "./clock";
 import type { MoveOperationRecord } from "./state";
 import type { ComputeErrorItem, ComputeOperation } from "./wire";
 
@@ -104,7 +104,7 @@ export function moveOperationView(op: MoveOperationRecord, nowMs: number, comput
     status: "PENDING",
     user: op.principal,
     progress: 0,
-    insertTime: rfc3339(op.insertMs),
+    insertTime: computeTimestamp(op.insertMs),
     selfLink: `${base}/operations/${op.name}`,
   };
   if (op.requestId !== undefined) view.clientOperationId = op.requestId;
@@ -112,8 +112,8 @@ export function moveOperationView(op: MoveOperationRecord, nowMs: number, comput
   if (elapsedMs >= op.durationMs) {
     view.status = "DONE";
     view.progress = 100;
-    view.startTime = rfc3339(op.insertMs);
-    view.endTime = rfc3339(op.insertMs + op.durationMs);
+    view.startTime = computeTimestamp(op.insertMs);
+    view.endTime = computeTimestamp(op.insertMs + op.durationMs);
     switch (op.outcome.kind) {
       case "success":
         if (op.outcome.warnings !== undefined && op.outcome.warnings.length > 0) {
@@ -133,7 +133,7 @@ export function moveOperationView(op: MoveOperationRecord, nowMs: number, comput
     }
   } else if (elapsedMs > 0) {
     view.status = "RUNNING";
-    view.startTime = rfc3339(op.insertMs);
+    view.startTime = computeTimestamp(op.insertMs);
     view.progress = runningProgress(elapsedMs / op.durationMs, op.outcome.kind === "outOfSpec");
   }
   return view;

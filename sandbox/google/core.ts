@@ -10,6 +10,7 @@ import { KeyRing } from "./auth/key-ring";
 import { signRs256 } from "./auth/jwt";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, TokenStore } from "./auth/token-store";
 import { FaultInjector } from "./faults";
+import { protoTimestamp } from "./clock";
 import { RateQuotaEnforcer } from "./rate-quotas";
 import { SERVICE_PREFIXES, type SandboxEnv } from "./route-table";
 import { SandboxInputError } from "./sandbox-input-error";
@@ -372,8 +373,8 @@ export class SandboxCore {
                 target: { resource: `//cloudresourcemanager.googleapis.com/folders/${folder}` },
                 policyKind: "ACCESS",
                 policy: `folders/${folder}/locations/global/accessPolicies/sandbox-access-policy`,
-                createTime: new Date(now).toISOString(),
-                updateTime: new Date(now + request.durationMs).toISOString(),
+                createTime: protoTimestamp(now),
+                updateTime: protoTimestamp(now + request.durationMs),
               },
             },
     });

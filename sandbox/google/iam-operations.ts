@@ -2,7 +2,7 @@
  * The google.longrunning.Operation of an IAM v3beta operation, computed from the clock: `done` is left out while
  * it runs (ProtoJSON drops false), then exactly one of `response` (a PolicyBinding) or `error` is set.
  */
-import { rfc3339 } from "./clock";
+import { protoTimestamp } from "./clock";
 import type { IamOperationRecord } from "./state";
 import type { LongRunningOperation } from "./wire";
 
@@ -14,8 +14,8 @@ export function iamOperationView(op: IamOperationRecord, nowMs: number): LongRun
   const done = nowMs >= endMs;
   const metadata: LongRunningOperation["metadata"] = {
     "@type": IAM_OPERATION_METADATA_TYPE,
-    createTime: rfc3339(op.startMs),
-    ...(done ? { endTime: rfc3339(endMs) } : {}),
+    createTime: protoTimestamp(op.startMs),
+    ...(done ? { endTime: protoTimestamp(endMs) } : {}),
     target: op.target,
     verb: op.verb,
     apiVersion: "v3beta",

@@ -8,6 +8,7 @@ import { RESOURCES } from "../../provider/registry";
 import type { Inputs } from "../inputs";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
+import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
 
 export const FIREWALL_POLICY_MOVE_TYPE: string = RESOURCES.firewallPolicyMove.dynamicType;
 
@@ -25,8 +26,15 @@ export type MoveOperation = OperationSummary;
  * compute `firewallPolicies.move` and waiting for the operation. A parent change is an in-place update.
  */
 export class FirewallPolicyMove extends OpsLedgerDynamicResource {
-  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
-  static readonly __pulumiType: string = FIREWALL_POLICY_MOVE_TYPE;
+  /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
+  static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.firewallPolicyMove);
+  /**
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   */
+  static override isInstance(obj: unknown): obj is FirewallPolicyMove {
+    return hasFaceType(FirewallPolicyMove.faceTypes, obj);
+  }
   /** The numeric id of the policy. */
   declare readonly firewallPolicyId: pulumi.Output<string>;
   /** The parent observed after the last create, update or refresh. */

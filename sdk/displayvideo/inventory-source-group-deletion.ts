@@ -4,6 +4,7 @@ import { RESOURCES } from "../../provider/registry";
 import type { Inputs } from "../inputs";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
+import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
 
 export const INVENTORY_SOURCE_GROUP_DELETION_TYPE: string = RESOURCES.inventorySourceGroupDeletion.dynamicType;
 
@@ -16,8 +17,15 @@ export type InventorySourceGroupDeletionArgs = Inputs<InventorySourceGroupDeleti
  * deletes it again.
  */
 export class InventorySourceGroupDeletion extends OpsLedgerDynamicResource {
-  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
-  static readonly __pulumiType: string = INVENTORY_SOURCE_GROUP_DELETION_TYPE;
+  /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
+  static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.inventorySourceGroupDeletion);
+  /**
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   */
+  static override isInstance(obj: unknown): obj is InventorySourceGroupDeletion {
+    return hasFaceType(InventorySourceGroupDeletion.faceTypes, obj);
+  }
   /** "deleted", or "alreadyAbsent" when the group was gone before this resource ran. */
   declare readonly outcome: pulumi.Output<string>;
   /** partners/<id> or advertisers/<id>. */

@@ -3,6 +3,7 @@ import { RESOURCES } from "../../provider/registry";
 import type { LedgerBytes, LedgerCredentials, LedgerTransactionShape } from "../../provider/resources/ledger-shapes";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { Inputs } from "./inputs";
+import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
 
 /** The type token of the child dynamic resource (module "ledger", type "LedgerTransactionSubmission"). Frozen. */
 export const LEDGER_TRANSACTION_SUBMISSION_TYPE: string = RESOURCES.ledgerTransaction.dynamicType;
@@ -34,8 +35,15 @@ export type LedgerTransactionSubmissionArgs = Inputs<
  * this class is exported for tests and for programs that need the raw resource.
  */
 export class LedgerTransactionSubmission extends OpsLedgerDynamicResource {
-  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
-  static readonly __pulumiType: string = LEDGER_TRANSACTION_SUBMISSION_TYPE;
+  /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
+  static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.ledgerTransaction, "child");
+  /**
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   */
+  static override isInstance(obj: unknown): obj is LedgerTransactionSubmission {
+    return hasFaceType(LedgerTransactionSubmission.faceTypes, obj);
+  }
   declare readonly txId: pulumi.Output<string>;
   /** The generation of the committed transaction (bumped when a transaction input changes). */
   readonly generation: pulumi.Output<number>;

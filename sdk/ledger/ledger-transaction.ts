@@ -14,6 +14,7 @@ import type {
 } from "../../provider/resources/ledger-shapes";
 import type { Inputs } from "./inputs";
 import type { LedgerPayload } from "./ledger-transaction-submission";
+import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
 
 const COMPONENT = ((c) => {
   if (c === undefined) throw new Error("the registry's ledgerTransaction has no TypeScript component");
@@ -98,8 +99,16 @@ export function secret<T>(value: pulumi.Input<T>): pulumi.Output<T> {
  * transaction with that txId is adopted rather than submitted twice. The preview shows the txId it will submit.
  */
 export class LedgerTransaction extends pulumi.ComponentResource {
-  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
-  static readonly __pulumiType: string = LEDGER_TRANSACTION_TYPE;
+  /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
+  static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.ledgerTransaction);
+  /**
+   * Whether `obj` is one of this class's resources on any face (the component, and the submission that carries its
+   * inputs): what @pulumi/policy's `validateResourceOfType` and `remediateResourceOfType` ask, so that one policy
+   * guards every language (docs/policy.md).
+   */
+  static override isInstance(obj: unknown): obj is LedgerTransaction {
+    return hasFaceType(LedgerTransaction.faceTypes, obj);
+  }
   /** The transaction id (shown during preview too). */
   readonly txId: pulumi.Output<string>;
   /** The validation code's name, e.g. "VALID" or "MVCC_READ_CONFLICT". */

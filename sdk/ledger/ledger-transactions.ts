@@ -11,6 +11,7 @@ import type {
 } from "../../provider/resources/ledger-shapes";
 import type { Inputs } from "./inputs";
 import type { LedgerBytesInput } from "./ledger-transaction-submission";
+import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
 
 /** The type token of the dynamic resource (module "ledger", type "LedgerTransactions"). Frozen: state names it. */
 export const LEDGER_TRANSACTIONS_TYPE: string = RESOURCES.ledgerTransactions.dynamicType;
@@ -61,8 +62,15 @@ export interface LedgerTransactionsCommitted {
  * of a script (docs/ledger-transactions.md).
  */
 export class LedgerTransactions extends OpsLedgerDynamicResource {
-  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
-  static readonly __pulumiType: string = LEDGER_TRANSACTIONS_TYPE;
+  /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
+  static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.ledgerTransactions);
+  /**
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   */
+  static override isInstance(obj: unknown): obj is LedgerTransactions {
+    return hasFaceType(LedgerTransactions.faceTypes, obj);
+  }
   /** The list with each item's generation and txId (known in preview). */
   declare readonly transactions: pulumi.Output<LedgerTransactionsPlanned[]>;
   /** The committed items, in list order. */

@@ -4,6 +4,7 @@ import { RESOURCES } from "../../provider/registry";
 import type { Inputs } from "../inputs";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { ResourceOptions } from "../provider";
+import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
 
 export const OPERATION_WAIT_TYPE: string = RESOURCES.operationWait.dynamicType;
 
@@ -12,8 +13,15 @@ export type OperationWaitArgs = Inputs<OperationWaitShape>;
 
 /** Waits for an operation started outside Pulumi to finish; fails with the operation's error. */
 export class OperationWait extends OpsLedgerDynamicResource {
-  /** The type string of this class's resources (what `validateResourceOfType` of @pulumi/policy matches). */
-  static readonly __pulumiType: string = OPERATION_WAIT_TYPE;
+  /** This class's type strings on each face (sdk/face-types.ts): what a policy sees for its resources. */
+  static readonly faceTypes: FaceTypes = resourceFaceTypes(RESOURCES.operationWait);
+  /**
+   * Whether `obj` is one of this class's resources on any face: what @pulumi/policy's `validateResourceOfType` and
+   * `remediateResourceOfType` ask, so that one policy guards every language (docs/policy.md).
+   */
+  static override isInstance(obj: unknown): obj is OperationWait {
+    return hasFaceType(OperationWait.faceTypes, obj);
+  }
   declare readonly kind: pulumi.Output<"compute" | "longrunning">;
   declare readonly operationName: pulumi.Output<string>;
   declare readonly done: pulumi.Output<boolean>;

@@ -3,26 +3,36 @@
  * faces. A TypeScript program registers `pulumi-nodejs:dynamic/compute:FirewallPolicyMove`; a YAML, Go or Python
  * program through the plugin registers `opsledger:compute:FirewallPolicyMove`; both carry the same input names (the
  * plugin's schema is generated from the SDK's types). `validateResourceOfType(compute.FirewallPolicyMove, ...)` of
- * @pulumi/policy matches the TypeScript face only; `validateOpsLedgerResource(compute.FirewallPolicyMove, ...)` matches
- * both. The package needs no @pulumi/policy itself: the shapes below are the parts of its arguments read here.
+ * @pulumi/policy matches both through the class's `isInstance` (sdk/face-types.ts); `validateOpsLedgerResource` does
+ * too, and also types the inputs as the class's arguments without the `__` plumbing. The package needs no
+ * @pulumi/policy itself: the shapes below are the parts of its arguments read here.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { resourceOfType } from "../../provider/registry";
 import * as compute from "../compute";
 import * as displayvideo from "../displayvideo";
+import { allFaceTypes, type FaceTypes } from "../face-types";
 import * as ledger from "../ledger";
 import * as operations from "../operations";
 
-/** A resource class of the SDK: a constructor `(name, args, opts?)` with its type string. */
+export type { FaceTypes } from "../face-types";
+
+/** A resource class of the SDK: a constructor `(name, args, opts?)` with its type strings on each face. */
 export interface PolicyResourceClass {
   readonly name: string;
-  readonly __pulumiType: string;
+  readonly faceTypes: FaceTypes;
+  isInstance(obj: unknown): boolean;
+}
+
+/** A class's own type: the first of its TypeScript type strings. */
+function ownType(cls: PolicyResourceClass): string {
+  return cls.faceTypes.typescript[0] ?? "";
 }
 
 function isResourceClass(value: unknown): value is PolicyResourceClass {
   if (typeof value !== "function") return false;
-  const type = (value as unknown as Partial<PolicyResourceClass>).__pulumiType;
-  return typeof type === "string" && resourceOfType(type) !== undefined;
+  const types = (value as unknown as Partial<PolicyResourceClass>).faceTypes;
+  return types !== undefined && resourceOfType(types.typescript[0] ?? "") !== undefined;
 }
 
 const CLASSES: readonly PolicyResourceClass[] = [compute, displayvideo, ledger, operations]
@@ -39,44 +49,26 @@ export const POLICY_RESOURCES: readonly {
   readonly cls: PolicyResourceClass;
   readonly carriedBy?: PolicyResourceClass;
 }[] = CLASSES.map((cls) => {
-  const d = resourceOfType(cls.__pulumiType);
+  const d = resourceOfType(ownType(cls));
   const carriedBy =
-    d?.typescriptComponent?.type === cls.__pulumiType
-      ? CLASSES.find((c) => c.__pulumiType === d.dynamicType)
-      : undefined;
+    d?.typescriptComponent?.type === ownType(cls) ? CLASSES.find((c) => ownType(c) === d.dynamicType) : undefined;
   return carriedBy === undefined ? { cls } : { cls, carriedBy };
 });
 
-/** The type strings of a class on each face: what a policy sees for its resources. */
-export interface FaceTypes {
-  /** The TypeScript SDK: the class's own type, and the type of the resource that carries a component's inputs. */
-  readonly typescript: readonly string[];
-  /** The plugin (YAML, Go, Python, ...): the schema's token, when the plugin serves this resource. */
-  readonly plugin: readonly string[];
-}
-
-/** The type strings of `cls` on both faces, from its registry descriptor; a class of no resource is refused. */
+/** The type strings of `cls` on both faces (its `faceTypes`); a class of no resource of this package is refused. */
 export function faceTypesOf(cls: PolicyResourceClass): FaceTypes {
-  const d = resourceOfType(cls.__pulumiType);
-  if (d === undefined) {
+  const candidate: unknown = cls;
+  if (!isResourceClass(candidate)) {
     throw new Error(
-      `${cls.name} is not a resource class of pulumi-opsledger (its type ${cls.__pulumiType} is not in the registry)`,
+      `${cls.name} is not a resource class of pulumi-opsledger (its type ${ownType(cls)} is not in the registry)`,
     );
   }
-  if (d.typescriptComponent !== undefined && cls.__pulumiType === d.dynamicType) {
-    // The component's child: what carries the component's inputs on the TypeScript face; the plugin has no such type.
-    return { typescript: [d.dynamicType], plugin: [] };
-  }
-  return {
-    typescript: d.typescriptComponent === undefined ? [d.dynamicType] : [d.typescriptComponent.type, d.dynamicType],
-    plugin: [d.token],
-  };
+  return cls.faceTypes;
 }
 
 /** Every type string a policy sees for `cls`'s resources, on either face. */
 export function typeStringsOf(cls: PolicyResourceClass): readonly string[] {
-  const { typescript, plugin } = faceTypesOf(cls);
-  return [...new Set([...typescript, ...plugin])];
+  return allFaceTypes(faceTypesOf(cls));
 }
 
 /** Whether a resource a policy is given (`args.type`) is one of `cls`'s, on either face. */

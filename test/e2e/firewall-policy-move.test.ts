@@ -19,10 +19,10 @@ import {
   tokenConfig,
 } from "../helpers/sandbox-config";
 import { FIXTURE } from "../helpers/fixture-ids";
+import { findSecretsDecoded, textForms } from "../helpers/secrets-scan";
 import { FIREWALL_POLICY_MOVE_TYPE } from "../../sdk/compute/firewall-policy-move";
 import {
   GOOGLE_FACES,
-  TYPESCRIPT,
   driftProperty,
   moveBlock,
   moveIn,
@@ -211,30 +211,19 @@ for (const face of GOOGLE_FACES) {
         );
       }
       // The CLI's own logs of those commands (PULUMI_HOME/logs) are encrypted at rest with the stack's secrets
-      // provider, as the state's secrets are: no token in their bytes, on either face. Decrypted as a user would read
-      // them (they hold the move's requestId: the scan reads what the commands logged), they hold no token on the
-      // dynamic face, whose token never crosses an RPC. Through the plugin they do, as for any resource plugin: the
-      // engine logs every property of the default provider's CheckConfig answer at -v=9, a secret's value included
-      // (`Unmarshaling property for RPC[...CheckConfig...]: accessToken=map[V:map[Element:map[V:<the token>]]]`),
-      // and that answer must carry the token to Configure (docs/plugin.md).
+      // provider, as the state's secrets are: no form of a token in their bytes, read decoded, on either face.
+      // Decrypted as a user would read them (they hold the move's requestId: the scan reads what the commands logged),
+      // they hold every token on both faces: the engine logs what it sends the provider, the dynamic provider's
+      // Configure (the stack config, base64-encoded) and the plugin's CheckConfig and Configure (docs/plugin.md).
       const raw = stack.rawLogs();
       assert.ok(raw.length > 0, "the CLI wrote log files");
-      const logs = await stack.decryptedLogs();
+      const logs = (await stack.decryptedLogs()).join("\n");
       const requestId = moveIn(face, state).outputs?.["__requestId"];
-      assert.ok(typeof requestId === "string" && logs.some((text) => text.includes(requestId)), "the logs were read");
+      assert.ok(typeof requestId === "string" && logs.includes(requestId), "the logs were read");
       for (const [i, token] of tokens.entries()) {
-        assert.deepEqual(
-          raw.flatMap((bytes, file) => (bytes.includes(token) ? [file] : [])),
-          [],
-          `access token ${i} is in the bytes of these log files`,
-        );
-        if (face === TYPESCRIPT) {
-          assert.deepEqual(
-            logs.flatMap((text, file) => (text.includes(token) ? [file] : [])),
-            [],
-            `access token ${i} is in these decrypted log files`,
-          );
-        }
+        const forms = textForms(`access token ${String(i)}`, token);
+        assert.deepEqual(findSecretsDecoded(raw.join("\n"), forms), [], `access token ${i} in the log files' bytes`);
+        assert.ok(findSecretsDecoded(logs, forms).length > 0, `access token ${i} is not in the decrypted logs`);
       }
       const provider = moveIn(face, state).inputs?.["__provider"];
       if (serializesProvider(face)) {

@@ -33,7 +33,7 @@ import type { TargetStartOptions } from "../helpers/ledger-targets";
 import { changeSummary } from "../helpers/project-stack";
 import type { CommandResult, ProjectStack } from "../helpers/project-stack";
 import { plainStrings } from "../helpers/sandbox-config";
-import { findSecrets, privateKeyForms, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
+import { findSecretsDecoded, privateKeyForms, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
 
 /** The transient data (`{ note }`) of the VALID and kill bodies' stacks. */
 const TRANSIENT = "transient-value-never-in-state";
@@ -131,7 +131,7 @@ async function pluginKeepsSecrets(t: ComponentTarget, stack: ProjectStack, previ
     "backend files": disk.backend.text,
   };
   const found = Object.entries(parts).flatMap(([where, text]) =>
-    findSecrets(text, forms).map((label) => `${label} in ${where}`),
+    findSecretsDecoded(text, forms).map((label) => `${label} in ${where}`),
   );
   assert.deepEqual(found, []);
 }

@@ -40,7 +40,7 @@ import type { ComponentTarget } from "../helpers/ledger-component";
 import { certKey, signersOf, tamperedCopy } from "../helpers/ledger-key-types";
 import { openSignerBackend, SIGNER_BACKENDS } from "../helpers/ledger-signer-backends";
 import { opsledgerLedger } from "../helpers/opsledger-ledger-cli";
-import { findSecrets, privateKeyForms } from "../helpers/secrets-scan";
+import { findSecretsDecoded, privateKeyForms } from "../helpers/secrets-scan";
 import { SHARED_NETWORKS } from "../helpers/fabric-network-fixture";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { call, failure } from "../integration/ledger-targets/helpers";
@@ -87,7 +87,7 @@ async function commitsOverMutualTls(t: ComponentTarget, mspId: string): Promise<
     const state = JSON.stringify(await stack.exportState({ showSecrets: true }));
     assert.ok(state.includes(`"clientKeyFile":${JSON.stringify(org.client.tlsPrivateKeyPath)}`), "the reference");
     const forms = privateKeyForms("client TLS key", org.client.tlsPrivateKeyPem);
-    assert.deepEqual(findSecrets([state, up.output].join("\n"), forms), []);
+    assert.deepEqual(findSecretsDecoded([state, up.output].join("\n"), forms), []);
   } finally {
     await stack.dispose();
   }

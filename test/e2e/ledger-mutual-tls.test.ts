@@ -25,7 +25,7 @@ import { readChainHeight } from "../helpers/ledger-audit";
 import { writeLedgerReadsProject } from "../helpers/ledger-reads-project";
 import { changeSummary, dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
-import { findSecrets, privateKeyForms, scanStackFilesAtRest } from "../helpers/secrets-scan";
+import { findSecretsDecoded, privateKeyForms, scanStackFilesAtRest } from "../helpers/secrets-scan";
 
 const PROJECT = exampleDir("ledger");
 const TLS_KEY_ENV = "OPSLEDGER_E2E_CLIENT_TLS_KEY";
@@ -143,7 +143,7 @@ describe("mutual TLS to a gateway peer that requires client certificates (real F
           "backend files": disk.backend.text,
         };
         const found = Object.entries(parts).flatMap(([where, text]) =>
-          findSecrets(text, secretForms()).map((label) => `${label} in ${where}`),
+          findSecretsDecoded(text, secretForms()).map((label) => `${label} in ${where}`),
         );
         assert.deepEqual(found, []);
       } finally {
@@ -210,7 +210,10 @@ describe("mutual TLS to a gateway peer that requires client certificates (real F
         (outputs["chainInfo"] as { height: string }).height,
         (await readChainHeight(network, org.mspId)).toString(),
       );
-      assert.deepEqual(findSecrets(preview.output, privateKeyForms("client TLS key", org.client.tlsPrivateKeyPem)), []);
+      assert.deepEqual(
+        findSecretsDecoded(preview.output, privateKeyForms("client TLS key", org.client.tlsPrivateKeyPem)),
+        [],
+      );
 
       await stack.run(["config", "rm", "clientCertPem"]);
       const refused = await stack.preview({ allowFailure: true });

@@ -18,7 +18,7 @@ import type { ComponentTarget } from "../helpers/ledger-component";
 import { writeLedgerReadsProject } from "../helpers/ledger-reads-project";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { changeSummary, initProjectStack } from "../helpers/project-stack";
-import { findSecrets, privateKeyForms } from "../helpers/secrets-scan";
+import { findSecretsDecoded, privateKeyForms } from "../helpers/secrets-scan";
 
 /** The stack's outputs as the preview registered them last (its first outputs event, at the start, has none). */
 function previewOutputs(events: readonly EngineEvent[]): Record<string, unknown> {
@@ -135,7 +135,7 @@ for (const target of ledgerTargets(["2.5.16"])) {
           });
         }
         const forms = privateKeyForms("reader key", reader.privateKeyPem);
-        assert.deepEqual(findSecrets(preview.output, forms), [], "the reader's key is in the preview's output");
+        assert.deepEqual(findSecretsDecoded(preview.output, forms), [], "the reader's key is in the preview's output");
       } finally {
         await stack.dispose();
         project.remove();

@@ -29,7 +29,7 @@ import type { GatewayProxy } from "../helpers/gateway-proxy";
 import { changeSummary, dynamicResources, exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
 import { endpointConfig, plainStrings } from "../helpers/sandbox-config";
-import { findSecrets, privateKeyForms, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
+import { findSecretsDecoded, privateKeyForms, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
 import type { SecretForm } from "../helpers/secrets-scan";
 import { createSoftHsmToken } from "../helpers/softhsm";
 import type { SoftHsmToken } from "../helpers/softhsm";
@@ -310,7 +310,7 @@ describe("examples/ledger with signer references (pulumi CLI, Fabric and Google 
           "backend files": disk.backend.text,
         };
         const found = Object.entries(parts).flatMap(([where, text]) =>
-          findSecrets(text, c.neverStored()).map((label) => `${label} in ${where}`),
+          findSecretsDecoded(text, c.neverStored()).map((label) => `${label} in ${where}`),
         );
         assert.deepEqual(found, []);
         // No private key of any kind (PEM, or a JWK's d) outside Pulumi secrets: in plain state, output or files.
@@ -326,9 +326,9 @@ describe("examples/ledger with signer references (pulumi CLI, Fabric and Google 
         // printed. (Decrypted, the CLI's logs hold every Pulumi secret the program registers, like the state does:
         // Pulumi logs the RegisterResource payloads. That is why keys must be references: then there is no key to log.)
         const secretValues = [...textForms("transient data", TRANSIENT), ...(c.onlyAsSecret?.() ?? [])];
-        assert.deepEqual(findSecrets(plain, secretValues), [], "only inside Pulumi secrets");
-        assert.deepEqual(findSecrets(printed.join("\n"), secretValues), [], "never printed");
-        assert.deepEqual(findSecrets(atRest, secretValues), [], "never in plaintext on disk");
+        assert.deepEqual(findSecretsDecoded(plain, secretValues), [], "only inside Pulumi secrets");
+        assert.deepEqual(findSecretsDecoded(printed.join("\n"), secretValues), [], "never printed");
+        assert.deepEqual(findSecretsDecoded(atRest, secretValues), [], "never in plaintext on disk");
       } finally {
         await stack.dispose();
       }

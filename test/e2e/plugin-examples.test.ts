@@ -36,7 +36,7 @@ import {
   plainStrings,
   tokenConfig,
 } from "../helpers/sandbox-config";
-import { findSecrets, stackFilesAtRest, textForms } from "../helpers/secrets-scan";
+import { findSecretsDecoded, stackFilesAtRest, textForms } from "../helpers/secrets-scan";
 import { ORG_B_POOL, POOL_ETAGS, SA_B, SCOPES, TWO_ORGANIZATIONS_SEED } from "../helpers/two-organizations";
 import { FIXTURE } from "../helpers/fixture-ids";
 
@@ -219,7 +219,7 @@ async function keepsBothTokens(r: Run): Promise<void> {
   assert.ok(!r.driftOutput.includes(r.orgBToken), "org B's token is in the CLI's output");
   const token = r.deployer?.["opsledger:accessToken"]?.value ?? "";
   const forms = [...textForms("deployer token", token), ...textForms("org B token", r.orgBToken)];
-  assert.deepEqual(findSecrets(stackFilesAtRest(r.stack), forms), []);
+  assert.deepEqual(findSecretsDecoded(stackFilesAtRest(r.stack), forms), []);
 }
 
 /** `pulumi import` of the policy where it is: no move, no POST; the code printed in the program's language (Python). */

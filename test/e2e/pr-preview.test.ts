@@ -26,7 +26,7 @@ import { pullRequestComment } from "../helpers/pr-comment";
 import { runReadmeCommands, userShellEnv } from "../helpers/readme-commands";
 import { startSandboxCli } from "../helpers/sandbox-cli";
 import { DEPLOYER, READER } from "../helpers/sandbox-config";
-import { findSecrets, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
+import { findSecretsDecoded, scanStackFilesAtRest, textForms } from "../helpers/secrets-scan";
 import { FIXTURE } from "../helpers/fixture-ids";
 
 const WORKSPACE = exampleDir("pr-preview");
@@ -242,10 +242,10 @@ describe("examples/pr-preview, its workflow's steps run against the sandbox (pul
         `the CLI's log files: ${logFiles.files}, ${logFiles.bytes} B`,
       );
       const log = [result.stdout, result.stderr, logFiles.text].join("\n");
-      assert.deepEqual(findSecrets(comment, secrets), [], "no secret in the comment");
-      assert.deepEqual(findSecrets(log, secrets), [], "no secret in the step's log");
+      assert.deepEqual(findSecretsDecoded(comment, secrets), [], "no secret in the comment");
+      assert.deepEqual(findSecretsDecoded(log, secrets), [], "no secret in the step's log");
       // The scan reads what it is given: a value that is there (the new parent, in the same encodings) is found.
-      assert.deepEqual(findSecrets(comment, textForms("parent", B)), ["parent"]);
+      assert.deepEqual(findSecretsDecoded(comment, textForms("parent", B)), ["parent"]);
     } finally {
       await stack.dispose();
     }

@@ -13,10 +13,10 @@ const cached = new Map<string, string>();
 
 /**
  * The bin directory of the project's virtualenv; with `sdk`, the one that also holds sdk/python (pip install
- * ./sdk/python). Its progress goes to this process's stderr.
+ * ./sdk/python); with `googleClients`, the one with Google's Python clients. Its progress goes to this process's stderr.
  */
-export function pythonBinDir(options: { sdk?: boolean } = {}): string {
-  const args = options.sdk === true ? ["--sdk"] : [];
+export function pythonBinDir(options: { sdk?: boolean; googleClients?: boolean } = {}): string {
+  const args = options.sdk === true ? ["--sdk"] : options.googleClients === true ? ["--google-clients"] : [];
   const key = args.join(" ");
   let dir = cached.get(key);
   if (dir === undefined) {

@@ -1,7 +1,8 @@
 /**
  * What the secrets scans of the e2e tests look for, and where: every text form a secret can take (a key as PEM lines,
  * DER in base64, base64url or hex at any byte alignment, its JWK members and raw scalars; a PIN, a token or a
- * passphrase as text and in the same encodings), and the files a stack leaves on disk.
+ * passphrase as text and in the same encodings), searched in what a text decodes to as well (findSecretsDecoded:
+ * string escapes and base64 undone), and the files a stack leaves on disk.
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -110,9 +111,58 @@ export function privateKeyForms(label: string, pem: string): SecretForm[] {
   ];
 }
 
-/** The labels of the forms found in `text`. */
+/** The labels of the forms found in `text` as it is. */
 export function findSecrets(text: string, forms: readonly SecretForm[]): string[] {
   return forms.filter((f) => text.includes(f.text)).map((f) => f.label);
+}
+
+/** A run of base64 or base64url characters long enough to hold a secret (12 bytes and more). */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+/** A string escape of JSON or Go's %q: `\n`, `\"`, `\u003c`, `\x2f`, `\U0001f600`. */
+const ESCAPE = /\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[nrt"'\\/bf])/g;
+const ESCAPED: Readonly<Record<string, string>> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+
+/** `text` with its string escapes undone (one level: a value escaped twice needs a second pass). */
+function unescaped(text: string): string {
+  return text.replace(ESCAPE, (_m, e: string) =>
+    e.length > 1 ? String.fromCodePoint(parseInt(e.slice(1), 16)) : (ESCAPED[e] ?? e),
+  );
+}
+
+/** `text` with every base64 or base64url run replaced by what it encodes (gzip unpacked), as UTF-8 or Latin-1. */
+function base64Decoded(text: string): string {
+  return text.replace(BASE64_RUN, (run) => {
+    const bytes = Buffer.from(run, "base64");
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      try {
+        return zlib.gunzipSync(bytes).toString("utf8");
+      } catch {
+        // Not a whole gzip stream: kept as the bytes below.
+      }
+    }
+    return bytes.toString("latin1");
+  });
+}
+
+/**
+ * What an attacker reads out of `text`: the text, and the texts its string escapes (JSON, Go's %q: Pulumi's property
+ * dumps) and base64 runs (Configure's variables, encoded blobs, gzip inside) decode to, to `depth` levels, so a
+ * secret escaped, encoded or both, in any order, is read as plainly as one written out.
+ */
+export function decodedViews(text: string, depth = 2): string[] {
+  const views = [text];
+  let level = [text];
+  for (let i = 0; i < depth; i++) {
+    level = level.flatMap((t) => [unescaped(t), base64Decoded(t)]).filter((t) => !views.includes(t));
+    views.push(...level);
+  }
+  return views;
+}
+
+/** The labels of the forms found in `text` or in anything it decodes to (decodedViews), each once. */
+export function findSecretsDecoded(text: string, forms: readonly SecretForm[]): string[] {
+  const views = decodedViews(text);
+  return forms.filter((f) => views.some((v) => v.includes(f.text))).map((f) => f.label);
 }
 
 /** What a scan of files read: their text (gzip files unpacked), and how many files and bytes that was. */

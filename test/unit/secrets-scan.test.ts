@@ -10,7 +10,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { createRootCa } from "../../sandbox/fabric/certificates";
-import { findSecrets, privateKeyForms, scanFiles, textForms } from "../helpers/secrets-scan";
+import {
+  decodedViews,
+  findSecrets,
+  findSecretsDecoded,
+  privateKeyForms,
+  scanFiles,
+  textForms,
+} from "../helpers/secrets-scan";
 
 /** `bytes` inside a longer blob, after `offset` random bytes, as a JSON document would hold it. */
 function embedded(bytes: Buffer, offset: number, encoding: BufferEncoding): string {
@@ -103,6 +110,36 @@ describe("the e2e secrets scanner", () => {
     assert.ok(findSecrets(`Authorization: Bearer ${token}`, prefix).includes("token"));
     assert.ok(findSecrets(Buffer.from(`Bearer ${token}`).toString("base64"), prefix).length > 0);
     assert.deepEqual(findSecrets("no secret here: ya29 sandbox", prefix), []);
+  });
+
+  it("finds a token read only by decoding: base64 twice, gzip in base64, Go's HTML-safe escapes, Pulumi's dumps", () => {
+    const token = "ya29.sandbox.Qk3x-_9vTzR8bYwL0pN2aF6hJ4uE1cM7sD5gK3iO9";
+    const forms = textForms("token", token);
+    const json = JSON.stringify({ "opsledger:accessToken": token });
+    const twice = Buffer.from(Buffer.from(json).toString("base64")).toString("base64");
+    const gzipped = zlib.gzipSync(Buffer.from(json)).toString("base64");
+    const passphrase = 'a<b>&"c" d';
+    const htmlSafe = `{"passphrase":"${passphrase.replace(/[<>&"]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"}`;
+    const dump = `Unmarshaling property for RPC[Configure]: variables=map[V:map[opsledger:accessToken:${Buffer.from(`"${token}"`).toString("base64")}]]`;
+    for (const [what, text, secretForms] of [
+      ["base64 twice", twice, forms],
+      ["gzip in base64", gzipped, forms],
+      ["Go's HTML-safe escapes", htmlSafe, textForms("passphrase", passphrase)],
+    ] as const) {
+      assert.deepEqual(findSecrets(text, secretForms), [], `${what}: not found without decoding`);
+      assert.ok(findSecretsDecoded(text, secretForms).length > 0, `${what}: found once decoded`);
+    }
+    assert.ok(findSecretsDecoded(dump, forms).includes("token"), "the token itself, out of a base64 value of a dump");
+    assert.ok(decodedViews(dump).some((v) => v.includes(`opsledger:accessToken:"${token}"`)));
+  });
+
+  it("finds nothing decoded in what may be stored: base64 noise, the certificate, another key's PEM", () => {
+    const noise = crypto.randomBytes(4096).toString("base64");
+    const other = crypto
+      .generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ type: "pkcs8", format: "pem" });
+    const text = [noise, ca.certificatePem, JSON.stringify({ pem: other.toString() })].join("\n");
+    assert.deepEqual(findSecretsDecoded(text, ecForms), []);
   });
 
   it("reads every file under a directory, gzip files unpacked, and counts them", () => {

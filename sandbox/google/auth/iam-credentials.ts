@@ -3,7 +3,7 @@
  * cloud-platform) needs `iam.serviceAccounts.getAccessToken` on the first delegate, each delegate on the next,
  * and the last one on the target; the new token belongs to the target with the requested scopes.
  */
-import { rfc3339 } from "../clock";
+import { wholeSecondsTimestamp } from "../clock";
 import { iamPermissionDenied, invalidField, notFound } from "../google-errors";
 import { checkKnownFields, parseJsonObject } from "../request-checks";
 import { ok, type RouteResult } from "../results";
@@ -23,15 +23,16 @@ function resolveAccount(context: RequestContext, account: string): string | unde
 }
 
 function parseLifetime(value: unknown): number | "invalid" {
-  if (value === undefined) return DEFAULT_TOKEN_LIFETIME_SECONDS;
+  if (value === undefined || value === null) return DEFAULT_TOKEN_LIFETIME_SECONDS;
   if (typeof value !== "string") return "invalid";
   const m = /^([0-9]+)(?:\.[0-9]{1,9})?s$/.exec(value);
   const seconds = m === null ? Number.NaN : Number(m[1]);
   return Number.isFinite(seconds) && seconds >= 1 && seconds <= MAX_LIFETIME_SECONDS ? seconds : "invalid";
 }
 
+/** A repeated string field; ProtoJSON reads `null` as the field's default, the empty list (google-auth sends it). */
 function stringList(value: unknown): string[] | undefined {
-  if (value === undefined) return [];
+  if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || !value.every((v): v is string => typeof v === "string")) return undefined;
   return value;
 }
@@ -84,7 +85,7 @@ function generateAccessToken(context: RequestContext): RouteResult {
     caller = target;
   }
   const { token, grant } = context.env.tokens.issue(email, scopes.map(normalizeScope), lifetime);
-  return ok({ accessToken: token, expireTime: rfc3339(grant.expiresAtMs) });
+  return ok({ accessToken: token, expireTime: wholeSecondsTimestamp(grant.expiresAtMs) });
 }
 
 export const IAM_CREDENTIALS_ROUTES: readonly Route[] = [

@@ -154,6 +154,34 @@ describe("Google sandbox token flows", () => {
     }
   });
 
+  it("takes google-auth for Python's impersonation body (delegates: null) and answers expireTime in whole seconds", async () => {
+    const alice = sandbox.mintToken({ principal: fixture.FIXTURE_USER, scopes: ["cloud-platform"] });
+    // What google.auth.impersonated_credentials sends when no delegates are configured.
+    const res = await call(
+      `${sandbox.endpoints.iamCredentials}/v1/projects/-/serviceAccounts/${READER}:generateAccessToken`,
+      {
+        method: "POST",
+        token: alice,
+        body: `{"delegates": null, "scope": ["${scope("compute")}"], "lifetime": "3600s"}`,
+      },
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // The form google-auth parses (`%Y-%m-%dT%H:%M:%SZ`), as IAM Credentials writes it: no fraction.
+    assert.match(str(res.body.expireTime), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const lifetimeMs = Date.parse(str(res.body.expireTime)) - Date.now();
+    assert.ok(lifetimeMs > 3_590_000 && lifetimeMs <= 3_600_000, `expires in ${lifetimeMs} ms`);
+    const nullLifetime = await call(
+      `${sandbox.endpoints.iamCredentials}/v1/projects/-/serviceAccounts/${READER}:generateAccessToken`,
+      { method: "POST", token: alice, body: `{"delegates": null, "scope": ["${scope("compute")}"], "lifetime": null}` },
+    );
+    assert.equal(nullLifetime.status, 200, JSON.stringify(nullLifetime.body));
+    const nullScope = await call(
+      `${sandbox.endpoints.iamCredentials}/v1/projects/-/serviceAccounts/${READER}:generateAccessToken`,
+      { method: "POST", token: alice, body: `{"delegates": null, "scope": null}` },
+    );
+    assert.equal(nullScope.status, 400);
+  });
+
   it("impersonates a service account only along granted getAccessToken permissions", async () => {
     const alice = sandbox.mintToken({ principal: fixture.FIXTURE_USER, scopes: ["cloud-platform"] });
     const url = (email: string) =>

@@ -51,6 +51,10 @@ describe("sandbox CLI", () => {
     const dir = exports["OPSLEDGER_SANDBOX_DIR"] ?? "";
     assert.deepEqual(exports, {
       GOOGLE_APPLICATION_CREDENTIALS: `${dir}/sandbox-external-account.json`,
+      // Else Google's clients ask Resource Manager for one, outside the sandbox.
+      GOOGLE_CLOUD_PROJECT: "sandbox-project",
+      // Not Google's: google-auth for Python looks up a Regional Access Boundary at Google's host in Google's universe.
+      GOOGLE_CLOUD_UNIVERSE_DOMAIN: "opsledger-sandbox.invalid",
       GOOGLE_IAM_CUSTOM_ENDPOINT: `${url}/iam`,
       GOOGLE_COMPUTE_CUSTOM_ENDPOINT: `${url}/compute`,
       GOOGLE_DEPLOYMENT_MANAGER_CUSTOM_ENDPOINT: `${url}/deploymentmanager`,
@@ -79,9 +83,14 @@ describe("sandbox CLI", () => {
       /client identity Org1MSP: certificate \S+fabric-client-cert\.pem, private key \S+fabric-client-key\.pem/,
     );
     const credentials = exports["GOOGLE_APPLICATION_CREDENTIALS"];
-    assert.equal(
-      (JSON.parse(readFileSync(credentials, "utf8")) as { token_url: string }).token_url,
-      `${url}/sts/v1/token`,
+    assert.deepEqual(
+      Object.entries(JSON.parse(readFileSync(credentials, "utf8")) as Record<string, unknown>).filter(([k]) =>
+        ["token_url", "universe_domain"].includes(k),
+      ),
+      [
+        ["token_url", `${url}/sts/v1/token`],
+        ["universe_domain", "opsledger-sandbox.invalid"],
+      ],
     );
     const health = await call(`${url}/_sandbox/health`);
     assert.deepEqual([health.status, health.body.status], [200, "ok"]);

@@ -95,8 +95,9 @@ describe("Google sandbox firewall policy move", () => {
       [3000, "DONE", 100],
     ]);
     const done = (await operation(name)).body;
-    assert.equal(done.startTime, "2026-01-01T00:00:00.000Z");
-    assert.equal(done.endTime, "2026-01-01T00:00:03.000Z");
+    // Compute writes Pacific time with its offset and milliseconds.
+    assert.equal(done.startTime, "2025-12-31T16:00:00.000-08:00");
+    assert.equal(done.endTime, "2025-12-31T16:00:03.000-08:00");
     assert.equal("error" in done || "httpErrorStatusCode" in done || "warnings" in done, false);
     assert.equal(await parentOf(POLICY), TO);
     assert.deepEqual(sandbox.audit(), [

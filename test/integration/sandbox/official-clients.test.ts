@@ -93,7 +93,7 @@ describe("Google sandbox with the official googleapis clients", () => {
     const done = await compute.globalOrganizationOperations.get({ operation: name });
     assert.deepEqual(
       [done.data.status, done.data.progress, done.data.endTime],
-      ["DONE", 100, "2026-01-01T00:00:02.000Z"],
+      ["DONE", 100, "2025-12-31T16:00:02.000-08:00"],
     );
     const policy = await compute.firewallPolicies.get({ firewallPolicy: "700000000003" });
     assert.deepEqual([policy.data.shortName, policy.data.parent], ["security-lockdown", "organizations/100000000001"]);

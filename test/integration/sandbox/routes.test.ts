@@ -10,8 +10,6 @@ import {
 } from "../../../sandbox/google";
 import { call, DEPLOYER, moveUrl, READER, str, token } from "./helpers";
 
-const START = new Date(DEFAULT_MANUAL_CLOCK_START_MS).toISOString();
-
 describe("Google sandbox routes", () => {
   let sandbox: GoogleSandbox;
   let clock: ManualClock;
@@ -95,8 +93,9 @@ describe("Google sandbox routes", () => {
       name: "folders/200000000001/locations/global/operations/op-binding-created",
       metadata: {
         "@type": "type.googleapis.com/google.iam.v3beta.OperationMetadata",
-        createTime: "2025-12-31T23:59:00.000Z",
-        endTime: "2025-12-31T23:59:05.000Z",
+        // google.protobuf.Timestamp in ProtoJSON: UTC, no fraction when it is zero.
+        createTime: "2025-12-31T23:59:00Z",
+        endTime: "2025-12-31T23:59:05Z",
         target: "folders/200000000001/locations/global/policyBindings/deny-external-sharing",
         verb: "create",
         apiVersion: "v3beta",
@@ -125,14 +124,14 @@ describe("Google sandbox routes", () => {
     assert.equal("response" in failed.body, false);
     const running = await call(`${base}/${fixture.FIXTURE_IAM_OPERATIONS.running}`, { token: cloud });
     assert.deepEqual(Object.keys(running.body), ["name", "metadata"]);
-    assert.equal(running.body.metadata?.createTime, START);
+    assert.equal(running.body.metadata?.createTime, "2026-01-01T00:00:00Z");
     clock.advance(fixture.FIXTURE_RUNNING_IAM_OPERATION_DURATION_MS - 1);
     const stillRunning = await call(`${base}/${fixture.FIXTURE_IAM_OPERATIONS.running}`, { token: cloud });
     assert.equal(stillRunning.body.done, undefined);
     clock.advance(1);
     const finished = await call(`${base}/${fixture.FIXTURE_IAM_OPERATIONS.running}`, { token: cloud });
     assert.equal(finished.body.done, true);
-    assert.equal(finished.body.metadata?.endTime, "2026-01-01T00:00:30.000Z");
+    assert.equal(finished.body.metadata?.endTime, "2026-01-01T00:00:30Z");
     assert.equal(finished.body.response?.["@type"], "type.googleapis.com/google.iam.v3beta.PolicyBinding");
   });
 
@@ -157,7 +156,8 @@ describe("Google sandbox routes", () => {
       status: "PENDING",
       user: DEPLOYER,
       progress: 0,
-      insertTime: START,
+      // Compute writes Pacific time with its offset and milliseconds.
+      insertTime: "2025-12-31T16:00:00.000-08:00",
       selfLink: `${compute}/operations/${str(op.name)}`,
       clientOperationId: requestId,
     });

@@ -114,6 +114,15 @@ describe("the __provider module", () => {
         { type: OPERATION_WAIT_TYPE, provider: PROVIDER_MODULE },
       ],
     );
+    // The classes' isInstance, which policy packs ask about either face's type (docs/policy.md), on real resources.
+    assert.deepEqual(
+      [FirewallPolicyMove.isInstance(move), FirewallPolicyMove.isInstance(wait), OperationWait.isInstance(move)],
+      [true, false, false],
+    );
+    assert.deepEqual(
+      [pulumi.CustomResource.isInstance(move), FirewallPolicyMove.isInstance(undefined), OperationWait.isInstance("x")],
+      [true, false, false],
+    );
     assert.throws(
       () => new FirewallPolicyMove("x", { firewallPolicy: "1", parentId: "folders/2", __provider: "x" } as never),
       /must not define the __provider key/,

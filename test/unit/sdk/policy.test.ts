@@ -1,14 +1,27 @@
 /**
- * Policy packs over the TypeScript SDK's classes (pulumi-opsledger/policy): every resource class the SDK exports
- * carries `__pulumiType`, so @pulumi/policy's validateResourceOfType matches it, and is in POLICY_RESOURCES, the one
- * list whose type strings (both faces) the helpers match.
+ * Policy packs over the TypeScript SDK's classes (pulumi-opsledger/policy): every resource class the SDK exports is in
+ * POLICY_RESOURCES, the one list whose type strings (both faces) the helpers match; and @pulumi/policy's own
+ * validateResourceOfType and remediateResourceOfType, run through its real Analyze and Remediate handlers
+ * (server.js), match each class on every face's type string, and no other class's. The registered type and
+ * `isInstance` of real resources under mocks: test/unit/resources/provider-stubs.test.ts.
  */
 import { strict as assert } from "node:assert";
+import { createRequire } from "node:module";
 import * as pulumi from "@pulumi/pulumi";
-import { validateResourceOfType } from "@pulumi/policy";
+import * as analyzerproto from "@pulumi/pulumi/proto/analyzer_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { remediateResourceOfType, validateResourceOfType } from "@pulumi/policy";
+import type { EnforcementLevel, ResourceValidationPolicy } from "@pulumi/policy";
 import * as opsledger from "../../../sdk";
-import { POLICY_RESOURCES, faceTypesOf, isResourceOf, validateOpsLedgerResource } from "../../../sdk/policy";
-import type { PolicyResourceArgs } from "../../../sdk/policy";
+import type { FirewallPolicyMove } from "../../../sdk/compute/firewall-policy-move";
+import {
+  POLICY_RESOURCES,
+  faceTypesOf,
+  isResourceOf,
+  typeStringsOf,
+  validateOpsLedgerResource,
+} from "../../../sdk/policy";
+import type { PolicyResourceArgs, PolicyResourceClass } from "../../../sdk/policy";
 
 /** Every class the SDK's modules export that makes Pulumi resources. */
 function resourceClasses(): { name: string; cls: unknown }[] {
@@ -24,18 +37,51 @@ function resourceClasses(): { name: string; cls: unknown }[] {
   );
 }
 
-function args(type: string, props: Record<string, unknown>): PolicyResourceArgs & { isType(c: unknown): boolean } {
-  return {
-    type,
-    props,
-    urn: `urn:pulumi:prod::p::${type}::r`,
-    name: "r",
-    isType: (c) => (c as { __pulumiType?: string }).__pulumiType === type,
-  };
+function args(type: string, props: Record<string, unknown>): PolicyResourceArgs {
+  return { type, props, urn: `urn:pulumi:prod::p::${type}::r`, name: "r" };
 }
 
+type Rpc<R> = (call: { request: analyzerproto.AnalyzeRequest }, callback: (err: unknown, res?: R) => void) => void;
+/** @pulumi/policy's handlers of the analyzer's Analyze and Remediate calls (exported by its server.js, untyped). */
+const policyServer = createRequire(require.resolve("@pulumi/policy"))("./server") as {
+  makeAnalyzeRpcFun(
+    name: string,
+    version: string,
+    level: EnforcementLevel,
+    policies: ResourceValidationPolicy[],
+  ): Rpc<unknown>;
+  makeRemediateRpcFun(
+    name: string,
+    version: string,
+    level: EnforcementLevel,
+    policies: ResourceValidationPolicy[],
+  ): Rpc<unknown>;
+};
+
+/** The request the engine sends the policy pack for one resource of `type`. */
+function analyzeRequest(type: string, props: Record<string, unknown>): analyzerproto.AnalyzeRequest {
+  return new analyzerproto.AnalyzeRequest()
+    .setType(type)
+    .setName("r")
+    .setUrn(`urn:pulumi:prod::p::${type}::r`)
+    .setProperties(Struct.fromJavaScript(props as Record<string, never>))
+    .setOptions(new analyzerproto.AnalyzerResourceOptions());
+}
+
+function call<R>(rpc: Rpc<unknown>, request: analyzerproto.AnalyzeRequest): Promise<R> {
+  return new Promise((resolve, reject) => {
+    rpc({ request }, (err, res) => {
+      if (err !== undefined && err !== null) reject(err instanceof Error ? err : new Error(JSON.stringify(err)));
+      else resolve(res as R);
+    });
+  });
+}
+
+/** Every type string a policy may be given: each class's on each face. */
+const ALL_TYPES = [...new Set(POLICY_RESOURCES.flatMap(({ cls }) => typeStringsOf(cls)))];
+
 describe("pulumi-opsledger/policy", () => {
-  it("lists every resource class the SDK exports, each with its __pulumiType", () => {
+  it("lists every resource class the SDK exports, none with a static __pulumiType", () => {
     const exported = resourceClasses();
     assert.deepEqual(exported.map((c) => c.name).sort(), [
       "FirewallPolicyMove",
@@ -50,7 +96,13 @@ describe("pulumi-opsledger/policy", () => {
       [],
       "a resource class missing from POLICY_RESOURCES",
     );
-    for (const { cls } of POLICY_RESOURCES) assert.match(cls.__pulumiType, /^(pulumi-nodejs:dynamic\/|opsledger:)/);
+    // A static __pulumiType would make @pulumi/policy compare it alone, and never ask isInstance about the other face.
+    assert.deepEqual(
+      POLICY_RESOURCES.filter(({ cls }) => (cls as { __pulumiType?: unknown }).__pulumiType !== undefined).map(
+        ({ cls }) => cls.name,
+      ),
+      [],
+    );
   });
 
   it("names both faces' type strings of each class", () => {
@@ -71,17 +123,68 @@ describe("pulumi-opsledger/policy", () => {
       plugin: ["opsledger:ledger:LedgerTransaction"],
     });
     assert.deepEqual(faceTypesOf(opsledger.ledger.LedgerTransactionSubmission).plugin, []);
-    assert.throws(() => faceTypesOf({ name: "Other", __pulumiType: "x:y:Z" }), /Other is not a resource class/);
+    const other: PolicyResourceClass = {
+      name: "Other",
+      faceTypes: { typescript: ["x:y:Z"], plugin: [] },
+      isInstance: () => false,
+    };
+    assert.throws(() => faceTypesOf(other), /Other is not a resource class of pulumi-opsledger \(its type x:y:Z/);
   });
 
-  it("matches validateResourceOfType(<Class>) for the TypeScript face of every class", () => {
+  for (const level of ["mandatory", "advisory"] as const) {
+    it(`matches validateResourceOfType(<Class>) on every face's type string, ${level}, and no other class's`, async () => {
+      for (const { cls } of POLICY_RESOURCES) {
+        const analyze = policyServer.makeAnalyzeRpcFun("pack", "1.0.0", "advisory", [
+          {
+            name: "seen",
+            description: "reports each resource it is run on",
+            enforcementLevel: level,
+            validateResource: validateResourceOfType(cls as unknown as typeof FirewallPolicyMove, (_p, a, report) => {
+              report(`${cls.name} saw ${a.type}`);
+            }),
+          },
+        ]);
+        const matched: string[] = [];
+        for (const type of ALL_TYPES) {
+          const res = await call<analyzerproto.AnalyzeResponse>(analyze, analyzeRequest(type, { parentId: "x" }));
+          for (const d of res.getDiagnosticsList()) {
+            assert.equal(d.getMessage(), `reports each resource it is run on\n${cls.name} saw ${type}`);
+            assert.equal(
+              d.getEnforcementlevel(),
+              level === "mandatory"
+                ? analyzerproto.EnforcementLevel.MANDATORY
+                : analyzerproto.EnforcementLevel.ADVISORY,
+            );
+            matched.push(type);
+          }
+        }
+        assert.deepEqual(matched, [...typeStringsOf(cls)], cls.name);
+      }
+    });
+  }
+
+  it("matches remediateResourceOfType(<Class>) on every face's type string, and no other class's", async () => {
     for (const { cls } of POLICY_RESOURCES) {
-      const seen: string[] = [];
-      const policy = validateResourceOfType(cls as never, (_props, a) => {
-        seen.push(a.type);
-      });
-      void policy(args(cls.__pulumiType, {}) as never, () => undefined);
-      assert.deepEqual(seen, [cls.__pulumiType], cls.name);
+      const remediate = policyServer.makeRemediateRpcFun("pack", "1.0.0", "remediate", [
+        {
+          name: "fix",
+          description: "sets restoreOnDelete",
+          enforcementLevel: "remediate",
+          remediateResource: remediateResourceOfType(cls as unknown as typeof FirewallPolicyMove, (_p, a) => ({
+            ...a.props,
+            restoreOnDelete: true,
+          })),
+        },
+      ]);
+      const remediated: string[] = [];
+      for (const type of ALL_TYPES) {
+        const res = await call<analyzerproto.RemediateResponse>(remediate, analyzeRequest(type, { parentId: "x" }));
+        for (const r of res.getRemediationsList()) {
+          assert.deepEqual(r.getProperties()?.toJavaScript(), { parentId: "x", restoreOnDelete: true });
+          remediated.push(type);
+        }
+      }
+      assert.deepEqual(remediated, [...typeStringsOf(cls)], cls.name);
     }
   });
 
