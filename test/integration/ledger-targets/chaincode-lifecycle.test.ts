@@ -11,15 +11,12 @@
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import { CommitError } from "../../../provider/ledger/commit-error";
-import { EndorserError } from "../../../provider/ledger/endorser-error";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
 import type { Gateway } from "../../../provider/ledger/gateway-client";
 import { buildCcaasPackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import type { ChaincodePackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import { compareDefinitions, prepareDefinition } from "../../../provider/ledger/lifecycle/chaincode-definition";
 import type { ChaincodeDefinition } from "../../../provider/ledger/lifecycle/chaincode-definition";
 import { installChaincode, queryInstalledChaincodes } from "../../../provider/ledger/lifecycle/lifecycle-install";
-import { lifecycleCodecs } from "../../../provider/ledger/lifecycle/lifecycle-codecs";
 import { LifecycleError } from "../../../provider/ledger/lifecycle/lifecycle-error";
 import {
   checkCommitReadiness,
@@ -66,13 +63,6 @@ const SECOND_POLICY = "OR('Org1MSP.peer', AND('Org2MSP.peer', 'Org1MSP.member'))
 
 const nonce = (): Uint8Array => new Uint8Array(crypto.randomBytes(24));
 
-/** The peers' own words of a refusal (each ErrorDetail of a gateway's, a peer's Endorser answer), sorted. */
-async function peerWords(call: Promise<unknown>): Promise<string[]> {
-  const error = await failure(call);
-  if (error instanceof EndorserError) return [error.responseMessage];
-  assert.ok(error instanceof GatewayError, String(error));
-  return error.details.map((d) => d.message).sort();
-}
 const randomHex = (bytes: number): string => crypto.randomBytes(bytes).toString("hex");
 
 for (const target of TARGETS) {
@@ -258,6 +248,27 @@ for (const target of TARGETS) {
         nonce: commitNonce,
       });
       assert.deepEqual([adopted.outcome, adopted.transactionId], ["adopted", committed.transactionId]);
+      // An approval equal to the organization's own is not sent again, whatever the nonce (Fabric would refuse it).
+      const equal = await approveChaincodeDefinition(gateway("Org2MSP"), {
+        channelId: ledger.channel,
+        definition: first,
+        packageId: packageId("Org2MSP"),
+      });
+      assert.deepEqual([equal.outcome, equal.transactionId], ["already-approved", undefined]);
+      // A nonce whose txId is another transaction's (the commit's) is refused, naming the nonce.
+      const used = await failure(
+        approveChaincodeDefinition(gateway("Org1MSP"), {
+          channelId: ledger.channel,
+          definition: second,
+          packageId: packageId("Org1MSP"),
+          nonce: commitNonce,
+        }),
+      );
+      assert.ok(used instanceof LifecycleError);
+      assert.deepEqual(
+        [used.problem, used.field, used.transactionId],
+        ["TRANSACTION_ID_USED", "nonce", committed.transactionId],
+      );
 
       const key = `asset-${randomHex(4)}`;
       const created = await submitOnNewChaincode("CreateAsset", [key, "blue"]);
@@ -438,133 +449,6 @@ for (const target of TARGETS) {
         peer.close();
         recorded.client.close();
         peerRecorded.client.close();
-      }
-    });
-
-    it("answers _lifecycle with Fabric's words: access control, sequences, approvals, an undefined chaincode, a bad package", async () => {
-      const lifecycle = (gateway: Gateway, functionName: string, args: Uint8Array, targetOrganizations?: string[]) =>
-        gateway.evaluateTransaction({
-          channelId: ledger.channel,
-          chaincodeName: "_lifecycle",
-          functionName,
-          args: [args],
-          ...(targetOrganizations === undefined ? {} : { targetOrganizations }),
-        });
-      const endorse = (gateway: Gateway, functionName: string, args: Uint8Array, endorsingOrganizations: string[]) =>
-        gateway
-          .newProposal({
-            channelId: ledger.channel,
-            chaincodeName: "_lifecycle",
-            functionName,
-            args: [args],
-            endorsingOrganizations,
-          })
-          .endorse();
-      const backing = (fn: string, words: string) => `failed to invoke backing implementation of '${fn}': ${words}`;
-      const clientPeer = lt.endorser("Org1MSP", { identity: ledger.client("Org1MSP") });
-      const adminPeer = lt.endorser("Org1MSP");
-      const client = ledger.connectOurs();
-      try {
-        assert.deepEqual(
-          await peerWords(
-            clientPeer.processProposal({
-              chaincodeName: "_lifecycle",
-              functionName: "QueryInstalledChaincodes",
-              args: [lifecycleCodecs.QueryInstalledChaincodesArgs.encode({})],
-            }),
-          ),
-          [
-            "Failed to authorize invocation due to failed ACL check: Failed verifying that proposal's creator satisfies " +
-              "local MSP principal during channelless check policy with policy [Admins]: [The identity is not an admin " +
-              "under this MSP [Org1MSP]: The identity does not contain OU [ADMIN], MSP: [Org1MSP]]",
-          ],
-        );
-        assert.deepEqual(
-          await peerWords(
-            adminPeer.processProposal({
-              chaincodeName: "_lifecycle",
-              functionName: "InstallChaincode",
-              args: [lifecycleCodecs.InstallChaincodeArgs.encode({ chaincodeInstallPackage: Buffer.from("junk") })],
-            }),
-          ),
-          [
-            backing(
-              "InstallChaincode",
-              "could not parse as a chaincode install package: error reading as gzip stream: unexpected EOF",
-            ),
-          ],
-        );
-        assert.deepEqual(
-          await peerWords(
-            lifecycle(
-              gateway("Org1MSP"),
-              "QueryApprovedChaincodeDefinition",
-              lifecycleCodecs.QueryApprovedChaincodeDefinitionArgs.encode({ name, sequence: 0n }),
-              ["Org2MSP"],
-            ),
-          ),
-          [
-            "chaincode response 500, Failed to authorize invocation due to failed ACL check: Failed deserializing " +
-              "proposal creator during channelless check policy with policy [Admins]: [expected MSP ID Org2MSP, received Org1MSP]",
-          ],
-        );
-        assert.deepEqual(
-          await peerWords(
-            lifecycle(
-              client,
-              "QueryChaincodeDefinition",
-              lifecycleCodecs.QueryChaincodeDefinitionArgs.encode({ name: `${name}x` }),
-            ),
-          ),
-          [`chaincode response 404, namespace ${name}x is not defined`],
-        );
-        assert.deepEqual(
-          await peerWords(
-            lifecycle(
-              client,
-              "CheckCommitReadiness",
-              lifecycleCodecs.CheckCommitReadinessArgs.encode({ ...prepareDefinition(second).args, sequence: 5n }),
-            ),
-          ),
-          [
-            `chaincode response 500, ${backing("CheckCommitReadiness", "requested sequence is 5, but new definition must be sequence 3")}`,
-          ],
-        );
-        assert.deepEqual(
-          await peerWords(
-            endorse(
-              gateway("Org1MSP"),
-              "ApproveChaincodeDefinitionForMyOrg",
-              lifecycleCodecs.ApproveChaincodeDefinitionForMyOrgArgs.encode({
-                ...prepareDefinition(second).args,
-                version: "9",
-              }),
-              ["Org1MSP"],
-            ),
-          ),
-          [
-            `chaincode response 500, ${backing("ApproveChaincodeDefinitionForMyOrg", `attempted to redefine the current committed sequence (2) for namespace ${name} with different parameters: expected Version '1.1' does not match passed Version '9'`)}`,
-          ],
-        );
-        const third = { ...prepareDefinition(second).args, sequence: 3n, version: "1.2" };
-        assert.deepEqual(
-          await peerWords(
-            endorse(
-              gateway("Org1MSP"),
-              "CommitChaincodeDefinition",
-              lifecycleCodecs.CommitChaincodeDefinitionArgs.encode(third),
-              ["Org1MSP", "Org2MSP"],
-            ),
-          ),
-          ORGS.map(
-            (org) =>
-              `chaincode response 500, ${backing("CommitChaincodeDefinition", `chaincode definition not agreed to by this org (${org})`)}`,
-          ),
-        );
-      } finally {
-        clientPeer.close();
-        adminPeer.close();
-        client.close();
       }
     });
   });
