@@ -98,16 +98,8 @@ export interface ChaincodeSource {
 }
 
 /** The fields of CommitChaincodeDefinitionArgs and CheckCommitReadinessArgs (Approve adds `source`). */
-export interface ChaincodeDefinitionArgs {
-  readonly sequence: bigint;
+export interface ChaincodeDefinitionArgs extends DefinitionResult {
   readonly name: string;
-  readonly version: string;
-  readonly endorsementPlugin: string;
-  readonly validationPlugin: string;
-  /** A serialized protos.ApplicationPolicy; empty means the channel's default endorsement policy. */
-  readonly validationParameter: Uint8Array;
-  readonly collections?: CollectionConfigPackage;
-  readonly initRequired: boolean;
 }
 
 export interface ApproveChaincodeDefinitionForMyOrgArgs extends ChaincodeDefinitionArgs {
@@ -125,12 +117,13 @@ export interface QueryApprovedChaincodeDefinitionArgs {
   readonly sequence: bigint;
 }
 
-/** What QueryApprovedChaincodeDefinition and QueryChaincodeDefinition answer (without a name). */
+/** A definition's fields without its name: what QueryApproved/QueryChaincodeDefinition answer. */
 export interface DefinitionResult {
   readonly sequence: bigint;
   readonly version: string;
   readonly endorsementPlugin: string;
   readonly validationPlugin: string;
+  /** A serialized protos.ApplicationPolicy; empty means the channel's default endorsement policy. */
   readonly validationParameter: Uint8Array;
   readonly collections?: CollectionConfigPackage;
   readonly initRequired: boolean;
@@ -151,5 +144,5 @@ export interface QueryChaincodeDefinitionResult extends DefinitionResult {
 export type QueryChaincodeDefinitionsArgs = Readonly<Record<string, never>>;
 
 export interface QueryChaincodeDefinitionsResult {
-  readonly chaincodeDefinitions: readonly (DefinitionResult & { readonly name: string })[];
+  readonly chaincodeDefinitions: readonly ChaincodeDefinitionArgs[];
 }
