@@ -111,8 +111,8 @@ function capabilitiesOf(group: ConfigGroup | undefined): string[] {
     .sort();
 }
 
-/** The capabilities a configuration block's CONFIG envelope holds. */
-export function capabilitiesOfConfigBlock(channel: string, block: Block): ChannelCapabilities {
+/** The Channel group of a configuration block's CONFIG envelope. */
+export function channelGroupOfConfigBlock(channel: string, block: Block): ConfigGroup | undefined {
   const number = block.header?.number ?? 0n;
   const data = block.data?.data[0];
   const payload = codecs.Payload.decode(codecs.Envelope.decode(data ?? new Uint8Array(0)).payload);
@@ -122,7 +122,13 @@ export function capabilitiesOfConfigBlock(channel: string, block: Block): Channe
       message: `block ${number.toString()}, named as channel '${channel}''s last configuration block, holds no CONFIG transaction`,
     });
   }
-  const root = codecs.ConfigEnvelope.decode(payload.data, { path: "ConfigEnvelope" }).config?.channelGroup;
+  return codecs.ConfigEnvelope.decode(payload.data, { path: "ConfigEnvelope" }).config?.channelGroup;
+}
+
+/** The capabilities a configuration block's CONFIG envelope holds. */
+export function capabilitiesOfConfigBlock(channel: string, block: Block): ChannelCapabilities {
+  const number = block.header?.number ?? 0n;
+  const root = channelGroupOfConfigBlock(channel, block);
   const group = (name: string) => root?.groups.find((g) => g.key === name)?.value;
   const channelGroup = capabilitiesOf(root);
   return {
@@ -145,6 +151,14 @@ export async function readChannelCapabilities(
   channelId: string,
   options?: grpc.CallOptions,
 ): Promise<ChannelCapabilities> {
+  return capabilitiesOfConfigBlock(channelId, await readConfigBlock(gateway, channelId, options));
+}
+
+/**
+ * The channel's newest configuration block, read with the gateway's identity: qscc GetChainInfo, GetBlockByNumber of
+ * the newest block and, when it is another, of the block its metadata names. Throws as readChannelCapabilities.
+ */
+export async function readConfigBlock(gateway: Gateway, channelId: string, options?: grpc.CallOptions): Promise<Block> {
   const context = { channel: channelId, chaincode: "qscc" };
   try {
     const info = codecs.BlockchainInfo.decode(
@@ -156,8 +170,7 @@ export async function readChannelCapabilities(
       );
     const newest = await blockAt(info.height - 1n);
     const index = lastConfigIndexOf(newest);
-    const config = index === (newest.header?.number ?? 0n) ? newest : await blockAt(index);
-    return capabilitiesOfConfigBlock(channelId, config);
+    return index === (newest.header?.number ?? 0n) ? newest : await blockAt(index);
   } catch (error) {
     throw readErrorOf(error, context);
   }

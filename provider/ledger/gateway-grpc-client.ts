@@ -33,32 +33,35 @@ function toBuffer(value: string | Uint8Array): Buffer {
  * A grpc-js Client to the gateway peer at `address` with `tls` (insecure only to a loopback address), as connect()
  * opens one: for a caller that keeps one connection for several Gateways (pass it as ConnectOptions.client). Throws
  * ConfigError naming the setting for a missing address, an insecure remote address or half a client TLS pair.
+ * `settings` names those settings in errors (`gateway`, or `peer` for a peer's Endorser service).
  */
 export function newGatewayGrpcClient(options: {
   readonly address?: string;
   readonly tls?: GatewayTlsOptions;
+  readonly settings?: "gateway" | "peer";
 }): grpc.Client {
   const address = options.address;
+  const settings = options.settings ?? "gateway";
   if (address === undefined || address === "") {
     throw new ConfigError({
-      setting: "gateway.address",
-      message: "gateway.address is required: 'host:port' of the gateway peer",
+      setting: `${settings}.address`,
+      message: `${settings}.address is required: 'host:port' of the ${settings === "gateway" ? "gateway " : ""}peer`,
     });
   }
   const tls = options.tls;
   if (tls === undefined) {
     if (!LOOPBACK_HOSTS.has(hostOf(address))) {
       throw new ConfigError({
-        setting: "gateway.tls",
-        message: `gateway ${address}: an insecure connection is allowed only to a loopback address; set gateway.tls.rootCertificates`,
+        setting: `${settings}.tls`,
+        message: `${settings} ${address}: an insecure connection is allowed only to a loopback address; set ${settings}.tls.rootCertificates`,
       });
     }
     return new grpc.Client(address, grpc.credentials.createInsecure());
   }
   if ((tls.clientCertificate === undefined) !== (tls.clientPrivateKey === undefined)) {
     throw new ConfigError({
-      setting: "gateway.tls",
-      message: "gateway.tls: clientCertificate and clientPrivateKey must be set together",
+      setting: `${settings}.tls`,
+      message: `${settings}.tls: clientCertificate and clientPrivateKey must be set together`,
     });
   }
   const credentials = grpc.credentials.createSsl(

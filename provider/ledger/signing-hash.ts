@@ -3,12 +3,14 @@
  * sent), and the Node names of our Hash functions.
  */
 import { ConfigError } from "../errors/config-error";
+import type { SigningContext } from "./gateway-objects";
 import { DEFAULT_HASH, none, sha256, sha384, sha3_256, sha3_384 } from "./hash";
 import type { Hash } from "./hash";
+import { identityKeyType } from "./identity";
 import { KEY_TYPE_NAMES } from "./key-types";
 import type { Identity } from "./identity";
 import type { KeyType } from "./key-types";
-import { privateKeySignerType } from "./signing";
+import { messageSignerOf, privateKeySignerType } from "./signing";
 import type { Signer } from "./signing";
 
 /** What hashFor reads of a Gateway's options (connect()'s ConnectOptions carry them). */
@@ -57,4 +59,23 @@ export function hashFor(options: HashChoice, keyType: KeyType): Hash {
     });
   }
   return options.hash ?? (keyType === "ed25519" ? none : DEFAULT_HASH);
+}
+
+/**
+ * How a client with these settings signs: the identity's key type, the hash (hashFor: ConfigError for a combination
+ * Fabric would refuse, before anything is sent) and our signers' message fast path.
+ */
+export function resolveSigning(options: HashChoice): SigningContext {
+  const keyType = identityKeyType(options.identity);
+  const hash = hashFor(options, keyType);
+  const messageHashAlgorithm = NODE_HASH_NAMES.get(hash);
+  return {
+    signer: options.signer,
+    // The fast path only for our own signers and a hash whose Node name we know; any other Signer gets the digest.
+    messageSigner:
+      options.signer === undefined || messageHashAlgorithm === undefined ? undefined : messageSignerOf(options.signer),
+    messageHashAlgorithm: messageHashAlgorithm ?? "",
+    hash,
+    keyType,
+  };
 }
