@@ -33,32 +33,36 @@ function toBuffer(value: string | Uint8Array): Buffer {
  * A grpc-js Client to the gateway peer at `address` with `tls` (insecure only to a loopback address), as connect()
  * opens one: for a caller that keeps one connection for several Gateways (pass it as ConnectOptions.client). Throws
  * ConfigError naming the setting for a missing address, an insecure remote address or half a client TLS pair.
+ * `setting` names the settings in those errors (another node's client, an orderer's say, passes its own).
  */
 export function newGatewayGrpcClient(options: {
   readonly address?: string;
   readonly tls?: GatewayTlsOptions;
+  /** @default { name: "gateway", node: "the gateway peer" } */
+  readonly setting?: { readonly name: string; readonly node: string };
 }): grpc.Client {
   const address = options.address;
+  const { name, node } = options.setting ?? { name: "gateway", node: "the gateway peer" };
   if (address === undefined || address === "") {
     throw new ConfigError({
-      setting: "gateway.address",
-      message: "gateway.address is required: 'host:port' of the gateway peer",
+      setting: `${name}.address`,
+      message: `${name}.address is required: 'host:port' of ${node}`,
     });
   }
   const tls = options.tls;
   if (tls === undefined) {
     if (!LOOPBACK_HOSTS.has(hostOf(address))) {
       throw new ConfigError({
-        setting: "gateway.tls",
-        message: `gateway ${address}: an insecure connection is allowed only to a loopback address; set gateway.tls.rootCertificates`,
+        setting: `${name}.tls`,
+        message: `${name} ${address}: an insecure connection is allowed only to a loopback address; set ${name}.tls.rootCertificates`,
       });
     }
     return new grpc.Client(address, grpc.credentials.createInsecure());
   }
   if ((tls.clientCertificate === undefined) !== (tls.clientPrivateKey === undefined)) {
     throw new ConfigError({
-      setting: "gateway.tls",
-      message: "gateway.tls: clientCertificate and clientPrivateKey must be set together",
+      setting: `${name}.tls`,
+      message: `${name}.tls: clientCertificate and clientPrivateKey must be set together`,
     });
   }
   const credentials = grpc.credentials.createSsl(

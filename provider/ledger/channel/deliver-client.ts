@@ -1,0 +1,234 @@
+/**
+ * Deliver: blocks of a channel streamed from an orderer (AtomicBroadcast/Deliver) or a peer (protos.Deliver/Deliver;
+ * a peer sends a block once it has committed it), asked for with a signed DELIVER_SEEK_INFO envelope as `peer channel
+ * fetch` asks. On top: one block, the newest configuration block, and the wait for the configuration block that
+ * follows an update. Every wait is bounded: the call's deadline comes from a supplier (default DEFAULT_DELIVER_TIMEOUT_MS)
+ * and an AbortSignal ends it early.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { codecs } from "../codec";
+import type { SeekPosition } from "../gateway-messages";
+import { bytes, passthrough } from "../grpc-transport";
+import { serializeIdentity } from "../identity";
+import type { Block } from "../messages";
+import { newNonce } from "../proposal";
+import { HeaderType } from "../unwrap";
+import { STATUS_NAMES } from "./broadcast-error";
+import { lastConfigIndexOf, readConfigBlock } from "./config-block";
+import type { ConfigBlock } from "./config-block";
+import { signAs } from "./config-update-signing";
+import type { SigningIdentity } from "./config-update-signing";
+import { DeliverError } from "./deliver-error";
+
+export const DELIVER_METHODS = {
+  orderer: "/orderer.AtomicBroadcast/Deliver",
+  peer: "/protos.Deliver/Deliver",
+} as const;
+
+/** How long a Deliver call may take by default (a configuration block follows an update within a batch timeout). */
+export const DEFAULT_DELIVER_TIMEOUT_MS = 60_000;
+
+const DELIVER_SEEK_INFO = 5;
+const MAX_BLOCK = 0xffffffffffffffffn;
+
+/** A node to stream blocks from. */
+export interface DeliverTarget {
+  readonly client: grpc.Client;
+  /** For messages. */
+  readonly address: string;
+  readonly kind: keyof typeof DELIVER_METHODS;
+}
+
+export interface DeliverOptions {
+  /** Who asks: a member of the channel's Readers. */
+  readonly reader: SigningIdentity;
+  /** SHA-256 of the client's TLS certificate, for a node that requires client certificates (mutual TLS). */
+  readonly tlsCertHash?: Uint8Array;
+  /** Per-call options. @default a deadline DEFAULT_DELIVER_TIMEOUT_MS from the call */
+  readonly callOptions?: () => grpc.CallOptions;
+  readonly signal?: AbortSignal;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+type Position = bigint | "newest" | "oldest";
+
+function position(p: Position): SeekPosition {
+  if (p === "newest") return { newest: {} };
+  if (p === "oldest") return { oldest: {} };
+  return { specified: { number: p } };
+}
+
+async function seekEnvelope(
+  channelId: string,
+  start: Position,
+  stop: Position,
+  options: DeliverOptions,
+): Promise<Uint8Array> {
+  const now = (options.now ?? (() => new Date()))();
+  const channelHeader = codecs.ChannelHeader.encode({
+    type: DELIVER_SEEK_INFO,
+    channelId,
+    timestamp: { seconds: BigInt(Math.floor(now.getTime() / 1000)), nanos: (now.getTime() % 1000) * 1_000_000 },
+    ...(options.tlsCertHash === undefined ? {} : { tlsCertHash: options.tlsCertHash }),
+  });
+  const signatureHeader = codecs.SignatureHeader.encode({
+    creator: serializeIdentity(options.reader.identity),
+    nonce: newNonce(),
+  });
+  const data = codecs.SeekInfo.encode({ start: position(start), stop: position(stop), behavior: 0 });
+  const payload = codecs.Payload.encode({ header: { channelHeader, signatureHeader }, data });
+  return codecs.Envelope.encode({ payload, signature: await signAs(options.reader, payload) });
+}
+
+/**
+ * Streams the blocks from `start` to `stop` (inclusive; "newest" is the node's newest when it answers), calling
+ * `onBlock` with each until it returns true (done) or the stream ends with SUCCESS. Rejects with DeliverError for any
+ * other status, a failed stream, the deadline or the signal.
+ */
+export async function deliverBlocks(
+  target: DeliverTarget,
+  channelId: string,
+  range: { readonly start: Position; readonly stop: Position | "max" },
+  options: DeliverOptions,
+  onBlock: (block: Block) => boolean,
+): Promise<void> {
+  const envelope = await seekEnvelope(channelId, range.start, range.stop === "max" ? MAX_BLOCK : range.stop, options);
+  const callOptions = options.callOptions?.() ?? { deadline: new Date(Date.now() + DEFAULT_DELIVER_TIMEOUT_MS) };
+  const fail = (status: number, message: string, cause?: unknown) =>
+    new DeliverError({
+      channelId,
+      node: target.address,
+      status,
+      message: `Deliver from ${target.kind} ${target.address} for channel '${channelId}': ${message}`,
+      cause,
+    });
+  if (options.signal?.aborted === true) throw fail(0, "aborted before it started", options.signal.reason);
+  await new Promise<void>((resolve, reject) => {
+    const call = target.client.makeBidiStreamRequest(
+      DELIVER_METHODS[target.kind],
+      passthrough,
+      bytes,
+      new grpc.Metadata(),
+      callOptions,
+    );
+    let settled = false;
+    const settle = (error: DeliverError | undefined): void => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener("abort", onAbort);
+      call.cancel();
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onAbort = (): void => {
+      settle(fail(0, "aborted", options.signal?.reason));
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    call.on("data", (data: Uint8Array) => {
+      try {
+        const response = codecs.DeliverResponse.decode(data, { path: "DeliverResponse" });
+        if (response.block !== undefined) {
+          if (onBlock(response.block)) settle(undefined);
+          return;
+        }
+        const status = response.status ?? 0;
+        if (status === 200) settle(undefined);
+        else
+          settle(
+            fail(
+              status,
+              (STATUS_NAMES[status] ?? String(status)) +
+                (status === 404
+                  ? " (the node does not have the channel)"
+                  : status === 403
+                    ? " (the reader is not in the channel's Readers)"
+                    : ""),
+            ),
+          );
+      } catch (error) {
+        settle(fail(0, error instanceof Error ? error.message : String(error), error));
+      }
+    });
+    call.on("error", (error: grpc.ServiceError) => {
+      const deadline = error.code === grpc.status.DEADLINE_EXCEEDED;
+      settle(fail(0, deadline ? "the deadline passed before the block came" : error.message, error));
+    });
+    call.on("end", () => {
+      settle(fail(0, "the stream ended without a status"));
+    });
+    call.write(envelope);
+    call.end();
+  });
+}
+
+/** One block: a number, or the node's newest. */
+export async function fetchBlock(
+  target: DeliverTarget,
+  channelId: string,
+  at: bigint | "newest",
+  options: DeliverOptions,
+): Promise<Block> {
+  let found: Block | undefined;
+  await deliverBlocks(target, channelId, { start: at, stop: at }, options, (block) => {
+    found = block;
+    return true;
+  });
+  if (found === undefined)
+    throw new DeliverError({
+      channelId,
+      node: target.address,
+      status: 200,
+      message: `Deliver from ${target.address} sent no block ${String(at)} of '${channelId}'`,
+    });
+  return found;
+}
+
+/** The channel's newest configuration block, as `peer channel fetch config` finds it. */
+export async function fetchConfigBlock(
+  target: DeliverTarget,
+  channelId: string,
+  options: DeliverOptions,
+): Promise<ConfigBlock> {
+  const newest = await fetchBlock(target, channelId, "newest", options);
+  const index = lastConfigIndexOf(newest);
+  const block = index === (newest.header?.number ?? 0n) ? newest : await fetchBlock(target, channelId, index, options);
+  return readConfigBlock(block, channelId);
+}
+
+function isConfigBlock(block: Block): boolean {
+  try {
+    const payload = codecs.Payload.decode(codecs.Envelope.decode(block.data?.data[0] ?? new Uint8Array(0)).payload);
+    return codecs.ChannelHeader.decode(payload.header?.channelHeader ?? new Uint8Array(0)).type === HeaderType.CONFIG;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits for the first configuration block from block `fromBlock` on whose config sequence is at least
+ * `minSequence` (an update raises the sequence by one), within the call's deadline.
+ */
+export async function waitForConfigBlock(
+  target: DeliverTarget,
+  channelId: string,
+  after: { readonly fromBlock: bigint; readonly minSequence: bigint },
+  options: DeliverOptions,
+): Promise<ConfigBlock> {
+  let found: ConfigBlock | undefined;
+  await deliverBlocks(target, channelId, { start: after.fromBlock, stop: "max" }, options, (block) => {
+    if (!isConfigBlock(block)) return false;
+    const config = readConfigBlock(block, channelId);
+    if (config.config.sequence < after.minSequence) return false;
+    found = config;
+    return true;
+  });
+  if (found === undefined)
+    throw new DeliverError({
+      channelId,
+      node: target.address,
+      status: 200,
+      message: `no configuration block of sequence ${after.minSequence.toString()} came`,
+    });
+  return found;
+}
