@@ -14,6 +14,8 @@
  *     both peers, approved by both organizations and committed with AND('Org1MSP.peer','Org2MSP.peer'), waited on
  *     with `peer lifecycle chaincode querycommitted` (transactions ordered and committed: the ordering works);
  *  7. an endorsement through each organization's gateway that both organizations sign (discovery works both ways).
+ * Org3MSP is prepared beside them (crypto, its peer's and chaincode server's configuration) but neither started nor in
+ * the channel: joining-org.ts.
  *
  * With `clientAuth`, the peers require client TLS certificates (mutual TLS; node-config.ts): the admin CLI and the
  * readiness probe present their user's cryptogen TLS pair.
@@ -36,6 +38,7 @@ import { coreYaml, ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
 import { logTail, startDetached, stopRecorded } from "./processes";
 import { waitForChannelLeader } from "./consensus";
+import { prepareJoiningOrganization } from "./joining-org";
 import { healthz, portAnswers, waitFor } from "./readiness";
 import { resolveOptions } from "./start-options";
 import type { Resolved } from "./start-options";
@@ -207,6 +210,14 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
         admin: { mspId: org.mspId, ...layout.user(org, "Admin") },
       };
     });
+    step = "preparing Org3MSP, the organization that joins later";
+    const joining = await prepareJoiningOrganization({
+      tools,
+      layout,
+      fabricHome,
+      logSpec: o.logSpec,
+      clientAuth: o.clientAuth,
+    });
     const description: T.FabricNetworkDescription = {
       schema: 1,
       version: o.version,
@@ -228,6 +239,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
       ordererTlsRootCertPath: layout.ordererTlsCa(),
       ordererAdminTls: { certPath: layout.ordererAdminTls().cert, keyPath: layout.ordererAdminTls().key },
       processes,
+      joiningOrganizations: [joining],
     };
     writeNetworkFile(description);
     // Even a persistent network is guarded while it starts (Ctrl+C on fabric:up leaves nothing behind); it is

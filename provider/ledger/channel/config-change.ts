@@ -8,46 +8,14 @@
  */
 import { codecs } from "../codec";
 import type { Config, ConfigGroup, ConfigPolicy, ConfigValue } from "../config-messages";
-import type { AnchorPeer, BatchSizeConfig, OrdererConsenter } from "./channel-config";
+import type { AnchorPeer, BatchSizeConfig } from "./channel-config";
+import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
 import { ChannelConfigError } from "./channel-config-error";
-import { checkCapabilities } from "./capabilities";
+import { checkConfigChange } from "./check-change";
 import { ADMINS, GROUP, VALUE, decodeValue, emptyGroup, entry, missing, subGroup, withEntry } from "./config-tree";
-import { checkOrganization, organizationGroup } from "./organization-declaration";
+import { organizationGroup } from "./organization-declaration";
 import type { OrganizationDeclaration } from "./organization-declaration";
-import { checkBatchSize, checkBatchTimeout, checkConsenters, consensusValues } from "./orderer-values";
-
-/** What a program declares about a channel. Absent parts are left as they are. */
-export interface ChannelConfigChange {
-  readonly channel?: {
-    /** The Channel group's capabilities (the whole set), e.g. ["V3_0"]. */
-    readonly capabilities?: readonly string[];
-  };
-  readonly orderer?: {
-    /** A Go duration such as "2s" or "250ms". */
-    readonly batchTimeout?: string;
-    /** Any of the three; the others keep their values. */
-    readonly batchSize?: Partial<BatchSizeConfig>;
-    readonly capabilities?: readonly string[];
-    /** The whole consenter list (Raft: host, port, TLS certificates; BFT: also id, MSP id, identity). */
-    readonly consenters?: readonly OrdererConsenter[];
-    /** Orderer organizations to add or replace (by MSP id), or to remove (null). */
-    readonly organizations?: Readonly<Record<string, OrganizationDeclaration | null>>;
-  };
-  readonly application?: {
-    readonly capabilities?: readonly string[];
-    /** ACL resource → policy reference; the whole set when given. */
-    readonly acls?: Readonly<Record<string, string>>;
-    /** Application organizations to add or replace (by MSP id), or to remove (null). */
-    readonly organizations?: Readonly<Record<string, OrganizationDeclaration | null>>;
-    /** Anchor peers of organizations in the channel (the whole list of each organization named). */
-    readonly anchorPeers?: Readonly<Record<string, readonly AnchorPeer[]>>;
-  };
-}
-
-export interface ApplyOptions {
-  /** The network's Fabric version ("2.5.16", "3.1.5"): capabilities are checked against its release line. */
-  readonly fabricVersion?: string;
-}
+import { checkBatchSize, consensusValues } from "./orderer-values";
 
 function capabilitiesValue(names: readonly string[], current: ConfigValue | undefined): ConfigValue {
   const value = codecs.Capabilities.encode({ capabilities: [...names].sort().map((key) => ({ key, value: {} })) });
@@ -101,14 +69,6 @@ function withOrganizations(
       groups = withEntry(groups, key, undefined);
       continue;
     }
-    if (org.mspId !== mspId)
-      throw new ChannelConfigError({
-        problem: "CONFIG",
-        field: `${field}.mspId`,
-        organization: mspId,
-        message: `is '${org.mspId}' but the organization is declared under '${mspId}': use the same MSP id`,
-      });
-    checkOrganization(org, field);
     const key = keys.get(mspId) ?? org.name ?? mspId;
     const current = entry(groups, key);
     const built = organizationGroup(org, kind);
@@ -162,15 +122,6 @@ function withAnchorPeers(
           `${mspId} is not an application organization of the channel (it has ${[...keys.keys()].join(", ") || "none"}): ` +
           "add the organization first (application.organizations) or name one of those",
       });
-    peers.forEach((peer, i) => {
-      if (peer.host.trim() === "" || !Number.isInteger(peer.port) || peer.port < 1 || peer.port > 65535)
-        throw new ChannelConfigError({
-          problem: "ANCHOR_PEER",
-          field: `${field}[${String(i)}]`,
-          organization: mspId,
-          message: `'${peer.host}:${String(peer.port)}' needs a host and a port from 1 to 65535`,
-        });
-    });
     const org = entry(groups, key) ?? emptyGroup();
     const bytes = codecs.AnchorPeers.encode({ anchorPeers: peers.map((p) => ({ host: p.host, port: p.port })) });
     const next =
@@ -184,27 +135,15 @@ function withAnchorPeers(
 
 function withAcls(application: ConfigGroup, acls: Readonly<Record<string, string>> | undefined): ConfigGroup {
   if (acls === undefined) return application;
-  for (const [resource, policyRef] of Object.entries(acls))
-    if (!policyRef.startsWith("/Channel/"))
-      throw new ChannelConfigError({
-        problem: "POLICY",
-        field: `application.acls[${resource}]`,
-        message: `'${policyRef}' is not a channel policy reference: write its full path, e.g. /Channel/Application/Readers`,
-      });
   const keys = Object.keys(acls).sort();
   const bytes = codecs.Acls.encode({ acls: keys.map((key) => ({ key, value: { policyRef: acls[key] ?? "" } })) });
   return setValue(application, VALUE.ACLS, bytes);
 }
 
-function changeOrderer(
-  orderer: ConfigGroup,
-  change: NonNullable<ChannelConfigChange["orderer"]>,
-  options: ApplyOptions,
-): ConfigGroup {
+function changeOrderer(orderer: ConfigGroup, change: NonNullable<ChannelConfigChange["orderer"]>): ConfigGroup {
   const path = `/${GROUP.CHANNEL}/${GROUP.ORDERER}`;
   let group = orderer;
   if (change.batchTimeout !== undefined) {
-    checkBatchTimeout(change.batchTimeout, "orderer.batchTimeout");
     group = setValue(group, VALUE.BATCH_TIMEOUT, codecs.BatchTimeout.encode({ timeout: change.batchTimeout }));
   }
   if (change.batchSize !== undefined) {
@@ -213,11 +152,8 @@ function changeOrderer(
     checkBatchSize(size, "orderer.batchSize");
     group = setValue(group, VALUE.BATCH_SIZE, codecs.BatchSize.encode(size));
   }
-  if (change.capabilities !== undefined)
-    checkCapabilities(change.capabilities, "orderer", "orderer.capabilities", options.fabricVersion);
   group = withCapabilities(group, change.capabilities);
   if (change.consenters !== undefined) {
-    checkConsenters(change.consenters);
     for (const [key, value] of consensusValues(group, change.consenters, path)) group = setValue(group, key, value);
   }
   return withOrganizations(group, change.organizations, "orderer", path);
@@ -226,10 +162,7 @@ function changeOrderer(
 function changeApplication(
   application: ConfigGroup,
   change: NonNullable<ChannelConfigChange["application"]>,
-  options: ApplyOptions,
 ): ConfigGroup {
-  if (change.capabilities !== undefined)
-    checkCapabilities(change.capabilities, "application", "application.capabilities", options.fabricVersion);
   let group = withCapabilities(application, change.capabilities);
   group = withOrganizations(group, change.organizations, "application", `/${GROUP.CHANNEL}/${GROUP.APPLICATION}`);
   group = withAnchorPeers(group, change.anchorPeers);
@@ -243,23 +176,20 @@ function changeApplication(
 export function applyConfigChange(current: Config, change: ChannelConfigChange, options: ApplyOptions = {}): Config {
   const root = current.channelGroup;
   if (root === undefined) throw missing("/Channel", "Channel group");
-  let channel = root;
-  if (change.channel?.capabilities !== undefined) {
-    checkCapabilities(change.channel.capabilities, "channel", "channel.capabilities", options.fabricVersion);
-    channel = withCapabilities(channel, change.channel.capabilities);
-  }
+  checkConfigChange(change, options);
+  let channel = withCapabilities(root, change.channel?.capabilities);
   if (change.orderer !== undefined) {
     const orderer = subGroup(channel, GROUP.ORDERER);
     if (orderer === undefined) throw missing("/Channel", "Orderer group");
     channel = {
       ...channel,
-      groups: withEntry(channel.groups, GROUP.ORDERER, changeOrderer(orderer, change.orderer, options)),
+      groups: withEntry(channel.groups, GROUP.ORDERER, changeOrderer(orderer, change.orderer)),
     };
   }
   if (change.application !== undefined) {
     const application = subGroup(channel, GROUP.APPLICATION);
     if (application === undefined) throw missing("/Channel", "Application group");
-    const next = changeApplication(application, change.application, options);
+    const next = changeApplication(application, change.application);
     channel = { ...channel, groups: withEntry(channel.groups, GROUP.APPLICATION, next) };
   }
   return { sequence: current.sequence, channelGroup: channel };

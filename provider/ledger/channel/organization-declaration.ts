@@ -154,16 +154,23 @@ export function checkOrganization(org: OrganizationDeclaration, field: string): 
       throw fail("POLICY")(`policies.${name}`, error.message, error);
     }
   }
-  (org.anchorPeers ?? []).forEach((peer, i) => {
-    if (peer.host.trim() === "" || !Number.isInteger(peer.port) || peer.port < 1 || peer.port > 65535)
-      throw fail("ANCHOR_PEER")(
-        `anchorPeers[${String(i)}]`,
-        `${id}'s anchor peer '${peer.host}:${String(peer.port)}' needs a host and a port from 1 to 65535`,
-      );
-  });
+  checkAnchorPeers(org.anchorPeers ?? [], `${field}.anchorPeers`, id);
   (org.endpoints ?? []).forEach((endpoint, i) => {
     if (!/^[^\s:]+:\d{1,5}$/.test(endpoint))
       throw fail("ORDERER_ENDPOINT")(`endpoints[${String(i)}]`, `'${endpoint}' is not 'host:port'`);
+  });
+}
+
+/** Throws ChannelConfigError ANCHOR_PEER for an anchor peer without a host or with a port outside 1-65535. */
+export function checkAnchorPeers(peers: readonly AnchorPeer[], field: string, mspId: string): void {
+  peers.forEach((peer, i) => {
+    if (peer.host.trim() === "" || !Number.isInteger(peer.port) || peer.port < 1 || peer.port > 65535)
+      throw new ChannelConfigError({
+        problem: "ANCHOR_PEER",
+        field: `${field}[${String(i)}]`,
+        organization: mspId,
+        message: `${mspId}'s anchor peer '${peer.host}:${String(peer.port)}' needs a host and a port from 1 to 65535`,
+      });
   });
 }
 

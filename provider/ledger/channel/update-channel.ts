@@ -11,7 +11,7 @@ import { concatBytes } from "../hash";
 import { verifySignature } from "../signing";
 import { BroadcastError } from "./broadcast-error";
 import { applyConfigChange } from "./config-change";
-import type { ApplyOptions, ChannelConfigChange } from "./config-change";
+import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
 import type { ConfigBlock } from "./config-block";
 import { ConfigUpdateAuthorizationError } from "./config-update-authorization-error";
 import { configUpdateBytes, configUpdateEnvelope, signConfigUpdate, signerOf } from "./config-update-signing";

@@ -1,0 +1,149 @@
+/**
+ * A third organization, Org3MSP, that is not in the channel's genesis: what a test needs to add an organization to a
+ * running channel as an operator would. startFabricNetwork prepares it — cryptogen material (NodeOUs, TLS for
+ * 127.0.0.1), its peer's core.yaml with ports of its own, and the `assets` chaincode as a service for it (a ccaas
+ * package whose connection.json points its peer at its own chaincode server, and that server's command for the
+ * package's id) — and describes it in network.json under `joiningOrganizations`. Nothing of it runs until a test
+ * calls startJoiningOrganization, which records its two processes in `processes` (so fabric:down, the watchdog and
+ * close() stop them like the others) and starts them. Joining its peer to the channel, installing and approving the
+ * chaincode for it are the test's steps, as they are an operator's.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import type { AdminTools } from "./admin-tools";
+import { CHAINCODE_LABEL, chaincodeServerCommand, writeChaincodePackage } from "./chaincode-package";
+import { addProcess, readNetworkFile } from "./network-file";
+import { coreYaml } from "./node-config";
+import { freePorts } from "./ports";
+import { isRunning } from "./processes";
+import { CHAINCODE_HOST, NetworkLayout, PEER_ORGS, chaincodeServerName, peerName } from "./topology";
+import type { PeerOrgSpec } from "./topology";
+import type * as T from "./types";
+
+/** The organization that joins later. */
+export const JOINING_ORG: PeerOrgSpec = { mspId: "Org3MSP", name: "Org3", domain: "org3.example.com" };
+
+const LOCAL_SANS = ["127.0.0.1", "localhost"];
+
+export interface JoiningOrgInput {
+  readonly tools: AdminTools;
+  readonly layout: NetworkLayout;
+  readonly fabricHome: string;
+  readonly logSpec: string;
+  /** Whether the network's peers require client certificates: Org3's peer then trusts every organization's TLS CA. */
+  readonly clientAuth: boolean;
+}
+
+/** Prepares Org3 (see the module comment); resolves to its network.json record. Nothing is started. */
+export async function prepareJoiningOrganization(input: JoiningOrgInput): Promise<T.FabricJoiningOrganizationRecord> {
+  const { layout, fabricHome } = input;
+  const org = JOINING_ORG;
+  const config = join(layout.dir, "crypto-config-org3.yaml");
+  writeFileSync(
+    config,
+    stringify({
+      PeerOrgs: [
+        {
+          Name: org.name,
+          Domain: org.domain,
+          EnableNodeOUs: true,
+          Specs: [
+            { Hostname: "peer0", SANS: LOCAL_SANS },
+            { Hostname: CHAINCODE_HOST, SANS: LOCAL_SANS },
+          ],
+          Users: { Count: 1 },
+        },
+      ],
+    }),
+  );
+  await input.tools.cryptogen(config, layout.crypto);
+
+  const [listen = 0, chaincode = 0, operations = 0, server = 0] = await freePorts(4);
+  const name = peerName(org);
+  const nodeDir = layout.node(name);
+  mkdirSync(nodeDir, { recursive: true });
+  const orgs = [...PEER_ORGS, org];
+  writeFileSync(
+    join(nodeDir, "core.yaml"),
+    coreYaml({
+      fabricHome,
+      nodeDir,
+      name,
+      mspDir: layout.peerMsp(org),
+      mspId: org.mspId,
+      tls: layout.peerTls(org),
+      ...(input.clientAuth ? { clientAuth: { clientRootCAs: orgs.map((o) => layout.orgTlsCa(o)) } } : {}),
+      ports: { listen, chaincode, operations },
+    }),
+  );
+  const peerProcess: T.FabricProcessRecord = {
+    name,
+    role: "peer",
+    mspId: org.mspId,
+    pid: null,
+    ports: { listen, chaincode, operations },
+    log: layout.log(name),
+    command: [join(fabricHome, "bin", "peer"), "node", "start"],
+    cwd: nodeDir,
+    env: { FABRIC_CFG_PATH: nodeDir, FABRIC_LOGGING_SPEC: input.logSpec },
+  };
+
+  const pkg = await writeChaincodePackage(layout, org, server, layout.peerTls(org), layout.orgTlsCa(org));
+  // What `peer lifecycle chaincode calculatepackageid` prints: the label and the SHA-256 of the package file.
+  const packageId = `${CHAINCODE_LABEL}:${createHash("sha256").update(readFileSync(pkg.file)).digest("hex")}`;
+  const serverName = chaincodeServerName(org);
+  const serverProcess: T.FabricProcessRecord = {
+    name: serverName,
+    role: "chaincode",
+    mspId: org.mspId,
+    pid: null,
+    ports: { listen: server },
+    log: layout.log(serverName),
+    command: chaincodeServerCommand(packageId, server, pkg.moduleDir, layout.chaincodeTls(org), layout.orgTlsCa(org)),
+    cwd: pkg.moduleDir,
+    env: {},
+  };
+  return {
+    mspId: org.mspId,
+    domain: org.domain,
+    peerName: name,
+    keyType: "ecdsa-p256",
+    gatewayAddress: `127.0.0.1:${String(listen)}`,
+    tlsServerName: name,
+    tlsRootCertPath: layout.orgTlsCa(org),
+    clientAuthRequired: input.clientAuth,
+    caCertificatePath: layout.orgCa(org),
+    peerMspDir: layout.peerMsp(org),
+    client: { mspId: org.mspId, ...layout.user(org, "User1") },
+    admin: { mspId: org.mspId, ...layout.user(org, "Admin") },
+    mspDir: layout.orgMsp(org),
+    anchorPeer: { host: "127.0.0.1", port: listen },
+    peerProcess,
+    chaincode: { packageFile: pkg.file, packageId, serverProcess },
+  };
+}
+
+/**
+ * Starts a joining organization's peer and chaincode server (recording them in network.json's `processes` first, so
+ * the network's stop stops them) and waits until both answer; a process already running is left as it is. Resolves to
+ * the organization as the handle shows it.
+ */
+export async function startJoiningOrganization(
+  network: T.FabricNetwork,
+  mspId: string = JOINING_ORG.mspId,
+): Promise<T.FabricJoiningOrganization> {
+  const org = network.joiningOrganizations.find((o) => o.mspId === mspId);
+  if (org === undefined)
+    throw new Error(
+      `no joining organization '${mspId}' in ${network.networkFile}; it has ${network.joiningOrganizations.map((o) => o.mspId).join(", ") || "none"}`,
+    );
+  for (const record of [org.peerProcess, org.chaincode.serverProcess]) {
+    const recorded = readNetworkFile(network.networkFile).processes.find((p) => p.name === record.name);
+    if (recorded === undefined) addProcess(network.networkFile, record);
+    else if (isRunning(recorded)) continue;
+    await network.startProcess(record.name);
+  }
+  return org;
+}
