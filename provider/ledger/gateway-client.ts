@@ -30,10 +30,8 @@ import { serializeIdentity } from "./identity";
 import type { ProcessedTransaction } from "./messages";
 import { buildProposal, DEFAULT_VISIBILITY, parseProposal } from "./proposal";
 import type { ProposalOptions, Visibility } from "./proposal";
-import { identityKeyType } from "./identity";
-import { messageSignerOf } from "./signing";
 import type { Signer } from "./signing";
-import { hashFor, NODE_HASH_NAMES } from "./signing-hash";
+import { resolveSigning } from "./signing-hash";
 import { unwrap } from "./unwrap";
 import type { VerificationReport } from "./verify";
 
@@ -175,22 +173,11 @@ class GatewayImpl implements Gateway {
       chaincodeEvents: options.chaincodeEventsOptions,
     };
     this.#supportedVisibility = options.supportedVisibility ?? [DEFAULT_VISIBILITY];
-    const keyType = identityKeyType(options.identity);
-    const hash = hashFor(options, keyType);
-    const messageHashAlgorithm = NODE_HASH_NAMES.get(hash);
     this.#context = {
+      ...resolveSigning(options),
       client,
       identity: options.identity,
       creator: serializeIdentity(options.identity),
-      signer: options.signer,
-      // The fast path only for our own signers and a hash whose Node name we know; any other Signer gets the digest.
-      messageSigner:
-        options.signer === undefined || messageHashAlgorithm === undefined
-          ? undefined
-          : messageSignerOf(options.signer),
-      messageHashAlgorithm: messageHashAlgorithm ?? "",
-      hash,
-      keyType,
       hashAlgorithm: options.hashAlgorithm ?? "sha256",
       trustedMsps: options.trustedMsps,
       now: options.now ?? (() => new Date()),
@@ -337,13 +324,12 @@ class GatewayImpl implements Gateway {
   }
 }
 
-/** Creates a Gateway. Throws ConfigError for an unusable address or TLS configuration. */
 /**
  * Connects to a gateway peer. Throws, before anything is sent, ConfigError for bad settings (address, TLS, a hash
  * the identity's key type cannot use) and IdentityError for a certificate whose key Fabric does not accept.
  */
 export function connect(options: ConnectOptions): Gateway {
-  hashFor(options, identityKeyType(options.identity));
+  resolveSigning(options);
   const client = createClient(options);
   return new GatewayImpl(options, options.client === undefined, client);
 }

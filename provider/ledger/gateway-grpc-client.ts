@@ -33,36 +33,35 @@ function toBuffer(value: string | Uint8Array): Buffer {
  * A grpc-js Client to the gateway peer at `address` with `tls` (insecure only to a loopback address), as connect()
  * opens one: for a caller that keeps one connection for several Gateways (pass it as ConnectOptions.client). Throws
  * ConfigError naming the setting for a missing address, an insecure remote address or half a client TLS pair.
- * `setting` names the settings in those errors (another node's client, an orderer's say, passes its own).
+ * `settings` names those settings in errors (`gateway`, `peer` for a peer's Endorser service, `orderer`).
  */
 export function newGatewayGrpcClient(options: {
   readonly address?: string;
   readonly tls?: GatewayTlsOptions;
-  /** @default { name: "gateway", node: "the gateway peer" } */
-  readonly setting?: { readonly name: string; readonly node: string };
+  readonly settings?: "gateway" | "peer" | "orderer";
 }): grpc.Client {
   const address = options.address;
-  const { name, node } = options.setting ?? { name: "gateway", node: "the gateway peer" };
+  const settings = options.settings ?? "gateway";
   if (address === undefined || address === "") {
     throw new ConfigError({
-      setting: `${name}.address`,
-      message: `${name}.address is required: 'host:port' of ${node}`,
+      setting: `${settings}.address`,
+      message: `${settings}.address is required: 'host:port' of the ${settings === "gateway" ? "gateway peer" : settings}`,
     });
   }
   const tls = options.tls;
   if (tls === undefined) {
     if (!LOOPBACK_HOSTS.has(hostOf(address))) {
       throw new ConfigError({
-        setting: `${name}.tls`,
-        message: `${name} ${address}: an insecure connection is allowed only to a loopback address; set ${name}.tls.rootCertificates`,
+        setting: `${settings}.tls`,
+        message: `${settings} ${address}: an insecure connection is allowed only to a loopback address; set ${settings}.tls.rootCertificates`,
       });
     }
     return new grpc.Client(address, grpc.credentials.createInsecure());
   }
   if ((tls.clientCertificate === undefined) !== (tls.clientPrivateKey === undefined)) {
     throw new ConfigError({
-      setting: `${name}.tls`,
-      message: `${name}.tls: clientCertificate and clientPrivateKey must be set together`,
+      setting: `${settings}.tls`,
+      message: `${settings}.tls: clientCertificate and clientPrivateKey must be set together`,
     });
   }
   const credentials = grpc.credentials.createSsl(

@@ -68,11 +68,8 @@ export interface Commit extends Signable {
   getStatus(options?: StepCallOptions): Promise<CommitStatus>;
 }
 
-/** What the step objects share: the transport seam, the signing identity and the resolved options. */
-export interface GatewayContext {
-  readonly client: grpc.Client;
-  readonly identity: Identity;
-  readonly creator: Uint8Array;
+/** How a client signs: its signer and the hash it is given, resolved once (connect(), connectEndorser()). */
+export interface SigningContext {
   readonly signer: Signer | undefined;
   /**
    * The signer's message fast path (newPrivateKeySigner) when `hash` is a known Node hash (`messageHashAlgorithm`);
@@ -84,6 +81,13 @@ export interface GatewayContext {
   readonly hash: Hash;
   /** The key type of the identity's certificate: how signatures are normalized (low-S per curve, or Ed25519). */
   readonly keyType: KeyType;
+}
+
+/** What the step objects share: the transport seam, the signing identity and the resolved options. */
+export interface GatewayContext extends SigningContext {
+  readonly client: grpc.Client;
+  readonly identity: Identity;
+  readonly creator: Uint8Array;
   readonly hashAlgorithm: string;
   readonly trustedMsps: readonly TrustedMsp[];
   readonly now: () => Date;
@@ -93,7 +97,7 @@ export interface GatewayContext {
 }
 
 /** Signs `message` with the gateway's signer (fast path or hash + Signer, low-S); rejects without a signer. */
-export async function sign(context: GatewayContext, message: Uint8Array, what: string): Promise<Uint8Array> {
+export async function sign(context: SigningContext, message: Uint8Array, what: string): Promise<Uint8Array> {
   if (context.signer === undefined) {
     throw new LedgerError({
       message: `No signer configured to sign the ${what}: sign getDigest() offline and use the gateway's newSigned...() with the signature`,

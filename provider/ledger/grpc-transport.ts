@@ -74,8 +74,35 @@ export function bytes(value: Buffer): Uint8Array {
   return new Uint8Array(value);
 }
 
+/**
+ * One unary call of any gRPC method with request and response as bytes: the answer, or the grpc-js error (a
+ * ServiceError, or an Error when no answer came) for the caller to turn into its own error.
+ */
+export function unaryBytes(
+  client: grpc.Client,
+  method: string,
+  request: Uint8Array,
+  callOptions: grpc.CallOptions,
+): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    client.makeUnaryRequest(
+      method,
+      passthrough,
+      bytes,
+      request,
+      new grpc.Metadata(),
+      callOptions,
+      (error: grpc.ServiceError | null, response?: Uint8Array) => {
+        if (error !== null) reject(error);
+        else if (response === undefined) reject(new Error("No result returned"));
+        else resolve(response);
+      },
+    );
+  });
+}
+
 /** One unary call with typed request and response, or GatewayError. */
-export function unaryCall<Req, Res>(
+export async function unaryCall<Req, Res>(
   client: grpc.Client,
   kind: CallKind,
   request: MessageInit<Req>,
@@ -85,29 +112,15 @@ export function unaryCall<Req, Res>(
   transactionId: string,
 ): Promise<Res> {
   const method = GATEWAY_METHODS[kind];
-  return new Promise<Res>((resolve, reject) => {
-    client.makeUnaryRequest(
-      method,
-      passthrough,
-      bytes,
-      requestCodec.encode(request),
-      new grpc.Metadata(),
-      callOptions,
-      (error: grpc.ServiceError | null, response?: Uint8Array) => {
-        if (error !== null) {
-          reject(toGatewayError(error, method, kind, transactionId));
-          return;
-        }
-        if (response === undefined) {
-          reject(toGatewayError(new Error("No result returned"), method, kind, transactionId));
-          return;
-        }
-        try {
-          resolve(responseCodec.decode(response, { transactionId }));
-        } catch (decodeError) {
-          reject(toGatewayError(decodeError, method, kind, transactionId));
-        }
-      },
-    );
-  });
+  let response: Uint8Array;
+  try {
+    response = await unaryBytes(client, method, requestCodec.encode(request), callOptions);
+  } catch (error) {
+    throw toGatewayError(error, method, kind, transactionId);
+  }
+  try {
+    return responseCodec.decode(response, { transactionId });
+  } catch (decodeError) {
+    throw toGatewayError(decodeError, method, kind, transactionId);
+  }
 }

@@ -97,6 +97,12 @@ export interface ProposalOptions {
   readonly visibility?: Visibility;
   /** @default 2 (NODE) */
   readonly chaincodeType?: number;
+  /**
+   * A proposal to the peer itself rather than to a channel (_lifecycle's InstallChaincode, cscc's JoinChain, sent to
+   * one peer's Endorser service): `channelId` must then be empty, as the peer CLI sends it.
+   * @default false
+   */
+  readonly channelless?: boolean;
 }
 
 /** A built, unsigned proposal. `payload` carries the transient data: never log or print it. */
@@ -140,13 +146,17 @@ function transientEntries(data: ProposalOptions["transientData"]): Map<string, U
 
 function validate(options: ProposalOptions): void {
   const failures: FieldFailure[] = [];
+  const channelless = options.channelless ?? false;
   const required = {
-    channelId: options.channelId,
+    ...(channelless ? {} : { channelId: options.channelId }),
     chaincodeName: options.chaincodeName,
     functionName: options.functionName,
   };
   for (const [property, value] of Object.entries(required)) {
     if (value.trim() === "") failures.push({ property, reason: "must not be empty" });
+  }
+  if (channelless && options.channelId !== "") {
+    failures.push({ property: "channelId", reason: "must be empty for a proposal to the peer itself (channelless)" });
   }
   if (options.identity.mspId === "") failures.push({ property: "identity.mspId", reason: "must not be empty" });
   if (options.identity.credentials.length === 0)

@@ -109,7 +109,7 @@ export function connectOrderer(options: OrdererClientOptions): OrdererClient {
   const client = newGatewayGrpcClient({
     address: options.address,
     ...(options.tls === undefined ? {} : { tls: options.tls }),
-    setting: { name: "orderer", node: "the orderer" },
+    settings: "orderer",
   });
   const callOptions =
     options.broadcastOptions ?? (() => ({ deadline: new Date(Date.now() + DEFAULT_BROADCAST_TIMEOUT_MS) }));

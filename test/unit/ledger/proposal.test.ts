@@ -160,4 +160,30 @@ describe("proposal", () => {
           "Proposal: invalid input: channelId: must not be empty; chaincodeName: must not be empty; functionName: must not be empty; nonce: must not be empty (Fabric rejects an empty nonce)",
     );
   });
+
+  it("builds a channelless proposal (to a peer itself) with no channel in its header, and refuses one naming a channel", () => {
+    const built = buildProposal({
+      identity,
+      channelId: "",
+      channelless: true,
+      chaincodeName: "_lifecycle",
+      functionName: "QueryInstalledChaincodes",
+    });
+    const header = codecs.Header.decode(codecs.Proposal.decode(built.proposalBytes).header);
+    assert.equal(codecs.ChannelHeader.decode(header.channelHeader).channelId, "");
+    assert.throws(
+      () =>
+        buildProposal({
+          identity,
+          channelId: "opsledger",
+          channelless: true,
+          chaincodeName: "_lifecycle",
+          functionName: "InstallChaincode",
+        }),
+      (error: unknown) =>
+        error instanceof ValidationError &&
+        error.message ===
+          "Proposal: invalid input: channelId: must be empty for a proposal to the peer itself (channelless)",
+    );
+  });
 });
