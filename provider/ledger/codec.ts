@@ -167,6 +167,7 @@ export const codecs = {
   BroadcastResponse: codec<c.BroadcastResponse>("orderer.BroadcastResponse"),
   DeliverResponse: codec<c.DeliverResponse>("orderer.DeliverResponse"),
   SeekInfo: codec<c.SeekInfo>("orderer.SeekInfo"),
+  ChannelQueryResponse: codec<c.ChannelQueryResponse>("protos.ChannelQueryResponse"),
 } as const;
 
 export type CodecName = keyof typeof codecs;

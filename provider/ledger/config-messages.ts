@@ -124,6 +124,11 @@ export interface SeekInfo {
   readonly contentType: number;
 }
 
+/** protos.ChannelQueryResponse: cscc GetChannels' answer. */
+export interface ChannelQueryResponse {
+  readonly channels: readonly { readonly channelId: string }[];
+}
+
 /** orderer.DeliverResponse (and a peer's protos.DeliverResponse, whose fields 1 and 2 are the same). */
 export interface DeliverResponse {
   /** A common.Status, at the end of a stream. */

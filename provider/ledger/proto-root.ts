@@ -35,6 +35,7 @@ export const PROTO_FILES: readonly string[] = [
   "orderer/etcdraft/configuration.proto",
   "orderer/smartbft/configuration.proto",
   "peer/configuration.proto",
+  "peer/query.proto",
   "gateway/gateway.proto",
   "google/rpc/status.proto",
 ];

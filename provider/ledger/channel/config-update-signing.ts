@@ -8,14 +8,15 @@
  */
 import { codecs } from "../codec";
 import type { ConfigSignature, ConfigUpdate } from "../config-messages";
-import { concatBytes, none, sha256 } from "../hash";
+import { sign } from "../gateway-objects";
+import { concatBytes } from "../hash";
 import type { Hash } from "../hash";
-import { identityKeyType, serializeIdentity } from "../identity";
+import { serializeIdentity } from "../identity";
 import type { Identity } from "../identity";
 import type { Envelope } from "../messages";
 import { newNonce } from "../proposal";
-import { normalizeLowS } from "../signing";
 import type { Signer } from "../signing";
+import { resolveSigning } from "../signing-hash";
 import { HeaderType } from "../unwrap";
 
 /** An identity with the signer of its key. */
@@ -26,11 +27,9 @@ export interface SigningIdentity {
   readonly hash?: Hash;
 }
 
-/** Signs `message` as Fabric verifies the identity's signatures. */
-export async function signAs(who: SigningIdentity, message: Uint8Array): Promise<Uint8Array> {
-  const keyType = identityKeyType(who.identity);
-  const hash = who.hash ?? (keyType === "ed25519" ? none : sha256);
-  return normalizeLowS(await who.signer(hash(message)), keyType);
+/** Signs `message` as Fabric verifies the identity's signatures (the gateway's signing: hash, Signer, low-S). */
+export function signAs(who: SigningIdentity, message: Uint8Array): Promise<Uint8Array> {
+  return sign(resolveSigning(who), message, "configuration update");
 }
 
 /** The serialized ConfigUpdate every signature covers. */

@@ -107,7 +107,7 @@ class Parser {
       throw new PolicyTextError({
         text: this.text,
         position: this.at,
-        message: `policy '${this.text}': OutOf(${String(count)}, ...) names only ${String(items.length)} rules`,
+        message: `policy '${this.text}': OutOf(${String(count)}, ...) has only ${String(items.length)} rule${items.length === 1 ? "" : "s"}`,
       });
     return { n: count, items };
   }

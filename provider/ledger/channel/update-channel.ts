@@ -10,6 +10,7 @@ import type { Config, ConfigSignature, ConfigUpdate } from "../config-messages";
 import { concatBytes } from "../hash";
 import { verifySignature } from "../signing";
 import { BroadcastError } from "./broadcast-error";
+import { checkConfigChange } from "./check-change";
 import { applyConfigChange } from "./config-change";
 import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
 import type { ConfigBlock } from "./config-block";
@@ -153,6 +154,7 @@ export async function updateChannelConfig(
   change: ChannelConfigChange,
   options: SubmitOptions & ApplyOptions,
 ): Promise<ChannelUpdateResult> {
+  checkConfigChange(change, options);
   const reader = options.reader ?? options.submitter ?? options.signers[0];
   if (reader === undefined) throw new TypeError("updateChannelConfig needs at least one signer, or a reader");
   const current = await fetchConfigBlock(options.deliver, channelId, { ...options.deliverOptions, reader });
