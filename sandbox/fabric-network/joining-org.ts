@@ -27,6 +27,24 @@ export const JOINING_ORG: PeerOrgSpec = { mspId: "Org3MSP", name: "Org3", domain
 
 const LOCAL_SANS = ["127.0.0.1", "localhost"];
 
+/** cryptogen's input for the joining organization: NodeOUs, its peer and chaincode server, one user. */
+export function joiningOrgCryptoConfig(org: PeerOrgSpec = JOINING_ORG): string {
+  return stringify({
+    PeerOrgs: [
+      {
+        Name: org.name,
+        Domain: org.domain,
+        EnableNodeOUs: true,
+        Specs: [
+          { Hostname: "peer0", SANS: LOCAL_SANS },
+          { Hostname: CHAINCODE_HOST, SANS: LOCAL_SANS },
+        ],
+        Users: { Count: 1 },
+      },
+    ],
+  });
+}
+
 export interface JoiningOrgInput {
   readonly tools: AdminTools;
   readonly layout: NetworkLayout;
@@ -41,23 +59,7 @@ export async function prepareJoiningOrganization(input: JoiningOrgInput): Promis
   const { layout, fabricHome } = input;
   const org = JOINING_ORG;
   const config = join(layout.dir, "crypto-config-org3.yaml");
-  writeFileSync(
-    config,
-    stringify({
-      PeerOrgs: [
-        {
-          Name: org.name,
-          Domain: org.domain,
-          EnableNodeOUs: true,
-          Specs: [
-            { Hostname: "peer0", SANS: LOCAL_SANS },
-            { Hostname: CHAINCODE_HOST, SANS: LOCAL_SANS },
-          ],
-          Users: { Count: 1 },
-        },
-      ],
-    }),
-  );
+  writeFileSync(config, joiningOrgCryptoConfig());
   await input.tools.cryptogen(config, layout.crypto);
 
   const [listen = 0, chaincode = 0, operations = 0, server = 0] = await freePorts(4);

@@ -7,6 +7,7 @@
  * principals numbered in the order the parser meets them, the principals of a nested gate before those of the gate
  * around it, none merged; OR is OutOf(1, ...), AND is OutOf(<count>, ...).
  */
+import * as crypto from "node:crypto";
 import { codecs } from "../codec";
 import type { ImplicitMetaPolicy, Policy } from "../config-messages";
 import type { MspPrincipal, SignaturePolicy, SignaturePolicyEnvelope } from "../messages";
@@ -151,8 +152,24 @@ export function parseImplicitMetaPolicy(text: string): ImplicitMetaPolicy {
   return { rule: IMPLICIT_META_RULES.indexOf(match[1] as ImplicitMetaRule), subPolicy: match[2] ?? "" };
 }
 
+const IDENTITY_PRINCIPAL = 2;
+
+/** An identity principal (SmartBFT's BlockValidation names the consenters so): its MSP and certificate's CN. */
+function identityText(principal: MspPrincipal): string {
+  const identity = codecs.SerializedIdentity.decode(principal.principal);
+  let name = "?";
+  try {
+    name = /(?:^|\n)CN=([^\n]*)/.exec(new crypto.X509Certificate(Buffer.from(identity.idBytes)).subject)?.[1] ?? "?";
+  } catch {
+    name = "an unparsable certificate";
+  }
+  return `'${identity.mspid} identity CN=${name}'`;
+}
+
+/** A principal as the policy language writes it; principals it has no words for are described in its quotes. */
 function principalText(principal: MspPrincipal | undefined): string {
   if (principal === undefined) return "'?'";
+  if (principal.principalClassification === IDENTITY_PRINCIPAL) return identityText(principal);
   if (principal.principalClassification !== ROLE_PRINCIPAL)
     return `'<${["role", "organization unit", "identity", "anonymity", "combined"][principal.principalClassification] ?? "principal"}>'`;
   const role = codecs.MspRole.decode(principal.principal);
