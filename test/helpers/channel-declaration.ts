@@ -64,7 +64,7 @@ function smartBft(batchTimeoutMs: number, maxMessageCount: number): Partial<Smar
     const name = key.charAt(0).toLowerCase() + key.slice(1);
     out[name] = typeof value === "number" ? BigInt(value) : value;
   }
-  return out as Partial<SmartBftOptions>;
+  return out;
 }
 
 /** The channel configtx.yaml describes for a network folder (channel-config.ts's profile), as a declaration. */

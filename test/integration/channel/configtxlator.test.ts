@@ -190,7 +190,7 @@ for (const target of TARGETS) {
         "OR('Org1MSP.admin', 'Org1MSP.peer', 'Org1MSP.client')",
       );
       assert.equal(
-        ours.orderer?.policies["BlockValidation"]?.rule,
+        ours.orderer.policies["BlockValidation"]?.rule,
         target.consensus === "BFT"
           ? `OutOf(3, ${orderers.map((o) => `'OrdererMSP identity CN=${ordererName(o.host)}'`).join(", ")})`
           : "ANY Writers",
