@@ -7,6 +7,8 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { codecs } from "../codec";
+import { newGatewayGrpcClient } from "../gateway-grpc-client";
+import type { GatewayTlsOptions } from "../gateway-grpc-client";
 import type { SeekPosition } from "../gateway-messages";
 import { bytes, passthrough } from "../grpc-transport";
 import { serializeIdentity } from "../identity";
@@ -37,6 +39,28 @@ export interface DeliverTarget {
   /** For messages. */
   readonly address: string;
   readonly kind: keyof typeof DELIVER_METHODS;
+}
+
+/** A Deliver client of its own to one node (close it when done). */
+export function connectDeliver(options: {
+  readonly address: string;
+  readonly kind: DeliverTarget["kind"];
+  /** Insecure only to a loopback address. */
+  readonly tls?: GatewayTlsOptions;
+}): DeliverTarget & { close(): void } {
+  const client = newGatewayGrpcClient({
+    address: options.address,
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+    settings: options.kind === "peer" ? "peer" : "orderer",
+  });
+  return {
+    client,
+    address: options.address,
+    kind: options.kind,
+    close: () => {
+      client.close();
+    },
+  };
 }
 
 export interface DeliverOptions {
