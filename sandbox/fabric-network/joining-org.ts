@@ -9,16 +9,16 @@
  * chaincode for it are the test's steps, as they are an operator's.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { AdminTools } from "./admin-tools";
-import { CHAINCODE_LABEL, chaincodeServerCommand, writeChaincodePackage } from "./chaincode-package";
+import { CHAINCODE_LABEL, chaincodeServerProcess, writeChaincodePackage } from "./chaincode-package";
 import { addProcess, readNetworkFile } from "./network-file";
-import { coreYaml } from "./node-config";
+import { preparePeerNode } from "./peer-node";
 import { freePorts } from "./ports";
 import { isRunning } from "./processes";
-import { CHAINCODE_HOST, NetworkLayout, PEER_ORGS, chaincodeServerName, peerName } from "./topology";
+import { CHAINCODE_HOST, NetworkLayout, PEER_ORGS } from "./topology";
 import type { PeerOrgSpec } from "./topology";
 import type * as T from "./types";
 
@@ -63,66 +63,25 @@ export async function prepareJoiningOrganization(input: JoiningOrgInput): Promis
   await input.tools.cryptogen(config, layout.crypto);
 
   const [listen = 0, chaincode = 0, operations = 0, server = 0] = await freePorts(4);
-  const name = peerName(org);
-  const nodeDir = layout.node(name);
-  mkdirSync(nodeDir, { recursive: true });
-  const orgs = [...PEER_ORGS, org];
-  writeFileSync(
-    join(nodeDir, "core.yaml"),
-    coreYaml({
-      fabricHome,
-      nodeDir,
-      name,
-      mspDir: layout.peerMsp(org),
-      mspId: org.mspId,
-      tls: layout.peerTls(org),
-      ...(input.clientAuth ? { clientAuth: { clientRootCAs: orgs.map((o) => layout.orgTlsCa(o)) } } : {}),
-      ports: { listen, chaincode, operations },
-    }),
-  );
-  const peerProcess: T.FabricProcessRecord = {
-    name,
-    role: "peer",
-    mspId: org.mspId,
-    pid: null,
+  const peer = preparePeerNode({
+    layout,
+    fabricHome,
+    org,
     ports: { listen, chaincode, operations },
-    log: layout.log(name),
-    command: [join(fabricHome, "bin", "peer"), "node", "start"],
-    cwd: nodeDir,
-    env: { FABRIC_CFG_PATH: nodeDir, FABRIC_LOGGING_SPEC: input.logSpec },
-  };
+    logSpec: input.logSpec,
+    keyType: "ecdsa-p256",
+    ...(input.clientAuth ? { clientRootCAs: [...PEER_ORGS, org].map((o) => layout.orgTlsCa(o)) } : {}),
+  });
 
   const pkg = await writeChaincodePackage(layout, org, server, layout.peerTls(org), layout.orgTlsCa(org));
   // What `peer lifecycle chaincode calculatepackageid` prints: the label and the SHA-256 of the package file.
   const packageId = `${CHAINCODE_LABEL}:${createHash("sha256").update(readFileSync(pkg.file)).digest("hex")}`;
-  const serverName = chaincodeServerName(org);
-  const serverProcess: T.FabricProcessRecord = {
-    name: serverName,
-    role: "chaincode",
-    mspId: org.mspId,
-    pid: null,
-    ports: { listen: server },
-    log: layout.log(serverName),
-    command: chaincodeServerCommand(packageId, server, pkg.moduleDir, layout.chaincodeTls(org), layout.orgTlsCa(org)),
-    cwd: pkg.moduleDir,
-    env: {},
-  };
+  const serverProcess = chaincodeServerProcess(layout, org, packageId, server, pkg.moduleDir);
   return {
-    mspId: org.mspId,
-    domain: org.domain,
-    peerName: name,
-    keyType: "ecdsa-p256",
-    gatewayAddress: `127.0.0.1:${String(listen)}`,
-    tlsServerName: name,
-    tlsRootCertPath: layout.orgTlsCa(org),
-    clientAuthRequired: input.clientAuth,
-    caCertificatePath: layout.orgCa(org),
-    peerMspDir: layout.peerMsp(org),
-    client: { mspId: org.mspId, ...layout.user(org, "User1") },
-    admin: { mspId: org.mspId, ...layout.user(org, "Admin") },
+    ...peer.organization,
     mspDir: layout.orgMsp(org),
     anchorPeer: { host: "127.0.0.1", port: listen },
-    peerProcess,
+    peerProcess: peer.process,
     chaincode: { packageFile: pkg.file, packageId, serverProcess },
   };
 }

@@ -46,6 +46,22 @@ function organizationKeys(group: ConfigGroup, path: string): Map<string, string>
   return keys;
 }
 
+/** An organization the change names that the channel does not have; `fix` says what to do. */
+function unknownOrganization(
+  field: string,
+  mspId: string,
+  kind: "application" | "orderer",
+  keys: ReadonlyMap<string, string>,
+  fix: string,
+): ChannelConfigError {
+  return new ChannelConfigError({
+    problem: "UNKNOWN_ORGANIZATION",
+    field,
+    organization: mspId,
+    message: `${mspId} is not an ${kind} organization of the channel (it has ${[...keys.keys()].join(", ") || "none"}): ${fix}`,
+  });
+}
+
 function withOrganizations(
   group: ConfigGroup,
   declared: Readonly<Record<string, OrganizationDeclaration | null>> | undefined,
@@ -59,13 +75,7 @@ function withOrganizations(
     const field = `${kind}.organizations[${mspId}]`;
     if (org === null) {
       const key = keys.get(mspId);
-      if (key === undefined)
-        throw new ChannelConfigError({
-          problem: "UNKNOWN_ORGANIZATION",
-          field,
-          organization: mspId,
-          message: `${mspId} is not an ${kind} organization of the channel, so it cannot be removed (it has ${[...keys.keys()].join(", ") || "none"})`,
-        });
+      if (key === undefined) throw unknownOrganization(field, mspId, kind, keys, "only an organization of the channel can be removed");
       groups = withEntry(groups, key, undefined);
       continue;
     }
@@ -114,14 +124,13 @@ function withAnchorPeers(
     const field = `application.anchorPeers[${mspId}]`;
     const key = keys.get(mspId);
     if (key === undefined)
-      throw new ChannelConfigError({
-        problem: "UNKNOWN_ORGANIZATION",
+      throw unknownOrganization(
         field,
-        organization: mspId,
-        message:
-          `${mspId} is not an application organization of the channel (it has ${[...keys.keys()].join(", ") || "none"}): ` +
-          "add the organization first (application.organizations) or name one of those",
-      });
+        mspId,
+        "application",
+        keys,
+        "add the organization first (application.organizations) or name one of those",
+      );
     const org = entry(groups, key) ?? emptyGroup();
     const bytes = codecs.AnchorPeers.encode({ anchorPeers: peers.map((p) => ({ host: p.host, port: p.port })) });
     const next =

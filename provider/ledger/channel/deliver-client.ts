@@ -186,26 +186,33 @@ export async function deliverBlocks(
   });
 }
 
+/** The first block of `range` that `pick` takes (its value), or DeliverError `missing` when the stream ended first. */
+async function firstBlock<T>(
+  target: DeliverTarget,
+  channelId: string,
+  range: { readonly start: Position; readonly stop: Position | "max" },
+  options: DeliverOptions,
+  pick: (block: Block) => T | undefined,
+  missing: string,
+): Promise<T> {
+  let found: T | undefined;
+  await deliverBlocks(target, channelId, range, options, (block) => {
+    found = pick(block);
+    return found !== undefined;
+  });
+  if (found === undefined) throw new DeliverError({ channelId, node: target.address, status: 200, message: missing });
+  return found;
+}
+
 /** One block: a number, or the node's newest. */
-export async function fetchBlock(
+export function fetchBlock(
   target: DeliverTarget,
   channelId: string,
   at: bigint | "newest",
   options: DeliverOptions,
 ): Promise<Block> {
-  let found: Block | undefined;
-  await deliverBlocks(target, channelId, { start: at, stop: at }, options, (block) => {
-    found = block;
-    return true;
-  });
-  if (found === undefined)
-    throw new DeliverError({
-      channelId,
-      node: target.address,
-      status: 200,
-      message: `Deliver from ${target.address} sent no block ${String(at)} of '${channelId}'`,
-    });
-  return found;
+  const missing = `Deliver from ${target.address} sent no block ${String(at)} of '${channelId}'`;
+  return firstBlock(target, channelId, { start: at, stop: at }, options, (block) => block, missing);
 }
 
 /** The channel's newest configuration block, as `peer channel fetch config` finds it. */
@@ -233,26 +240,17 @@ function isConfigBlock(block: Block): boolean {
  * Waits for the first configuration block from block `fromBlock` on whose config sequence is at least
  * `minSequence` (an update raises the sequence by one), within the call's deadline.
  */
-export async function waitForConfigBlock(
+export function waitForConfigBlock(
   target: DeliverTarget,
   channelId: string,
   after: { readonly fromBlock: bigint; readonly minSequence: bigint },
   options: DeliverOptions,
 ): Promise<ConfigBlock> {
-  let found: ConfigBlock | undefined;
-  await deliverBlocks(target, channelId, { start: after.fromBlock, stop: "max" }, options, (block) => {
-    if (!isConfigBlock(block)) return false;
+  const pick = (block: Block): ConfigBlock | undefined => {
+    if (!isConfigBlock(block)) return undefined;
     const config = readConfigBlock(block, channelId);
-    if (config.config.sequence < after.minSequence) return false;
-    found = config;
-    return true;
-  });
-  if (found === undefined)
-    throw new DeliverError({
-      channelId,
-      node: target.address,
-      status: 200,
-      message: `no configuration block of sequence ${after.minSequence.toString()} came`,
-    });
-  return found;
+    return config.config.sequence < after.minSequence ? undefined : config;
+  };
+  const missing = `no configuration block of sequence ${after.minSequence.toString()} came`;
+  return firstBlock(target, channelId, { start: after.fromBlock, stop: "max" }, options, pick, missing);
 }
