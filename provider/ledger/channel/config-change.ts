@@ -75,7 +75,8 @@ function withOrganizations(
     const field = `${kind}.organizations[${mspId}]`;
     if (org === null) {
       const key = keys.get(mspId);
-      if (key === undefined) throw unknownOrganization(field, mspId, kind, keys, "only an organization of the channel can be removed");
+      if (key === undefined)
+        throw unknownOrganization(field, mspId, kind, keys, "only an organization of the channel can be removed");
       groups = withEntry(groups, key, undefined);
       continue;
     }

@@ -29,6 +29,9 @@ export const DELIVER_METHODS = {
 
 /** How long a Deliver call may take by default (a configuration block follows an update within a batch timeout). */
 export const DEFAULT_DELIVER_TIMEOUT_MS = 60_000;
+/** The first pause before a node that answered SERVICE_UNAVAILABLE is asked again, then doubled. */
+export const DELIVER_RETRY_DELAY_MS = 250;
+export const DELIVER_RETRY_MAX_DELAY_MS = 2_000;
 
 const DELIVER_SEEK_INFO = 5;
 const MAX_BLOCK = 0xffffffffffffffffn;
@@ -73,6 +76,8 @@ export interface DeliverOptions {
   readonly signal?: AbortSignal;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** The pause between asking again (tests record it). @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 type Position = bigint | "newest" | "oldest";
@@ -105,10 +110,19 @@ async function seekEnvelope(
   return codecs.Envelope.encode({ payload, signature: await signAs(options.reader, payload) });
 }
 
+function deadlineMs(callOptions: grpc.CallOptions): number {
+  const deadline = callOptions.deadline;
+  if (deadline instanceof Date) return deadline.getTime();
+  return typeof deadline === "number" ? deadline : Number.POSITIVE_INFINITY;
+}
+
 /**
  * Streams the blocks from `start` to `stop` (inclusive; "newest" is the node's newest when it answers), calling
- * `onBlock` with each until it returns true (done) or the stream ends with SUCCESS. Rejects with DeliverError for any
- * other status, a failed stream, the deadline or the signal.
+ * `onBlock` with each until it returns true (done) or the stream ends with SUCCESS. A node that answers
+ * SERVICE_UNAVAILABLE (an orderer whose channel has no leader yet, right after it was created or its leader died) or
+ * whose stream is UNAVAILABLE is asked again after DELIVER_RETRY_DELAY_MS, doubling to DELIVER_RETRY_MAX_DELAY_MS,
+ * within the first call's deadline. Rejects with DeliverError for any other status, a failed stream, the deadline or
+ * the signal.
  */
 export async function deliverBlocks(
   target: DeliverTarget,
@@ -117,14 +131,39 @@ export async function deliverBlocks(
   options: DeliverOptions,
   onBlock: (block: Block) => boolean,
 ): Promise<void> {
+  const first = options.callOptions?.() ?? { deadline: new Date(Date.now() + DEFAULT_DELIVER_TIMEOUT_MS) };
+  const until = deadlineMs(first);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let pause = DELIVER_RETRY_DELAY_MS;
+  for (let callOptions = first; ; callOptions = { ...first, deadline: until }) {
+    try {
+      await deliverOnce(target, channelId, range, options, onBlock, callOptions);
+      return;
+    } catch (error) {
+      if (!(error instanceof DeliverError) || !error.retryable || Date.now() + pause >= until) throw error;
+      if (options.signal?.aborted === true) throw error;
+      await sleep(pause);
+      pause = Math.min(pause * 2, DELIVER_RETRY_MAX_DELAY_MS);
+    }
+  }
+}
+
+async function deliverOnce(
+  target: DeliverTarget,
+  channelId: string,
+  range: { readonly start: Position; readonly stop: Position | "max" },
+  options: DeliverOptions,
+  onBlock: (block: Block) => boolean,
+  callOptions: grpc.CallOptions,
+): Promise<void> {
   const envelope = await seekEnvelope(channelId, range.start, range.stop === "max" ? MAX_BLOCK : range.stop, options);
-  const callOptions = options.callOptions?.() ?? { deadline: new Date(Date.now() + DEFAULT_DELIVER_TIMEOUT_MS) };
-  const fail = (status: number, message: string, cause?: unknown) =>
+  const fail = (status: number, message: string, cause?: unknown, retryable = false) =>
     new DeliverError({
       channelId,
       node: target.address,
       status,
       message: `Deliver from ${target.kind} ${target.address} for channel '${channelId}': ${message}`,
+      retryable,
       cause,
     });
   if (options.signal?.aborted === true) throw fail(0, "aborted before it started", options.signal.reason);
@@ -167,7 +206,11 @@ export async function deliverBlocks(
                   ? " (the node does not have the channel)"
                   : status === 403
                     ? " (the reader is not in the channel's Readers)"
-                    : ""),
+                    : status === 503
+                      ? " (the channel is not ready on that node: no leader yet)"
+                      : ""),
+              undefined,
+              status === 503,
             ),
           );
       } catch (error) {
@@ -176,7 +219,14 @@ export async function deliverBlocks(
     });
     call.on("error", (error: grpc.ServiceError) => {
       const deadline = error.code === grpc.status.DEADLINE_EXCEEDED;
-      settle(fail(0, deadline ? "the deadline passed before the block came" : error.message, error));
+      settle(
+        fail(
+          0,
+          deadline ? "the deadline passed before the block came" : error.message,
+          error,
+          error.code === grpc.status.UNAVAILABLE,
+        ),
+      );
     });
     call.on("end", () => {
       settle(fail(0, "the stream ended without a status"));

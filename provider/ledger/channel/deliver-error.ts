@@ -10,13 +10,23 @@ export class DeliverError extends LedgerError {
   readonly channelId: string;
   readonly node: string;
   readonly status: number;
+  /** True for an answer about the node's state (SERVICE_UNAVAILABLE, a stream UNAVAILABLE), not about the request. */
+  readonly retryable: boolean;
 
   constructor(
-    properties: Readonly<{ channelId: string; node: string; status: number; message: string; cause?: unknown }>,
+    properties: Readonly<{
+      channelId: string;
+      node: string;
+      status: number;
+      message: string;
+      retryable?: boolean;
+      cause?: unknown;
+    }>,
   ) {
     super({ message: properties.message, cause: properties.cause });
     this.channelId = properties.channelId;
     this.node = properties.node;
     this.status = properties.status;
+    this.retryable = properties.retryable ?? false;
   }
 }

@@ -134,18 +134,16 @@ export function checkOrganization(org: OrganizationDeclaration, field: string): 
     ["tlsRootCertificates", org.tlsRootCertificates, true],
     ["tlsIntermediateCertificates", org.tlsIntermediateCertificates, true],
     ["admins", org.admins, false],
-    ...(typeof org.nodeOUs === "object"
-      ? NODE_OU_ROLES.map((r): [string, readonly string[] | undefined, boolean] => {
-          const cert =
-            org.nodeOUs !== undefined && typeof org.nodeOUs === "object" ? org.nodeOUs[r]?.certificate : undefined;
-          return [`nodeOUs.${r}.certificate`, cert === undefined ? [] : [cert], true];
-        })
-      : []),
   ];
   for (const [name, pems, ca] of lists)
     (pems ?? []).forEach((pem, i) => {
-      checkCertificate(pem, `${field}.${name}${name.startsWith("nodeOUs") ? "" : `[${String(i)}]`}`, id, ca);
+      checkCertificate(pem, `${field}.${name}[${String(i)}]`, id, ca);
     });
+  const nodeOUs = typeof org.nodeOUs === "object" ? org.nodeOUs : {};
+  for (const role of NODE_OU_ROLES) {
+    const pem = nodeOUs[role]?.certificate;
+    if (pem !== undefined) checkCertificate(pem, `${field}.nodeOUs.${role}.certificate`, id, true);
+  }
   for (const [name, policy] of Object.entries(org.policies ?? {})) {
     try {
       policyFromText(policy);

@@ -10,6 +10,7 @@ import type { Config, ConfigSignature, ConfigUpdate } from "../config-messages";
 import { concatBytes } from "../hash";
 import { verifySignature } from "../signing";
 import { BroadcastError } from "./broadcast-error";
+import { ChannelConfigError } from "./channel-config-error";
 import { checkConfigChange } from "./check-change";
 import { applyConfigChange } from "./config-change";
 import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
@@ -75,6 +76,14 @@ export interface ChannelUpdateResult {
   readonly authorization?: UpdateAuthorization;
 }
 
+function noSigner(): ChannelConfigError {
+  return new ChannelConfigError({
+    problem: "CONFIG",
+    field: "signers",
+    message: "no signer: give at least one identity that signs the update and its envelope (a submitter)",
+  });
+}
+
 function checkSignatures(updateBytes: Uint8Array, signatures: readonly ConfigSignature[], channelId: string): void {
   for (const s of signatures) {
     const who = signerOf(s);
@@ -123,8 +132,7 @@ export async function submitChannelUpdate(
   if (!authorization.authorized) throw new ConfigUpdateAuthorizationError({ authorization });
   const signatures = [...given, ...(await Promise.all(options.signers.map((s) => signConfigUpdate(updateBytes, s))))];
   const submitter = options.submitter ?? options.signers[0];
-  if (submitter === undefined)
-    throw new ConfigUpdateAuthorizationError({ authorization: { ...authorization, authorized: false } });
+  if (submitter === undefined) throw noSigner();
   const reader = options.reader ?? submitter;
   const deliverOptions: DeliverOptions = { ...options.deliverOptions, reader };
   const envelope = await configUpdateEnvelope({ channelId: plan.channelId, updateBytes, signatures, submitter });
@@ -156,7 +164,7 @@ export async function updateChannelConfig(
 ): Promise<ChannelUpdateResult> {
   checkConfigChange(change, options);
   const reader = options.reader ?? options.submitter ?? options.signers[0];
-  if (reader === undefined) throw new TypeError("updateChannelConfig needs at least one signer, or a reader");
+  if (reader === undefined) throw noSigner();
   const current = await fetchConfigBlock(options.deliver, channelId, { ...options.deliverOptions, reader });
   const plan = planChannelUpdate(current, change, options);
   return submitChannelUpdate(plan, options);

@@ -1,6 +1,6 @@
 /**
  * A channel's life with the channel library on real Fabric (the run's shared networks: 2.5.16 and 3.1.5 Raft, 3.1.5
- * SmartBFT; docs/decisions/0051): a channel of its own created from a declared configuration through every orderer's
+ * SmartBFT; docs/decisions/0051-shared-networks-by-kind-started-on-demand.md): a channel of its own created from a declared configuration through every orderer's
  * participation API (mutual TLS) and the peers joined through cscc, joining again adopted; bad input, and a signature
  * set that does not meet the policy, refused before anything is sent; a stale update (another admin changed the
  * channel between compute and submit) recognised in the orderer's answer; Org3MSP added with its admins' signatures —
@@ -10,23 +10,17 @@
  * as they are (the channel is this file's own; Org3's peer and chaincode server are added to the network).
  */
 import { strict as assert } from "node:assert";
-import { createPublicKey } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type * as grpc from "@grpc/grpc-js";
 import { BroadcastError } from "../../../provider/ledger/channel/broadcast-error";
 import type { ChannelConfigChange } from "../../../provider/ledger/channel/change-declaration";
 import { ChannelConfigError } from "../../../provider/ledger/channel/channel-config-error";
 import { joinOrdererChannel, ordererChannelInfo } from "../../../provider/ledger/channel/channel-participation";
-import type { ChannelParticipationOptions } from "../../../provider/ledger/channel/channel-participation";
 import { ConfigUpdateAuthorizationError } from "../../../provider/ledger/channel/config-update-authorization-error";
 import type { SigningIdentity } from "../../../provider/ledger/channel/config-update-signing";
 import { connectDeliver, fetchBlock, fetchConfigBlock } from "../../../provider/ledger/channel/deliver-client";
-import type { DeliverTarget } from "../../../provider/ledger/channel/deliver-client";
 import { describeConfigBlock } from "../../../provider/ledger/channel/describe-config";
 import { buildChannelConfig, genesisBlock } from "../../../provider/ledger/channel/genesis-block";
-import { connectOrderer } from "../../../provider/ledger/channel/orderer-client";
-import type { OrdererClient } from "../../../provider/ledger/channel/orderer-client";
 import { joinPeerChannel, listPeerChannels } from "../../../provider/ledger/channel/peer-channels";
 import {
   planChannelUpdate,
@@ -36,26 +30,19 @@ import {
 import type { SubmitOptions } from "../../../provider/ledger/channel/update-channel";
 import { codecs } from "../../../provider/ledger/codec";
 import { connectEndorser } from "../../../provider/ledger/endorser-client";
-import { openHsmSigner } from "../../../provider/ledger/hsm-signer";
-import type { HsmSigner } from "../../../provider/ledger/hsm-signer";
-import { newIdentity } from "../../../provider/ledger/identity";
-import { fabricSki } from "../../../provider/ledger/signer-keys";
-import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import {
   readNetworkFile,
-  startJoiningOrganization,
-  type FabricIdentityFiles,
   type FabricJoiningOrganization,
   type FabricNetwork,
   type FabricOrganization,
 } from "../../../sandbox/fabric-network";
 import { runTool } from "../../../sandbox/fabric-network/processes";
 import { PEER_ORGS } from "../../../sandbox/fabric-network/topology";
-import { mspFolderDeclaration, networkChannelDeclaration, ordererAdminFiles } from "../../helpers/channel-declaration";
+import { mspFolderDeclaration, networkChannelDeclaration } from "../../helpers/channel-declaration";
+import { keyFileIdentity, openChannelNetwork } from "../../helpers/channel-network";
+import type { ChannelNetwork, CountedOrderer } from "../../helpers/channel-network";
 import { sharedFabricNetwork } from "../../helpers/fabric-network-fixture";
 import type { SharedNetworkName } from "../../helpers/fabric-network-fixture";
-import { createSoftHsmToken } from "../../helpers/softhsm";
-import type { SoftHsmToken } from "../../helpers/softhsm";
 import { waitFor } from "../../helpers/wait-for";
 
 /** Each network, the capabilities its channel starts with, and the raise this file makes. */
@@ -89,115 +76,33 @@ const TARGETS: readonly {
 const STEP_TIMEOUT_MS = 240_000;
 const WAIT_MS = 120_000;
 
-function keyFileIdentity(files: FabricIdentityFiles): SigningIdentity {
-  return {
-    identity: newIdentity(files.mspId, fs.readFileSync(files.certificatePath, "utf8")),
-    signer: newPrivateKeySigner(fs.readFileSync(files.privateKeyPath, "utf8")),
-  };
-}
-
-/** An orderer client whose Broadcast calls and Deliver streams are counted. */
-function counted(orderer: OrdererClient): {
-  client: OrdererClient;
-  deliver: DeliverTarget;
-  counts: { broadcasts: number; streams: number };
-} {
-  const counts = { broadcasts: 0, streams: 0 };
-  const grpcClient: grpc.Client = new Proxy(orderer.client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (property === "makeBidiStreamRequest" && typeof value === "function")
-        return (...args: unknown[]) => {
-          counts.streams++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  const client: OrdererClient = {
-    address: orderer.address,
-    client: grpcClient,
-    broadcast: (envelope, channelId) => {
-      counts.broadcasts++;
-      return orderer.broadcast(envelope, channelId);
-    },
-    close: () => {
-      orderer.close();
-    },
-  };
-  return { client, deliver: { client: grpcClient, address: orderer.address, kind: "orderer" }, counts };
-}
-
 for (const target of TARGETS) {
   describe(`a channel's life through the channel library (Fabric ${target.network})`, function () {
     this.timeout(STEP_TIMEOUT_MS);
     let network: FabricNetwork;
+    let net: ChannelNetwork;
     let org1: FabricOrganization;
-    let org2: FabricOrganization;
     let org3: FabricJoiningOrganization;
-    let channelId: string;
-    let admins: { org1: SigningIdentity; org2Hsm: SigningIdentity; org3: SigningIdentity; orderer: SigningIdentity };
-    let orderer: ReturnType<typeof counted>;
-    let participation: (name: string) => ChannelParticipationOptions;
-    let token: SoftHsmToken;
-    let hsm: HsmSigner;
-    let submit: (signers: readonly SigningIdentity[]) => SubmitOptions & { fabricVersion: string };
+    let admins: ChannelNetwork["admins"];
+    let orderer: CountedOrderer;
+    const channelId = `channelcfg-${String(process.pid)}`;
+    const submit = (signers: readonly SigningIdentity[]): SubmitOptions & { fabricVersion: string } => ({
+      orderer: orderer.client,
+      deliver: orderer.deliver,
+      reader: admins.org1,
+      signers,
+      fabricVersion: network.version,
+    });
 
     before(async function () {
       this.timeout(20 * 60_000);
       network = await sharedFabricNetwork(target.network);
-      org3 = await startJoiningOrganization(network);
-      [org1, org2] = PEER_ORGS.map((o) => network.organization(o.mspId)) as [FabricOrganization, FabricOrganization];
-      channelId = `channelcfg-${String(process.pid)}`;
-      const description = readNetworkFile(network.networkFile);
-      const ordererCa = fs.readFileSync(description.ordererTlsRootCertPath, "utf8");
-      const adminTls = {
-        clientCertificate: fs.readFileSync(description.ordererAdminTls.certPath, "utf8"),
-        clientPrivateKey: fs.readFileSync(description.ordererAdminTls.keyPath, "utf8"),
-      };
-      participation = (name) => {
-        const o = network.orderers.find((x) => x.name === name) ?? assert.fail(name);
-        return {
-          adminAddress: o.adminAddress,
-          tls: { rootCertificates: ordererCa, ...adminTls, serverNameOverride: o.tlsServerName },
-        };
-      };
-      const first = network.orderers[0] ?? assert.fail();
-      orderer = counted(
-        connectOrderer({
-          address: first.address,
-          tls: { rootCertificates: ordererCa, serverNameOverride: first.tlsServerName },
-        }),
-      );
-      token = createSoftHsmToken("channel-admins", "8642");
-      const ski = Buffer.from(fabricSki(createPublicKey(org2.admin.privateKeyPem))).toString("hex");
-      token.importKey(org2.admin.privateKeyPem, ski);
-      token.activate();
-      hsm = openHsmSigner({
-        library: token.library,
-        tokenLabel: token.label,
-        pin: token.pin,
-        keyId: Buffer.from(ski, "hex"),
-      });
-      admins = {
-        org1: keyFileIdentity(org1.admin),
-        org2Hsm: { identity: newIdentity("Org2MSP", org2.admin.certificatePem), signer: hsm.signer },
-        org3: keyFileIdentity(org3.admin),
-        orderer: keyFileIdentity(ordererAdminFiles(network.dir)),
-      };
-      submit = (signers) => ({
-        orderer: orderer.client,
-        deliver: orderer.deliver,
-        reader: admins.org1,
-        signers,
-        fabricVersion: network.version,
-      });
+      net = await openChannelNetwork(network);
+      ({ org1, org3, admins, orderer } = net);
     });
 
     after(() => {
-      orderer.client.close();
-      hsm.close();
-      token.dispose();
+      net.close();
     });
 
     const current = () => fetchConfigBlock(orderer.deliver, channelId, { reader: admins.org1 });
@@ -222,20 +127,22 @@ for (const target of TARGETS) {
       });
       const block = genesisBlock(channelId, buildChannelConfig(declaration));
       for (const o of network.orderers) {
-        const joined = await joinOrdererChannel(participation(o.name), block, channelId);
+        const joined = await joinOrdererChannel(net.participation(o.name), block, channelId);
         assert.deepEqual([joined.alreadyJoined, joined.info.name], [false, channelId], o.name);
       }
-      const again = await joinOrdererChannel(participation(network.orderers[0]?.name ?? ""), block, channelId);
+      const again = await joinOrdererChannel(net.participation(network.orderers[0]?.name ?? ""), block, channelId);
       assert.equal(again.alreadyJoined, true, "joining a channel the orderer has is adopted");
       for (const o of network.orderers)
         await waitFor({
           what: `${o.name} to be an active consenter of ${channelId}`,
-          read: () => ordererChannelInfo(participation(o.name), channelId),
+          read: () => ordererChannelInfo(net.participation(o.name), channelId),
           until: (info) => info?.status === "active" && info.consensusRelation === "consenter",
           timeoutMs: WAIT_MS,
           intervalMs: 500,
         });
-      for (const org of [org1, org2]) {
+      // A Raft channel has no leader for a moment after its orderers join; Deliver answers SERVICE_UNAVAILABLE till then.
+      await net.waitForLeader(channelId, WAIT_MS);
+      for (const org of [net.org1, net.org2]) {
         const peer = connectEndorser({
           address: org.gatewayAddress,
           tls: { rootCertificates: org.tlsRootCertPem, serverNameOverride: org.tlsServerName },

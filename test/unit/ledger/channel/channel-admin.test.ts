@@ -244,6 +244,31 @@ describe("channel administration", () => {
     }
   });
 
+  it("asks again, pausing longer each time, while a node answers SERVICE_UNAVAILABLE (a channel without a leader yet)", async function () {
+    this.timeout(30_000);
+    const orderer = await startFakeOrderer({
+      channelId: channel.channelId,
+      blocks: [configBlockOf(channel.channelId, 0n, channel.config)],
+      onBroadcast: () => ({ response: { status: 500, info: "" } }),
+      unavailable: 3,
+    });
+    const client = connectOrderer({ address: orderer.address });
+    const target = { client: client.client, address: orderer.address, kind: "orderer" as const };
+    const pauses: number[] = [];
+    const sleep = (ms: number) => {
+      pauses.push(ms);
+      return Promise.resolve();
+    };
+    const reader = channel.peers[0]?.admin ?? assert.fail();
+    try {
+      const block = await fetchBlock(target, channel.channelId, 0n, { reader, sleep });
+      assert.deepEqual([block.header?.number, orderer.delivers.count, pauses], [0n, 4, [250, 500, 1000]]);
+    } finally {
+      client.close();
+      await orderer.close();
+    }
+  });
+
   it("decodes a configuration block and a signed CONFIG_UPDATE envelope with opsledger-ledger decode", async () => {
     const desired = applyConfigChange(channel.config, { orderer: { batchTimeout: "750ms" } });
     const bytes = configUpdateBytes(computeConfigUpdate(channel.channelId, channel.config, desired) ?? assert.fail());

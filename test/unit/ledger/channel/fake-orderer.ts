@@ -34,6 +34,8 @@ export async function startFakeOrderer(options: {
   readonly channelId: string;
   readonly blocks: readonly Block[];
   readonly onBroadcast: (envelope: Uint8Array, index: number) => BroadcastAnswer;
+  /** How many Deliver streams are answered SERVICE_UNAVAILABLE first (a channel without a leader yet). @default 0 */
+  readonly unavailable?: number;
 }): Promise<FakeOrderer> {
   const blocks = [...options.blocks];
   const broadcasts: Uint8Array[] = [];
@@ -63,8 +65,14 @@ export async function startFakeOrderer(options: {
     "/orderer.AtomicBroadcast/Deliver",
     (call: grpc.ServerDuplexStream<Uint8Array, Uint8Array>) => {
       delivers.count++;
+      const unavailable = delivers.count <= (options.unavailable ?? 0);
       call.once("data", (envelope: Uint8Array) => {
         void (async () => {
+          if (unavailable) {
+            call.write(codecs.DeliverResponse.encode({ status: 503 }));
+            call.end();
+            return;
+          }
           const payload = codecs.Payload.decode(codecs.Envelope.decode(envelope).payload);
           const channel = codecs.ChannelHeader.decode(payload.header?.channelHeader ?? new Uint8Array(0)).channelId;
           if (channel !== options.channelId) {
