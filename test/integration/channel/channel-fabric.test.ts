@@ -19,6 +19,7 @@ import { joinOrdererChannel, ordererChannelInfo } from "../../../provider/ledger
 import { ConfigUpdateAuthorizationError } from "../../../provider/ledger/channel/config-update-authorization-error";
 import type { SigningIdentity } from "../../../provider/ledger/channel/config-update-signing";
 import { connectDeliver, fetchBlock, fetchConfigBlock } from "../../../provider/ledger/channel/deliver-client";
+import { DeliverError } from "../../../provider/ledger/channel/deliver-error";
 import { describeConfigBlock } from "../../../provider/ledger/channel/describe-config";
 import { buildChannelConfig, genesisBlock } from "../../../provider/ledger/channel/genesis-block";
 import { joinPeerChannel, listPeerChannels } from "../../../provider/ledger/channel/peer-channels";
@@ -326,11 +327,19 @@ for (const target of TARGETS) {
       }
       // Org3's peer sends the block once it has pulled and committed it: it caught up to the update that admitted it.
       // The reader is Org1's admin: until then the peer's view of the channel has no Org3 among the Readers.
+      // A peer's Deliver knows the channel a moment after JoinChain answered (NOT_FOUND until then).
       const peerDeliver = connectDeliver({ address: org3.gatewayAddress, tls, kind: "peer" });
       try {
-        const caughtUp = await fetchBlock(peerDeliver, channelId, added.block.number, {
-          reader: admins.org1,
-          callOptions: () => ({ deadline: Date.now() + WAIT_MS }),
+        const caughtUp = await waitFor({
+          what: `Org3's peer to deliver block ${String(added.block.number)} of ${channelId}`,
+          read: () =>
+            fetchBlock(peerDeliver, channelId, added.block.number, {
+              reader: admins.org1,
+              callOptions: () => ({ deadline: Date.now() + WAIT_MS }),
+            }),
+          retrying: (e) => e instanceof DeliverError && e.status === 404,
+          timeoutMs: WAIT_MS,
+          intervalMs: 500,
         });
         assert.equal(caughtUp.header?.number, added.block.number);
       } finally {
