@@ -104,17 +104,20 @@ export interface ApplicationConfig {
   readonly modPolicy: string;
 }
 
+/** A channel's capabilities per level (Channel, Orderer and Application groups), e.g. V3_0, V2_0, V2_5. */
+export interface CapabilitySets {
+  readonly channel: readonly string[];
+  readonly orderer: readonly string[];
+  readonly application: readonly string[];
+}
+
 export interface ChannelConfig {
   readonly channelId: string;
   /** Config.sequence: raised by one with every configuration update. */
   readonly sequence: bigint;
   /** The configuration block's number, when it was read from a block. */
   readonly configBlock?: bigint;
-  readonly capabilities: {
-    readonly channel: readonly string[];
-    readonly orderer: readonly string[];
-    readonly application: readonly string[];
-  };
+  readonly capabilities: CapabilitySets;
   readonly hashingAlgorithm: string;
   readonly blockDataHashingWidth: number;
   /** The Channel group's global OrdererAddresses (channels before V3_0; V3_0 forbids them). */

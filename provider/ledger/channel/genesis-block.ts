@@ -15,7 +15,7 @@ import { concatBytes, sha256 } from "../hash";
 import type { Block } from "../messages";
 import { computeTxId, newNonce } from "../proposal";
 import { HeaderType } from "../unwrap";
-import type { BatchSizeConfig, OrdererConsenter } from "./channel-config";
+import type { BatchSizeConfig, CapabilitySets, OrdererConsenter } from "./channel-config";
 import { ChannelConfigError } from "./channel-config-error";
 import { checkCapabilities } from "./capabilities";
 import { ADMINS, GROUP, VALUE, emptyGroup } from "./config-tree";
@@ -30,11 +30,7 @@ export interface ChannelDeclaration {
   readonly channelId: string;
   /** The network's Fabric version: capabilities are checked against it. */
   readonly fabricVersion?: string;
-  readonly capabilities: {
-    readonly channel: readonly string[];
-    readonly orderer: readonly string[];
-    readonly application: readonly string[];
-  };
+  readonly capabilities: CapabilitySets;
   /** @default ANY Readers, ANY Writers, MAJORITY Admins */
   readonly policies?: Readonly<Record<string, PolicyText>>;
   readonly orderer: {
