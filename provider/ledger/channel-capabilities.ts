@@ -116,41 +116,41 @@ export function capabilitiesOfConfigBlock(channel: string, block: Block): Channe
 /**
  * The newest configuration block of a channel, read through the gateway with its identity: qscc GetChainInfo, the
  * newest block, and the block its metadata names as the last configuration block (two evaluations when the newest
- * block is that one). Errors are as the gateway's (GatewayError); the caller names them.
+ * block is that one). Nothing is endorsed for ordering. Throws LedgerReadError for what Fabric answers a read with
+ * (NOT_A_READER, CHANNEL_NOT_FOUND…), GatewayError otherwise.
  */
 export async function fetchConfigBlockThroughGateway(
   gateway: Gateway,
   channelId: string,
   options?: grpc.CallOptions,
 ): Promise<Block> {
-  const info = codecs.BlockchainInfo.decode(
-    await gateway.evaluateTransaction(qscc(channelId, "GetChainInfo", []), options),
-  );
-  const blockAt = async (n: bigint) =>
-    codecs.Block.decode(
-      await gateway.evaluateTransaction(qscc(channelId, "GetBlockByNumber", [n.toString()]), options),
+  const context = { channel: channelId, chaincode: "qscc" };
+  try {
+    const info = codecs.BlockchainInfo.decode(
+      await gateway.evaluateTransaction(qscc(channelId, "GetChainInfo", []), options),
     );
-  const newest = await blockAt(info.height - 1n);
-  const index = lastConfigIndexOf(newest);
-  return index === (newest.header?.number ?? 0n) ? newest : await blockAt(index);
+    const blockAt = async (n: bigint) =>
+      codecs.Block.decode(
+        await gateway.evaluateTransaction(qscc(channelId, "GetBlockByNumber", [n.toString()]), options),
+      );
+    const newest = await blockAt(info.height - 1n);
+    const index = lastConfigIndexOf(newest);
+    return index === (newest.header?.number ?? 0n) ? newest : await blockAt(index);
+  } catch (error) {
+    throw readErrorOf(error, context);
+  }
 }
 
 /**
  * Reads the channel's capabilities from its newest configuration block, with the gateway's identity (three qscc
- * evaluations, two when the newest block is the configuration block). Nothing is endorsed for ordering. Throws
- * LedgerReadError for what Fabric answers a read with (NOT_A_READER, CHANNEL_NOT_FOUND…), GatewayError otherwise.
+ * evaluations, two when the newest block is the configuration block). Throws as fetchConfigBlockThroughGateway.
  */
 export async function readChannelCapabilities(
   gateway: Gateway,
   channelId: string,
   options?: grpc.CallOptions,
 ): Promise<ChannelCapabilities> {
-  const context = { channel: channelId, chaincode: "qscc" };
-  try {
-    return capabilitiesOfConfigBlock(channelId, await fetchConfigBlockThroughGateway(gateway, channelId, options));
-  } catch (error) {
-    throw readErrorOf(error, context);
-  }
+  return capabilitiesOfConfigBlock(channelId, await fetchConfigBlockThroughGateway(gateway, channelId, options));
 }
 
 const cache = new Map<string, Promise<ChannelCapabilities>>();

@@ -76,7 +76,8 @@ class ProtoCodec<T> implements MessageCodec<T> {
   }
 }
 
-function codec<T>(typeName: string): MessageCodec<T> {
+/** The codec of a message by its full protobuf name (for modules that keep their own table, as lifecycle/ does). */
+export function codec<T>(typeName: string): MessageCodec<T> {
   return new ProtoCodec<T>(typeName);
 }
 

@@ -16,17 +16,15 @@
 import * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";
 import { EndorserError } from "./endorser-error";
+import type { ConnectOptions } from "./gateway-client";
 import { newGatewayGrpcClient } from "./gateway-grpc-client";
-import type { GatewayTlsOptions } from "./gateway-grpc-client";
 import { sign } from "./gateway-objects";
 import type { Signable, SigningContext } from "./gateway-objects";
 import { serviceErrorProperties, unaryBytes } from "./grpc-transport";
-import type { Hash } from "./hash";
 import type { Identity } from "./identity";
 import type { ProposalResponse } from "./messages";
 import { buildProposal, parseProposal } from "./proposal";
 import type { BuiltProposal, ProposalOptions } from "./proposal";
-import type { Signer } from "./signing";
 import { resolveSigning } from "./signing-hash";
 
 export const ENDORSER_PROCESS_PROPOSAL = "/protos.Endorser/ProcessProposal";
@@ -40,21 +38,15 @@ export const DEFAULT_PROCESS_PROPOSAL_TIMEOUT_MS = 60_000;
 /** Fabric's error threshold (shim.ERRORTHRESHOLD): a response status from 400 up is a failure. */
 export const RESPONSE_ERROR_THRESHOLD = 400;
 
-export interface EndorserConnectOptions {
-  /** "host:port" of the peer. Required unless `client` is given. */
-  readonly address?: string;
-  /** TLS settings; when absent the connection is insecure, which is allowed only for loopback addresses. */
-  readonly tls?: GatewayTlsOptions;
-  /** An existing grpc-js Client to use instead of `address`/`tls` (not closed by `close()`). */
-  readonly client?: grpc.Client;
-  /** The identity proposals are signed as (a peer admin for _lifecycle installs, cscc joins). */
-  readonly identity: Identity;
-  /** Signs digests; without it, only offline signing (getDigest() + newSignedProposal()) works. */
-  readonly signer?: Signer;
-  /** What the signer is given, as ConnectOptions.hash. @default sha256, or none for an Ed25519 identity */
-  readonly hash?: Hash;
-  /** @default () => new Date() */
-  readonly now?: () => Date;
+/**
+ * The gateway's connection and signing settings (ConnectOptions: `address` or `client`, `tls`, the `identity`
+ * proposals are signed as — a peer admin for _lifecycle installs and cscc joins —, `signer`, `hash`, `now`), and the
+ * options of a ProcessProposal call.
+ */
+export interface EndorserConnectOptions extends Pick<
+  ConnectOptions,
+  "address" | "tls" | "client" | "identity" | "signer" | "hash" | "now"
+> {
   /** @default a deadline DEFAULT_PROCESS_PROPOSAL_TIMEOUT_MS ahead */
   readonly processProposalOptions?: () => grpc.CallOptions;
 }

@@ -2,14 +2,18 @@
 import { createHash } from "node:crypto";
 import type { Chaincode } from "./chaincode";
 import type { EndorsementPolicy } from "./endorsement-policy";
+import type { LifecycleStore } from "./lifecycle-store";
 import type { MembershipServices } from "./msp";
 
 export interface ChannelConfig {
   readonly channel: string;
-  /** The application chaincode deployed on the channel. */
+  /** The built-in application chaincode, defined at genesis. */
   readonly chaincode: Chaincode;
+  /** Its endorsement policy, which is also the channel's /Channel/Application/Endorsement. */
   readonly policy: EndorsementPolicy;
   readonly msp: MembershipServices;
+  /** The peers' installed packages and the organizations' approvals (chaincode-definitions.ts reads the rest). */
+  readonly lifecycle: LifecycleStore;
 }
 
 /** common.HeaderType values the sandbox distinguishes. */

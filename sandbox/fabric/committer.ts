@@ -4,7 +4,7 @@
  * phantom reads), records the per-transaction codes in the block, and applies only the valid transactions' writes.
  * Blocks are committed one at a time, in submission order.
  */
-import { checkAction, type NamespaceRwSet } from "./action-checks";
+import { checkAction, type NamespaceRwSet, type RecordedApproval } from "./action-checks";
 import type { ChannelConfig } from "./channel-config";
 import { checkEnvelope } from "./envelope-checks";
 import type { BlockEntry, Ledger } from "./ledger";
@@ -23,6 +23,7 @@ export interface CommitOutcome {
 interface Validated {
   readonly entry: BlockEntry;
   readonly rwsets?: readonly NamespaceRwSet[];
+  readonly approval?: RecordedApproval;
 }
 
 /** Thrown to callers whose block was being validated when the sandbox was reset; nothing was committed. */
@@ -67,6 +68,14 @@ export class Committer {
     for (const [txNum, v] of validated.entries()) {
       if (v.entry.code !== TxValidationCode.VALID || v.rwsets === undefined) continue;
       for (const set of v.rwsets) this.ledger.state.apply(set.namespace, set.kv.writes, { blockNum, txNum });
+      // An approval's private data: the organization's implicit collection, which the sandbox keeps in its store.
+      const approval = v.approval;
+      if (approval !== undefined) {
+        this.config.lifecycle.approve(approval.mspId, approval.args.name, approval.args.sequence, {
+          args: approval.args,
+          packageId: approval.args.source?.localPackage?.packageId ?? "",
+        });
+      }
     }
     const block = this.ledger.append(validated.map((v) => v.entry));
     return block.transactions.map((t) => ({ txId: t.txId, code: t.code, reason: t.reason, blockNumber: block.number }));
@@ -95,11 +104,12 @@ export class Committer {
       return { entry: entry(txId, TxValidationCode.DUPLICATE_TXID, `duplicate transaction found [${txId}]`) };
     }
     // Stage C: chaincode action, rwset, chaincode identity, namespaces, endorsement policy.
-    const c = await checkAction(a.transaction, this.config);
+    const c = await checkAction(a.transaction, this.config, this.ledger.state);
     if (c.code !== TxValidationCode.VALID || c.rwsets === undefined) return { entry: entry(txId, c.code, c.reason) };
     // Stage D: reads and range queries against the committed state and this block's earlier valid writes.
     const d = checkReads(this.ledger.state, updates, c.rwsets);
     if (d.code !== TxValidationCode.VALID) return { entry: entry(txId, d.code, d.reason) };
-    return { entry: entry(txId, TxValidationCode.VALID, "", c.event), rwsets: c.rwsets };
+    const valid = { entry: entry(txId, TxValidationCode.VALID, "", c.event), rwsets: c.rwsets };
+    return c.approval === undefined ? valid : { ...valid, approval: c.approval };
   }
 }

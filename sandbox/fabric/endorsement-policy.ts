@@ -6,6 +6,7 @@
  */
 import type { Endorsement } from "./messages";
 import type { MembershipServices } from "./msp";
+import type { PolicyIdentity } from "./signature-policy-check";
 
 export type EndorsementRule = "majority" | "any" | "all";
 
@@ -39,14 +40,17 @@ export function describePolicy(policy: EndorsementPolicy): string {
   return `${policy.rule.toUpperCase()} of [${policy.organizations.map((o) => `${o}.peer`).join(", ")}]`;
 }
 
-export async function evaluateEndorsements(
-  policy: EndorsementPolicy,
+/** The endorsers whose signatures verify (duplicates counted once), and why the others do not count. */
+export async function verifiedEndorsers(
   msp: MembershipServices,
   proposalResponsePayload: Buffer,
   endorsements: readonly Endorsement[],
-): Promise<PolicyEvaluation> {
+): Promise<{
+  readonly identities: readonly (PolicyIdentity & { readonly index: number })[];
+  readonly problems: readonly string[];
+}> {
   const seen = new Set<string>();
-  const satisfied = new Set<string>();
+  const identities: (PolicyIdentity & { readonly index: number })[] = [];
   const problems: string[] = [];
   for (const [i, e] of endorsements.entries()) {
     const key = e.endorser.toString("base64");
@@ -56,14 +60,29 @@ export async function evaluateEndorsements(
     }
     seen.add(key);
     const result = await msp.verify(e.endorser, Buffer.concat([proposalResponsePayload, e.endorser]), e.signature);
-    if (!result.ok) {
-      problems.push(`endorsement ${i}: ${result.detail}`);
-    } else if (result.identity.role !== "peer") {
-      problems.push(`endorsement ${i}: ${result.identity.mspId} identity has role ${result.identity.role}, not peer`);
-    } else if (!policy.organizations.includes(result.identity.mspId)) {
-      problems.push(`endorsement ${i}: ${result.identity.mspId} is not a channel organization`);
+    if (!result.ok) problems.push(`endorsement ${i}: ${result.detail}`);
+    else identities.push({ mspId: result.identity.mspId, role: result.identity.role, index: i });
+  }
+  return { identities, problems };
+}
+
+export async function evaluateEndorsements(
+  policy: EndorsementPolicy,
+  msp: MembershipServices,
+  proposalResponsePayload: Buffer,
+  endorsements: readonly Endorsement[],
+): Promise<PolicyEvaluation> {
+  const verified = await verifiedEndorsers(msp, proposalResponsePayload, endorsements);
+  const problems = [...verified.problems];
+  const satisfied = new Set<string>();
+  for (const identity of verified.identities) {
+    const i = identity.index;
+    if (identity.role !== "peer") {
+      problems.push(`endorsement ${i}: ${identity.mspId} identity has role ${identity.role}, not peer`);
+    } else if (!policy.organizations.includes(identity.mspId)) {
+      problems.push(`endorsement ${i}: ${identity.mspId} is not a channel organization`);
     } else {
-      satisfied.add(result.identity.mspId);
+      satisfied.add(identity.mspId);
     }
   }
   const endorsingOrganizations = policy.organizations.filter((o) => satisfied.has(o));

@@ -21,6 +21,7 @@ import { startGatewayServer } from "./gateway-service";
 import { configEnvelope } from "./config-block";
 import { Ledger } from "./ledger";
 import { createOrganization, enrol, MembershipServices, type NodeRole, type Organization } from "./msp";
+import { LifecycleStore, seedBuiltinChaincode } from "./lifecycle-store";
 import { EndorsingPeer, VISIBILITY_MODES } from "./peer";
 import { checkSnapshot, replayBlocks, restoredKeyTypes, restoredOrganizations, takeSnapshot } from "./snapshot";
 import { TAMPER_MODES } from "./prepared-transaction";
@@ -145,17 +146,27 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
       ? opts.organizations.map((mspId) => createOrganization(mspId, opts.organizationKeyTypes[mspId] ?? "ecdsa-p256"))
       : restoredOrganizations(restore);
   const msp = new MembershipServices(organizations, undefined, opts.channelCapability === "V3_0");
+  const lifecycle = new LifecycleStore();
   const config: ChannelConfig = {
     channel: opts.channel,
     chaincode: assetChaincode(opts.chaincode),
     policy: { rule: opts.endorsementPolicy, organizations: opts.organizations },
     msp,
+    lifecycle,
   };
+  seedBuiltinChaincode(lifecycle, opts.organizations, opts.chaincode);
   const capabilities = { channel: [opts.channelCapability], application: ["V2_5"], orderer: ["V2_0"] };
+  // A snapshot older than the policies in the genesis block replays onto the genesis block it was taken with.
+  const endorsementPolicies = restore === undefined || restore.endorsementPolicies === true;
   const ledger = new Ledger(
     opts.channel,
     opts.chaincode,
-    configEnvelope(opts.channel, opts.organizations, capabilities),
+    configEnvelope(
+      opts.channel,
+      opts.organizations,
+      capabilities,
+      endorsementPolicies ? opts.endorsementPolicy : undefined,
+    ),
   );
   const committer = new Committer(config, ledger);
   if (restore !== undefined) await replayBlocks(restore, committer, ledger);
@@ -185,7 +196,9 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     const n = (counters.get(`${role}/${mspId}`) ?? 0) + 1;
     counters.set(`${role}/${mspId}`, n);
     const domain = mspId.toLowerCase();
-    const commonName = name ?? (role === "client" || role === "admin" ? `User${n}@${domain}` : `${role}${n}.${domain}`);
+    const user = role === "admin" ? "Admin" : "User";
+    const commonName =
+      name ?? (role === "client" || role === "admin" ? `${user}${n}@${domain}` : `${role}${n}.${domain}`);
     const identity = enrol(org.ca, mspId, role, commonName);
     return {
       mspId,
@@ -269,6 +282,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     caCertificates,
     newClientIdentity: (mspId, name) => newIdentity("newClientIdentity", "client", mspId, name),
     newPeerIdentity: (mspId, name) => newIdentity("newPeerIdentity", "peer", mspId, name),
+    newAdminIdentity: (mspId, name) => newIdentity("newAdminIdentity", "admin", mspId, name),
     newOrdererIdentity: (mspId, name) => newIdentity("newOrdererIdentity", "orderer", mspId, name),
     enrollPublicKey: (mspId, publicKeyPem, name) => {
       const org = organization("enrollPublicKey", mspId);
@@ -297,6 +311,7 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
         chaincode: opts.chaincode,
         endorsementPolicy: opts.endorsementPolicy,
         channelCapability: opts.channelCapability,
+        endorsementPolicies,
         organizations,
         ...(tlsRootCertPem === undefined || tlsMaterial === undefined
           ? {}
@@ -339,6 +354,8 @@ export async function startFabricSandbox(options: FabricSandboxOptions = {}): Pr
     },
     reset: () => {
       ledger.reset();
+      lifecycle.clear();
+      seedBuiltinChaincode(lifecycle, opts.organizations, opts.chaincode);
       faults = initialFaults;
       dropsPending = 0;
     },

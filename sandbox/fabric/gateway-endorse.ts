@@ -5,14 +5,20 @@
  * prepared transaction; Evaluate runs the proposal on one peer, preferring the gateway's organization.
  */
 import { status } from "@grpc/grpc-js";
-import { requiredOrganizationCount } from "./endorsement-policy";
+import {
+  isDefined,
+  lifecycleEndorsement,
+  namespacePolicy,
+  notRunnableBecause,
+  ruleCheck,
+} from "./chaincode-definitions";
+import { LIFECYCLE_SCC } from "./lifecycle-store";
 import { errorDetail, type GatewayContext } from "./gateway-context";
 import { GatewayError } from "./gateway-error";
 import type { Endorsement, ErrorDetail, SignedProposal } from "./messages";
 import { applyVisibility, chaincodeErrorMessage, effectiveVisibility, type EndorsingPeer } from "./peer";
 import { prepareTransaction, tamper } from "./prepared-transaction";
 import { ProposalError, unpackProposal, type UnpackedProposal } from "./proposal";
-import { QSCC_NAME } from "./qscc";
 import { decode, encode, lengthDelimitedField } from "./wire";
 
 function unpack(signed: SignedProposal, malformedPrefix: string): UnpackedProposal | ProposalError {
@@ -40,7 +46,7 @@ function requireChaincode(
   if (up instanceof ProposalError) return;
   const channel = up.channelHeader.channelId;
   const name = up.specChaincodeName;
-  const known = channel === ctx.config.channel && (name === ctx.config.chaincode.name || name === QSCC_NAME);
+  const known = channel === ctx.config.channel && isDefined(ctx.config, ctx.ledger.state, name);
   if (known) return;
   if (action === "endorse") {
     throw new GatewayError({
@@ -60,16 +66,31 @@ function requireChaincode(
   });
 }
 
+/**
+ * The peers of `organizations` that have `chaincode` (discovery's view: a defined chaincode is on the peers whose
+ * organization approved it with a package installed there), or `notFound` naming the organizations without one.
+ */
 function peersFor(
   ctx: GatewayContext,
   organizations: readonly string[],
+  chaincode: string,
   notFound: (orgs: string) => GatewayError,
 ): EndorsingPeer[] {
-  const unknown = organizations.filter((o) => !ctx.peers.some((p) => p.mspId === o));
+  const has = (p: EndorsingPeer) => notRunnableBecause(ctx.config, ctx.ledger.state, p.mspId, chaincode) === undefined;
+  const unknown = organizations.filter((o) => !ctx.peers.some((p) => p.mspId === o && has(p)));
   if (unknown.length > 0) throw notFound(unknown.join(", "));
   return organizations
     .map((o) => ctx.peers.find((p) => p.mspId === o))
     .filter((p): p is EndorsingPeer => p !== undefined);
+}
+
+/** When the endorsements gathered so far are enough: the chaincode's policy, or _lifecycle's (its LifecycleEndorsement). */
+function enoughFor(ctx: GatewayContext, chaincode: string): (endorsers: readonly EndorsingPeer[]) => boolean {
+  const check =
+    chaincode === LIFECYCLE_SCC
+      ? lifecycleEndorsement(ctx.config)
+      : (namespacePolicy(ctx.config, ctx.ledger.state, chaincode) ?? ruleCheck(ctx.config.policy));
+  return (endorsers) => check.satisfiedBy(endorsers.map((p) => ({ mspId: p.mspId, role: "peer" })));
 }
 
 export async function endorse(ctx: GatewayContext, requestBytes: Buffer): Promise<Buffer> {
@@ -84,18 +105,29 @@ export async function endorse(ctx: GatewayContext, requestBytes: Buffer): Promis
   const up = unpack(signed, "");
   requireChaincode(ctx, up, "endorse");
   const explicit = request.endorsingOrganizations.length > 0;
+  const chaincode = up instanceof ProposalError ? "" : up.specChaincodeName;
   const candidates = explicit
     ? peersFor(
         ctx,
         request.endorsingOrganizations,
+        chaincode,
         (orgs) =>
           new GatewayError({
             code: status.UNAVAILABLE,
             message: `failed to find any endorsing peers for org(s): ${orgs}`,
           }),
       )
-    : [...ctx.peers];
-  const required = explicit ? candidates.length : requiredOrganizationCount(ctx.config.policy);
+    : ctx.peers.filter((p) => notRunnableBecause(ctx.config, ctx.ledger.state, p.mspId, chaincode) === undefined);
+  const enough = explicit
+    ? (endorsers: readonly EndorsingPeer[]) => endorsers.length >= candidates.length
+    : enoughFor(ctx, chaincode);
+  if (!explicit && !enough(candidates)) {
+    throw new GatewayError({
+      code: status.FAILED_PRECONDITION,
+      message:
+        "no combination of peers can be derived which satisfy the endorsement policy: required chaincodes are not installed on sufficient peers",
+    });
+  }
   const failed = (details: readonly ErrorDetail[]): GatewayError =>
     new GatewayError({
       code: status.ABORTED,
@@ -111,16 +143,22 @@ export async function endorse(ctx: GatewayContext, requestBytes: Buffer): Promis
   const endorsements: Endorsement[] = [];
   let payload: Buffer | undefined;
   for (const peer of candidates) {
-    if (endorsements.length >= required) break;
+    if (enough(endorsers)) break;
     const outcome = await peer.process(up, ctx.supportsVisibility, faults.failEndorsementFor.has(peer.mspId));
     switch (outcome.kind) {
       case "unavailable":
         details.push(errorDetail(peer, outcome.message));
         break;
+      // With endorsing organizations named, Fabric's gateway asks each of them and collects every failure; otherwise
+      // the first endorser's failure ends the endorsement.
       case "refused":
-        throw failed([...details, errorDetail(peer, outcome.message)]);
+        if (!explicit) throw failed([...details, errorDetail(peer, outcome.message)]);
+        details.push(errorDetail(peer, outcome.message));
+        break;
       case "chaincode-error":
-        throw failed([...details, errorDetail(peer, chaincodeErrorMessage(outcome.response))]);
+        if (!explicit) throw failed([...details, errorDetail(peer, chaincodeErrorMessage(outcome.response))]);
+        details.push(errorDetail(peer, chaincodeErrorMessage(outcome.response)));
+        break;
       case "endorsed":
         if (payload !== undefined && !payload.equals(outcome.proposalResponsePayload)) {
           details.push(errorDetail(peer, "ProposalResponsePayloads do not match"));
@@ -132,7 +170,7 @@ export async function endorse(ctx: GatewayContext, requestBytes: Buffer): Promis
         break;
     }
   }
-  if (payload === undefined || endorsements.length < required) {
+  if (payload === undefined || !enough(endorsers)) {
     throw new GatewayError({
       code: status.ABORTED,
       message: "failed to collect enough transaction endorsements, see attached details for more info",
@@ -167,18 +205,17 @@ export async function evaluate(ctx: GatewayContext, requestBytes: Buffer): Promi
   }
   requireChaincode(ctx, up, "evaluate");
   const targets = request.targetOrganizations;
+  const chaincode = up instanceof ProposalError ? "" : up.specChaincodeName;
+  const noPeers = () =>
+    new GatewayError({
+      code: status.FAILED_PRECONDITION,
+      message: `no peers available to evaluate chaincode ${chaincode} in channel ${ctx.config.channel}`,
+    });
   const candidates =
     targets.length > 0
-      ? peersFor(
-          ctx,
-          targets,
-          () =>
-            new GatewayError({
-              code: status.FAILED_PRECONDITION,
-              message: `no peers available to evaluate chaincode ${up instanceof ProposalError ? "" : up.specChaincodeName} in channel ${ctx.config.channel}`,
-            }),
-        )
-      : [...ctx.peers];
+      ? peersFor(ctx, targets, chaincode, noPeers)
+      : ctx.peers.filter((p) => notRunnableBecause(ctx.config, ctx.ledger.state, p.mspId, chaincode) === undefined);
+  if (candidates.length === 0) throw noPeers();
   const details: ErrorDetail[] = [];
   const faults = ctx.faults();
   const first = candidates[0];

@@ -1,5 +1,5 @@
 /**
- * The gateway.Gateway gRPC service on @grpc/grpc-js, with the sandbox's protobufjs codec: requests and responses
+ * The gateway.Gateway gRPC service (and the peers' Endorser service) on @grpc/grpc-js, with the sandbox's protobufjs codec: requests and responses
  * cross grpc-js as raw bytes (identity serializers) and are decoded inside the handlers, so malformed messages
  * become INVALID_ARGUMENT gateway errors instead of transport failures.
  */
@@ -15,15 +15,16 @@ import {
 } from "@grpc/grpc-js";
 import type { GatewayContext } from "./gateway-context";
 import { chaincodeEvents, commitStatus, submit } from "./gateway-commit";
+import { processProposal } from "./endorser-service";
 import { endorse, evaluate } from "./gateway-endorse";
 import { GatewayError, toServerStatus } from "./gateway-error";
 import { WireDecodeError } from "./wire";
 
 const identity = (bytes: Buffer): Buffer => bytes;
 
-function method(name: string, responseStream: boolean): MethodDefinition<Buffer, Buffer> {
+function method(name: string, responseStream: boolean, service = "gateway.Gateway"): MethodDefinition<Buffer, Buffer> {
   return {
-    path: `/gateway.Gateway/${name}`,
+    path: `/${service}/${name}`,
     requestStream: false,
     responseStream,
     requestSerialize: identity,
@@ -40,6 +41,11 @@ export const GATEWAY_SERVICE = {
   CommitStatus: method("CommitStatus", false),
   Evaluate: method("Evaluate", false),
   ChaincodeEvents: method("ChaincodeEvents", true),
+} as const;
+
+/** The peers' Endorser service (endorser-service.ts), on the same server: the sandbox's peers share its address. */
+export const ENDORSER_SERVICE = {
+  ProcessProposal: method("ProcessProposal", false, "protos.Endorser"),
 } as const;
 
 function normalize(err: unknown): unknown {
@@ -95,6 +101,7 @@ function implementation(ctx: GatewayContext): UntypedServiceImplementation {
 export async function startGatewayServer(ctx: GatewayContext, port = 0): Promise<{ server: Server; port: number }> {
   const server = new Server();
   server.addService(GATEWAY_SERVICE, implementation(ctx));
+  server.addService(ENDORSER_SERVICE, { ProcessProposal: unary((request) => processProposal(ctx, request)) });
   const bound = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (err, actual) => {
       if (err === null) resolve(actual);

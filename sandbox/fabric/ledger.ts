@@ -10,7 +10,8 @@ import { signaturesMetadata } from "./config-block";
 import * as der from "./der";
 import type { ChaincodeEvent } from "./messages";
 import { encode, tryDecode } from "./wire";
-import { definitionKey, LIFECYCLE_NAMESPACE, WorldState } from "./world-state";
+import { genesisDefinitionWrites } from "./lifecycle-store";
+import { LIFECYCLE_NAMESPACE, WorldState } from "./world-state";
 
 /** Index of the per-transaction validation codes in BlockMetadata.metadata (common.BlockMetadataIndex). */
 export const TRANSACTIONS_FILTER_INDEX = 2;
@@ -140,9 +141,9 @@ export class Ledger {
     this.index.clear();
     this.state.clear();
     if (this.chaincode !== undefined) {
-      // The definition's sequence (1) as Fabric stores it, a protobuf StateData{Int64: 1}, "committed" at genesis.
-      const sequence = { key: definitionKey(this.chaincode), isDelete: false, value: Buffer.from([0x08, 0x01]) };
-      this.state.apply(LIFECYCLE_NAMESPACE, [sequence], { blockNum: 0n, txNum: 0 });
+      // The built-in chaincode's definition (sequence 1, its sandbox's policy as the channel's default), "committed"
+      // at genesis as _lifecycle stores one (lifecycle-store.ts).
+      this.state.apply(LIFECYCLE_NAMESPACE, genesisDefinitionWrites(this.chaincode), { blockNum: 0n, txNum: 0 });
     }
     this.chain.push(this.build(0n, []));
   }

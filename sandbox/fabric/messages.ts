@@ -1,8 +1,10 @@
 /**
  * The decoded shapes of the Fabric messages the sandbox reads and writes, as wire.ts returns them: every scalar
  * present (proto3 defaults filled in), bytes as Buffer, uint64 as bigint, absent sub-messages as null, repeated
- * fields as arrays, maps as records. Field names are protobufjs's camelCase of the .proto names.
+ * fields as arrays, maps as records. Field names are protobufjs's camelCase of the .proto names. The _lifecycle
+ * messages are in lifecycle-messages.ts.
  */
+import type { LifecycleMessages } from "./lifecycle-messages";
 
 export interface Timestamp {
   readonly seconds: bigint;
@@ -263,7 +265,7 @@ export interface RpcStatus {
 }
 
 /** Full proto name → decoded shape: the messages wire.ts can encode and decode. */
-export interface Messages {
+export interface Messages extends LifecycleMessages {
   "common.Envelope": Envelope;
   "common.Payload": Payload;
   "common.Header": Header;

@@ -10,6 +10,9 @@ import type { Ledger } from "./ledger";
 import type { Endorsement } from "./messages";
 import { policyDenied, READER_ROLES, type Organization } from "./msp";
 import { ProposalError, validateProposal, type UnpackedProposal } from "./proposal";
+import { notRunnableBecause, runnableChaincode } from "./chaincode-definitions";
+import { invokeLifecycle, SYSTEM_CHAINCODE_VERSION } from "./lifecycle-scc";
+import { LIFECYCLE_SCC } from "./lifecycle-store";
 import { invokeQscc, QSCC_NAME } from "./qscc";
 import { signLowS } from "./signatures";
 import { TxSimulator } from "./simulator";
@@ -46,8 +49,11 @@ export type PeerOutcome =
     }
   /** The peer could not be reached (fault injection): the gateway may try another. */
   | { readonly kind: "unavailable"; readonly message: string }
-  /** The proposal was refused by the endorser's checks. */
-  | { readonly kind: "refused"; readonly message: string }
+  /**
+   * The proposal was refused: by the endorser's checks before it ran (`preProcess`: Fabric's Endorser service answers
+   * those with a gRPC error), or when it could not run (an undefined or uninstalled chaincode: a 500 response).
+   */
+  | { readonly kind: "refused"; readonly message: string; readonly preProcess?: boolean }
   /** The chaincode returned an error status. */
   | { readonly kind: "chaincode-error"; readonly response: ChaincodeResponse };
 
@@ -73,26 +79,61 @@ export class EndorsingPeer {
         message: `failed to connect to endorsing peer ${this.address}: connection refused`,
       };
     }
+    const channelless = up.channelHeader.channelId === "";
+    if (!channelless && up.channelHeader.channelId !== this.config.channel) {
+      return { kind: "refused", message: `channel '${up.channelHeader.channelId}' not found` };
+    }
     try {
-      await validateProposal(up, this.config.msp, (txId) => this.ledger.transaction(txId) !== undefined);
+      await validateProposal(
+        up,
+        this.config.msp,
+        (txId) => !channelless && this.ledger.transaction(txId) !== undefined,
+      );
     } catch (err) {
-      if (err instanceof ProposalError) return { kind: "refused", message: err.message };
+      if (err instanceof ProposalError) return { kind: "refused", message: err.message, preProcess: true };
       throw err;
     }
-    if (up.channelHeader.channelId !== this.config.channel) {
-      return { kind: "refused", message: `channel '${up.channelHeader.channelId}' not found` };
+    const creator = await this.config.msp.deserialize(up.signatureHeader.creator);
+    // A channelless proposal is checked against the peer's own MSP, which knows its organization only.
+    if (channelless && (!creator.ok || creator.identity.mspId !== this.mspId)) {
+      return {
+        kind: "refused",
+        message: "error validating proposal: access denied: channel [] creator org unknown, creator is malformed",
+        preProcess: true,
+      };
+    }
+    if (channelless && up.chaincodeName !== LIFECYCLE_SCC) {
+      return { kind: "refused", message: `channel '' not found` };
     }
     const [fnBytes, ...args] = up.input.args;
     const fn = fnBytes?.toString("utf8");
     const simulator = new TxSimulator(this.ledger.state, up.chaincodeName, up.channelHeader.txId, this.config.channel);
     let response: ChaincodeResponse;
     let version: string;
-    if (up.chaincodeName === this.config.chaincode.name) {
-      response = this.config.chaincode.invoke(simulator, fn, args);
-      version = this.config.chaincode.version;
+    let results: Buffer | undefined;
+    const chaincode = runnableChaincode(this.config, this.ledger.state, this.mspId, up.chaincodeName);
+    if (chaincode !== undefined) {
+      response = chaincode.invoke(simulator, fn, args);
+      version = chaincode.version;
+    } else if (up.chaincodeName === LIFECYCLE_SCC && creator.ok) {
+      const invoked = invokeLifecycle(
+        {
+          peerMsp: this.mspId,
+          creator: creator.identity,
+          channelId: up.channelHeader.channelId,
+          organizations: this.config.policy.organizations,
+          state: this.ledger.state,
+          store: this.config.lifecycle,
+          txId: up.channelHeader.txId,
+        },
+        up.input.args,
+        this.config.channel,
+      );
+      response = invoked.response;
+      results = invoked.results;
+      version = SYSTEM_CHAINCODE_VERSION;
     } else if (up.chaincodeName === QSCC_NAME) {
       // qscc's own ACL check (core/scc/qscc/query.go): every function needs the channel's Readers.
-      const creator = await this.config.msp.deserialize(up.signatureHeader.creator);
       response =
         creator.ok && !READER_ROLES.includes(creator.identity.role)
           ? {
@@ -103,9 +144,12 @@ export class EndorsingPeer {
           : invokeQscc(this.ledger, fn ?? "", args);
       version = "";
     } else {
+      const why =
+        notRunnableBecause(this.config, this.ledger.state, this.mspId, up.chaincodeName) ??
+        `chaincode definition for '${up.chaincodeName}' not found`;
       return {
         kind: "refused",
-        message: `make sure the chaincode ${up.chaincodeName} has been successfully defined on channel ${this.config.channel} and try again: chaincode definition for '${up.chaincodeName}' not found`,
+        message: `make sure the chaincode ${up.chaincodeName} has been successfully defined on channel ${this.config.channel} and try again: ${why}`,
       };
     }
     if (response.status >= 400) return { kind: "chaincode-error", response };
@@ -118,7 +162,7 @@ export class EndorsingPeer {
     );
     const event = simulator.event;
     const action = encode("protos.ChaincodeAction", {
-      results: simulator.results(),
+      results: results ?? simulator.results(),
       events:
         event === undefined
           ? Buffer.alloc(0)

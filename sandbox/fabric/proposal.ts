@@ -14,6 +14,7 @@ import type {
   SignedProposal,
 } from "./messages";
 import { policyDenied, WRITER_ROLES, type MembershipServices } from "./msp";
+import { LIFECYCLE_SCC } from "./lifecycle-store";
 import { QSCC_NAME } from "./qscc";
 import { decode, encode, WireDecodeError } from "./wire";
 
@@ -122,9 +123,10 @@ export async function validateProposal(
   if (isCommitted(chdr.txId)) {
     throw new ProposalError(`duplicate transaction found [${chdr.txId}]. Creator [${shdr.creator.toString("hex")}]`);
   }
-  // The endorser's ACL check (peer/Propose = the channel's Writers) for application chaincodes; qscc checks the
-  // channel's Readers itself (peer.ts), as Fabric's qscc does.
-  if (creator.ok && up.chaincodeName !== QSCC_NAME && !WRITER_ROLES.includes(creator.identity.role)) {
+  // The endorser's ACL check (peer/Propose = the channel's Writers) for application chaincodes; the system
+  // chaincodes check their own (qscc the channel's Readers, _lifecycle per function: peer.ts), as Fabric's do.
+  const system = up.chaincodeName === QSCC_NAME || up.chaincodeName === LIFECYCLE_SCC;
+  if (creator.ok && !system && up.channelHeader.channelId !== "" && !WRITER_ROLES.includes(creator.identity.role)) {
     throw new ProposalError(policyDenied(chdr.channelId, "Writers"));
   }
 }

@@ -37,6 +37,11 @@ export interface FabricSandboxSnapshot {
   readonly blocks: readonly { readonly transactions: readonly { envelope: string; code: number }[] }[];
   /** Hex SHA-256 of the last block's header: what the restored chain must end with. */
   readonly lastBlockHash: string;
+  /**
+   * Whether the genesis block's Application group holds the Endorsement and LifecycleEndorsement policies (every
+   * snapshot since the sandbox answers _lifecycle); absent in older ones, whose genesis block had no policies.
+   */
+  readonly endorsementPolicies?: boolean;
 }
 
 /** What the sandbox holds that a snapshot records. */
@@ -49,6 +54,8 @@ export interface SnapshotSource {
   readonly organizations: readonly Organization[];
   readonly tls?: { readonly rootCertPem: string; readonly server: KeyPairPem };
   readonly ledger: Ledger;
+  /** Whether its genesis block holds the Application group's endorsement policies. */
+  readonly endorsementPolicies: boolean;
 }
 
 const pair = (c: KeyedCertificate): KeyPairPem => ({
@@ -71,6 +78,7 @@ export function takeSnapshot(s: SnapshotSource): FabricSandboxSnapshot {
       transactions: b.transactions.map((t) => ({ envelope: t.envelope.toString("base64"), code: t.code })),
     })),
     lastBlockHash: last?.headerHash.toString("hex") ?? "",
+    endorsementPolicies: s.endorsementPolicies,
   };
 }
 

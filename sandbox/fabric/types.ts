@@ -119,6 +119,11 @@ export interface FabricSandbox {
   /** A new peer identity (NodeOU `peer`) of `mspId`: what endorsements must come from (for crafted transactions). */
   newPeerIdentity(mspId: string, name?: string): SandboxIdentity;
   /**
+   * An admin of the organization (NodeOU `admin`): what its peer's _lifecycle functions that need the peer's local
+   * Admins take (install, query installed, approve, query approved), and a channel Writer.
+   */
+  newAdminIdentity(mspId: string, name?: string): SandboxIdentity;
+  /**
    * A new orderer identity (NodeOU `orderer`) of `mspId`: a member of the channel that is none of its Readers, so
    * qscc refuses it (`access denied for [fn][channel]: [... /Channel/Application/Readers ...]`), as Fabric's ACLs do.
    */

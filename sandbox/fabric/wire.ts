@@ -17,6 +17,7 @@ export const SANDBOX_PROTO_FILES: readonly string[] = [
   "peer/proposal.proto",
   "peer/proposal_response.proto",
   "peer/transaction.proto",
+  "peer/lifecycle/lifecycle.proto",
   "ledger/rwset/rwset.proto",
   "ledger/rwset/kvrwset/kv_rwset.proto",
   "orderer/ab.proto",

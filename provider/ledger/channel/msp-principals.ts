@@ -13,7 +13,7 @@ import type { Config, ConfigGroup, FabricMspConfig } from "../config-messages";
 import type { Identity } from "../identity";
 import type { MspPrincipal } from "../messages";
 import { GROUP, VALUE, decodeValue, subGroup } from "./config-tree";
-import { MSP_ROLES } from "./policy-text";
+import { MSP_ROLES } from "../lifecycle/signature-policy";
 
 /** A signer as the channel sees it. */
 export interface ChannelSigner {
@@ -126,7 +126,7 @@ export function satisfiesPrincipal(
   const role = codecs.MspRole.decode(principal.principal);
   const msp = msps.get(role.mspIdentifier);
   if (msp === undefined || role.mspIdentifier !== signer.identity.mspId) return false;
-  const name = MSP_ROLES[role.role];
+  const name = Object.entries(MSP_ROLES).find(([, value]) => value === role.role)?.[0];
   if (name === "admin") {
     const listed = msp.admins.some((pem) => {
       try {

@@ -14,7 +14,7 @@ import { ChannelConfigError } from "./channel-config-error";
 import { ADMINS, VALUE, emptyGroup } from "./config-tree";
 import { policyFromText } from "./policy-text";
 import type { PolicyText } from "./policy-text";
-import { PolicyTextError } from "./policy-text-error";
+import { PolicySyntaxError } from "../lifecycle/policy-syntax-error";
 
 /** A node OU: its name, and the CA certificate it must be certified by (default: the first root certificate). */
 export interface NodeOuDeclaration {
@@ -146,10 +146,10 @@ export function checkOrganization(org: OrganizationDeclaration, field: string): 
   }
   for (const [name, policy] of Object.entries(org.policies ?? {})) {
     try {
-      policyFromText(policy);
+      policyFromText(policy, { field: `${field}.policies.${name}` });
     } catch (error) {
-      if (!(error instanceof PolicyTextError)) throw error;
-      throw fail("POLICY")(`policies.${name}`, error.message, error);
+      if (!(error instanceof PolicySyntaxError)) throw error;
+      throw fail("POLICY")(`policies.${name}`, error.failures[0]?.reason ?? error.message, error);
     }
   }
   checkAnchorPeers(org.anchorPeers ?? [], `${field}.anchorPeers`, id);

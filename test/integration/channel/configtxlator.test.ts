@@ -187,12 +187,12 @@ for (const target of TARGETS) {
       });
       assert.equal(
         ours.application?.organizations[0]?.policies["Readers"]?.rule,
-        "OR('Org1MSP.admin', 'Org1MSP.peer', 'Org1MSP.client')",
+        "OR('Org1MSP.admin','Org1MSP.peer','Org1MSP.client')",
       );
       assert.equal(
         ours.orderer.policies["BlockValidation"]?.rule,
         target.consensus === "BFT"
-          ? `OutOf(3, ${orderers.map((o) => `'OrdererMSP identity CN=${ordererName(o.host)}'`).join(", ")})`
+          ? `OutOf(3,${orderers.map((o) => `Principal(IDENTITY, 'OrdererMSP', CN=${ordererName(o.host)})`).join(",")})`
           : "ANY Writers",
       );
       // Every policy of the configuration: its text parses back to the bytes configtxgen wrote.

@@ -90,8 +90,8 @@ describe("a declared channel configuration", () => {
         org1Policies: [
           "Admins: Signature OR('Org1MSP.admin')",
           "Endorsement: Signature OR('Org1MSP.peer')",
-          "Readers: Signature OR('Org1MSP.admin', 'Org1MSP.peer', 'Org1MSP.client')",
-          "Writers: Signature OR('Org1MSP.admin', 'Org1MSP.client')",
+          "Readers: Signature OR('Org1MSP.admin','Org1MSP.peer','Org1MSP.client')",
+          "Writers: Signature OR('Org1MSP.admin','Org1MSP.client')",
         ],
       },
     );
