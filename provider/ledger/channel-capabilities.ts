@@ -13,7 +13,8 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";
-import type { ConfigGroup } from "./config-messages";
+import { lastConfigIndexOf, readConfigBlock } from "./channel/config-block";
+import type { Config, ConfigGroup } from "./config-messages";
 import type { Block } from "./messages";
 import type { Gateway, ProposalRequest } from "./gateway-client";
 import { GatewayError } from "./gateway-error";
@@ -83,26 +84,6 @@ function qscc(channelId: string, functionName: string, args: string[]): Proposal
   return { channelId, chaincodeName: "qscc", functionName, args: [channelId, ...args] };
 }
 
-const SIGNATURES = 0;
-const LAST_CONFIG = 1;
-
-/** The last-config index a block's metadata records (protoutil.GetLastConfigIndexFromBlock). */
-export function lastConfigIndexOf(block: Block): bigint {
-  const entries = block.metadata?.metadata ?? [];
-  const number = block.header?.number ?? 0n;
-  const signatures = codecs.Metadata.decode(entries[SIGNATURES] ?? new Uint8Array(0), {
-    path: `Block ${number.toString()}.metadata[SIGNATURES]`,
-  });
-  if (signatures.value.length > 0) {
-    const obm = codecs.OrdererBlockMetadata.decode(signatures.value, { path: "OrdererBlockMetadata" });
-    if (obm.lastConfig !== undefined) return obm.lastConfig.index;
-  }
-  // Blocks cut before Fabric 1.4.1 kept it in the deprecated LAST_CONFIG entry.
-  const legacy = codecs.Metadata.decode(entries[LAST_CONFIG] ?? new Uint8Array(0), { path: "metadata[LAST_CONFIG]" });
-  if (legacy.value.length > 0) return codecs.LastConfig.decode(legacy.value, { path: "LastConfig" }).index;
-  throw new LedgerError({ message: `block ${number.toString()} records no last configuration block in its metadata` });
-}
-
 function capabilitiesOf(group: ConfigGroup | undefined): string[] {
   const value = group?.values.find((v) => v.key === "Capabilities")?.value?.value;
   if (value === undefined) return [];
@@ -111,24 +92,9 @@ function capabilitiesOf(group: ConfigGroup | undefined): string[] {
     .sort();
 }
 
-/** The Channel group of a configuration block's CONFIG envelope. */
-export function channelGroupOfConfigBlock(channel: string, block: Block): ConfigGroup | undefined {
-  const number = block.header?.number ?? 0n;
-  const data = block.data?.data[0];
-  const payload = codecs.Payload.decode(codecs.Envelope.decode(data ?? new Uint8Array(0)).payload);
-  const header = codecs.ChannelHeader.decode(payload.header?.channelHeader ?? new Uint8Array(0));
-  if (data === undefined || header.type !== 1) {
-    throw new LedgerError({
-      message: `block ${number.toString()}, named as channel '${channel}''s last configuration block, holds no CONFIG transaction`,
-    });
-  }
-  return codecs.ConfigEnvelope.decode(payload.data, { path: "ConfigEnvelope" }).config?.channelGroup;
-}
-
-/** The capabilities a configuration block's CONFIG envelope holds. */
-export function capabilitiesOfConfigBlock(channel: string, block: Block): ChannelCapabilities {
-  const number = block.header?.number ?? 0n;
-  const root = channelGroupOfConfigBlock(channel, block);
+/** The capabilities of a channel's configuration. */
+export function capabilitiesOfConfig(channel: string, configBlock: bigint, config: Config): ChannelCapabilities {
+  const root = config.channelGroup;
   const group = (name: string) => root?.groups.find((g) => g.key === name)?.value;
   const channelGroup = capabilitiesOf(root);
   return {
@@ -136,29 +102,28 @@ export function capabilitiesOfConfigBlock(channel: string, block: Block): Channe
     channelGroup,
     application: capabilitiesOf(group("Application")),
     orderer: capabilitiesOf(group("Orderer")),
-    configBlock: number,
+    configBlock,
     level: channelGroup.includes("V3_0") ? "V3_0" : "V2_0",
   };
 }
 
-/**
- * Reads the channel's capabilities from its newest configuration block, with the gateway's identity (three qscc
- * evaluations, two when the newest block is the configuration block). Nothing is endorsed for ordering. Throws
- * LedgerReadError for what Fabric answers a read with (NOT_A_READER, CHANNEL_NOT_FOUND…), GatewayError otherwise.
- */
-export async function readChannelCapabilities(
-  gateway: Gateway,
-  channelId: string,
-  options?: grpc.CallOptions,
-): Promise<ChannelCapabilities> {
-  return capabilitiesOfConfigBlock(channelId, await readConfigBlock(gateway, channelId, options));
+/** The capabilities a configuration block's CONFIG envelope holds. */
+export function capabilitiesOfConfigBlock(channel: string, block: Block): ChannelCapabilities {
+  const { number, config } = readConfigBlock(block, channel);
+  return capabilitiesOfConfig(channel, number, config);
 }
 
 /**
- * The channel's newest configuration block, read with the gateway's identity: qscc GetChainInfo, GetBlockByNumber of
- * the newest block and, when it is another, of the block its metadata names. Throws as readChannelCapabilities.
+ * The newest configuration block of a channel, read through the gateway with its identity: qscc GetChainInfo, the
+ * newest block, and the block its metadata names as the last configuration block (two evaluations when the newest
+ * block is that one). Nothing is endorsed for ordering. Throws LedgerReadError for what Fabric answers a read with
+ * (NOT_A_READER, CHANNEL_NOT_FOUND…), GatewayError otherwise.
  */
-export async function readConfigBlock(gateway: Gateway, channelId: string, options?: grpc.CallOptions): Promise<Block> {
+export async function fetchConfigBlockThroughGateway(
+  gateway: Gateway,
+  channelId: string,
+  options?: grpc.CallOptions,
+): Promise<Block> {
   const context = { channel: channelId, chaincode: "qscc" };
   try {
     const info = codecs.BlockchainInfo.decode(
@@ -174,6 +139,18 @@ export async function readConfigBlock(gateway: Gateway, channelId: string, optio
   } catch (error) {
     throw readErrorOf(error, context);
   }
+}
+
+/**
+ * Reads the channel's capabilities from its newest configuration block, with the gateway's identity (three qscc
+ * evaluations, two when the newest block is the configuration block). Throws as fetchConfigBlockThroughGateway.
+ */
+export async function readChannelCapabilities(
+  gateway: Gateway,
+  channelId: string,
+  options?: grpc.CallOptions,
+): Promise<ChannelCapabilities> {
+  return capabilitiesOfConfigBlock(channelId, await fetchConfigBlockThroughGateway(gateway, channelId, options));
 }
 
 const cache = new Map<string, Promise<ChannelCapabilities>>();

@@ -11,6 +11,7 @@
  */
 import { promises as fs } from "node:fs";
 import type { TrustedMsp } from "./cert-chain";
+import { channelConfigView } from "./channel/config-view";
 import { codecs } from "./codec";
 import type { CodecName } from "./codec";
 import { detectMessage, renderMessage } from "./json-view";
@@ -38,7 +39,9 @@ export const USAGE = `usage:
   opsledger-ledger verify <file> [--trusted-ca [MSPID=]<pem file> ...] [--at <ISO time>]
 <file>: binary protobuf or base64 text of a ProcessedTransaction, Envelope, PreparedTransaction,
 ProposedTransaction, SignedTransaction, Transaction, Block or BlockchainInfo (qscc GetTransactionByID,
-GetBlockByNumber, GetChainInfo).
+GetBlockByNumber, GetChainInfo); a configuration block, ConfigUpdate, ConfigUpdateEnvelope or CONFIG_UPDATE
+envelope (decode adds channelConfig / configUpdate: the readable configuration, or the update's read and write
+sets with their values and its signers).
 `;
 
 /** A wrong command line or an unreadable <file>: printed with the usage text, exit code 2. */
@@ -279,7 +282,9 @@ export async function runCli(argv: readonly string[], io: CliIo = DEFAULT_IO): P
   const { bytes, type } = resolve(await io.readFile(parsed.file), parsed.type);
   if (parsed.command === "verify") return await verify(parsed, bytes, type, io);
   const message = codecs[type].decode(bytes) as unknown as Record<string, unknown>;
-  io.stdout(`${JSON.stringify({ type, message: renderMessage(type, message) }, null, 2)}\n`);
+  const readable = channelConfigView(type, bytes) ?? {};
+  const json = { type, ...readable, message: renderMessage(type, message) };
+  io.stdout(`${JSON.stringify(json, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`);
   return 0;
 }
 

@@ -33,19 +33,19 @@ function toBuffer(value: string | Uint8Array): Buffer {
  * A grpc-js Client to the gateway peer at `address` with `tls` (insecure only to a loopback address), as connect()
  * opens one: for a caller that keeps one connection for several Gateways (pass it as ConnectOptions.client). Throws
  * ConfigError naming the setting for a missing address, an insecure remote address or half a client TLS pair.
- * `settings` names those settings in errors (`gateway`, or `peer` for a peer's Endorser service).
+ * `settings` names those settings in errors (`gateway`, `peer` for a peer's Endorser service, `orderer`).
  */
 export function newGatewayGrpcClient(options: {
   readonly address?: string;
   readonly tls?: GatewayTlsOptions;
-  readonly settings?: "gateway" | "peer";
+  readonly settings?: "gateway" | "peer" | "orderer";
 }): grpc.Client {
   const address = options.address;
   const settings = options.settings ?? "gateway";
   if (address === undefined || address === "") {
     throw new ConfigError({
       setting: `${settings}.address`,
-      message: `${settings}.address is required: 'host:port' of the ${settings === "gateway" ? "gateway " : ""}peer`,
+      message: `${settings}.address is required: 'host:port' of the ${settings === "gateway" ? "gateway peer" : settings}`,
     });
   }
   const tls = options.tls;

@@ -165,6 +165,14 @@ function looksLikeEnvelope(bytes: Uint8Array): boolean {
   }
 }
 
+/** A ConfigUpdate: a read set and a write set, and a channel id that is one (or empty: a common mistake to show). */
+function looksLikeConfigUpdate(bytes: Uint8Array): boolean {
+  const update = codecs.ConfigUpdate.decode(bytes);
+  return (
+    /^([a-z][a-z0-9.-]*)?$/.test(update.channelId) && update.writeSet !== undefined && update.readSet !== undefined
+  );
+}
+
 export type DetectedType =
   | "ProcessedTransaction"
   | "Envelope"
@@ -173,6 +181,8 @@ export type DetectedType =
   | "SignedTransaction"
   | "Transaction"
   | "Block"
+  | "ConfigUpdateEnvelope"
+  | "ConfigUpdate"
   | "BlockchainInfo";
 
 const DETECTORS: readonly [DetectedType, (b: Uint8Array) => boolean][] = [
@@ -202,6 +212,9 @@ const DETECTORS: readonly [DetectedType, (b: Uint8Array) => boolean][] = [
       return block.header !== undefined && (block.data?.data ?? []).every(looksLikeEnvelope);
     },
   ],
+  // What `peer channel signconfigtx` passes around inside its envelope, and what configtxlator compute_update writes.
+  ["ConfigUpdateEnvelope", (b) => looksLikeConfigUpdate(codecs.ConfigUpdateEnvelope.decode(b).configUpdate)],
+  ["ConfigUpdate", looksLikeConfigUpdate],
   [
     // qscc GetChainInfo: a height and a SHA-256 block hash (the previous one is empty at height 1).
     "BlockchainInfo",

@@ -11,8 +11,8 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { runTool } from "./processes";
-import type { NetworkLayout, NodeTls, PeerOrgSpec } from "./topology";
-import { FABRIC_NETWORK_CHAINCODE, FABRIC_NETWORK_CHAINCODE_VERSION } from "./types";
+import { chaincodeServerName, type NetworkLayout, type NodeTls, type PeerOrgSpec } from "./topology";
+import { FABRIC_NETWORK_CHAINCODE, FABRIC_NETWORK_CHAINCODE_VERSION, type FabricProcessRecord } from "./types";
 
 export const CHAINCODE_LABEL = `${FABRIC_NETWORK_CHAINCODE}_${FABRIC_NETWORK_CHAINCODE_VERSION}`;
 
@@ -100,4 +100,26 @@ export function chaincodeServerCommand(
     "--chaincode-tls-client-cacert-file",
     clientCa,
   ];
+}
+
+/** The process record of an organization's chaincode server serving `packageId` on `port` (not started). */
+export function chaincodeServerProcess(
+  layout: NetworkLayout,
+  org: PeerOrgSpec,
+  packageId: string,
+  port: number,
+  moduleDir: string,
+): FabricProcessRecord {
+  const name = chaincodeServerName(org);
+  return {
+    name,
+    role: "chaincode",
+    mspId: org.mspId,
+    pid: null,
+    ports: { listen: port },
+    log: layout.log(name),
+    command: chaincodeServerCommand(packageId, port, moduleDir, layout.chaincodeTls(org), layout.orgTlsCa(org)),
+    cwd: moduleDir,
+    env: {},
+  };
 }

@@ -6,10 +6,10 @@
  * `querycommitted` on each peer until it shows the definition with both approvals.
  */
 import type { AdminTools, PeerAdmin } from "./admin-tools";
-import { chaincodeServerCommand, writeChaincodePackage } from "./chaincode-package";
+import { chaincodeServerProcess, writeChaincodePackage } from "./chaincode-package";
 import { addProcess } from "./network-file";
 import { portAnswers, waitFor } from "./readiness";
-import { chaincodeServerName, PEER_ORGS, type NetworkLayout } from "./topology";
+import { PEER_ORGS, type NetworkLayout } from "./topology";
 import {
   FABRIC_NETWORK_CHAINCODE,
   FABRIC_NETWORK_CHAINCODE_VERSION,
@@ -64,18 +64,7 @@ export async function deployChaincode(input: DeployInput): Promise<Record<string
       const port = input.chaincodePorts[i] ?? 0;
       const pkg = await writeChaincodePackage(layout, org, port, layout.peerTls(org), layout.orgTlsCa(org));
       const id = (await tools.peer(["lifecycle", "chaincode", "calculatepackageid", pkg.file], admin(i))).trim();
-      const name = chaincodeServerName(org);
-      const record: FabricProcessRecord = {
-        name,
-        role: "chaincode",
-        mspId: org.mspId,
-        pid: null,
-        ports: { listen: port },
-        log: layout.log(name),
-        command: chaincodeServerCommand(id, port, pkg.moduleDir, layout.chaincodeTls(org), layout.orgTlsCa(org)),
-        cwd: pkg.moduleDir,
-        env: {},
-      };
+      const record = chaincodeServerProcess(layout, org, id, port, pkg.moduleDir);
       return { org, pkg, id, record, port };
     }),
   );

@@ -47,6 +47,7 @@ export function openFabricNetwork(dirOrFile: string, options: OpenOptions = {}):
   const file = networkFilePath(resolve(dirOrFile));
   const description = readNetworkFile(file);
   const organizations = description.organizations.map(readOrganization);
+  const joiningOrganizations = (description.joiningOrganizations ?? []).map((r) => ({ ...r, ...readOrganization(r) }));
   const ordererCa = read(description.ordererTlsRootCertPath);
   const metricsClient = {
     certPem: read(description.ordererAdminTls.certPath),
@@ -62,7 +63,9 @@ export function openFabricNetwork(dirOrFile: string, options: OpenOptions = {}):
     return found;
   };
   const tlsCaOf = (r: T.FabricProcessRecord): string =>
-    r.role === "orderer" ? ordererCa : (organizations.find((o) => o.mspId === r.mspId)?.tlsRootCertPem ?? ordererCa);
+    r.role === "orderer"
+      ? ordererCa
+      : ([...organizations, ...joiningOrganizations].find((o) => o.mspId === r.mspId)?.tlsRootCertPem ?? ordererCa);
   const answers = async (r: T.FabricProcessRecord): Promise<boolean> =>
     r.role === "chaincode"
       ? portAnswers(r.ports["listen"] ?? 0)
@@ -135,6 +138,7 @@ export function openFabricNetwork(dirOrFile: string, options: OpenOptions = {}):
     endorsementPolicy: description.chaincode.endorsementPolicy,
     consensus,
     organizations,
+    joiningOrganizations,
     orderers: description.orderers,
     caCertificates: Object.fromEntries(organizations.map((o) => [o.mspId, o.caCertificatePem])),
     organization(mspId) {

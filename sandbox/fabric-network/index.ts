@@ -5,6 +5,7 @@
  */
 export { startFabricNetwork } from "./start";
 export { openFabricNetwork, readOrganization } from "./handle";
+export { JOINING_ORG, startJoiningOrganization } from "./joining-org";
 export { readNetworkFile, stopNetwork, networkFilePath } from "./network-file";
 export { connectGateway, endorserMspIds, officialSigning, type GatewayConnection } from "./gateway-probe";
 export { networkBanner } from "./banner";

@@ -14,6 +14,8 @@
  *     both peers, approved by both organizations and committed with AND('Org1MSP.peer','Org2MSP.peer'), waited on
  *     with `peer lifecycle chaincode querycommitted` (transactions ordered and committed: the ordering works);
  *  7. an endorsement through each organization's gateway that both organizations sign (discovery works both ways).
+ * Org3MSP is prepared beside them (crypto, its peer's and chaincode server's configuration) but neither started nor in
+ * the channel: joining-org.ts.
  *
  * With `clientAuth`, the peers require client TLS certificates (mutual TLS; node-config.ts): the admin CLI and the
  * readiness probe present their user's cryptogen TLS pair.
@@ -32,10 +34,12 @@ import { endorseThroughGateway } from "./gateway-probe";
 import { openFabricNetwork, readOrganization } from "./handle";
 import { reissueMsp } from "./org-keys";
 import { readNetworkFile, stopNetwork, updateProcess, writeNetworkFile } from "./network-file";
-import { coreYaml, ordererYaml } from "./node-config";
+import { ordererYaml } from "./node-config";
 import { freePorts } from "./ports";
 import { logTail, startDetached, stopRecorded } from "./processes";
 import { waitForChannelLeader } from "./consensus";
+import { prepareJoiningOrganization } from "./joining-org";
+import { preparePeerNode } from "./peer-node";
 import { healthz, portAnswers, waitFor } from "./readiness";
 import { resolveOptions } from "./start-options";
 import type { Resolved } from "./start-options";
@@ -165,47 +169,25 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
       });
     });
     const organizations: T.FabricOrganizationRecord[] = PEER_ORGS.map((org, i) => {
-      const name = peerName(org);
-      const p = peerPorts[i] ?? { listen: 0, chaincode: 0, operations: 0 };
-      const nodeDir = layout.node(name);
-      mkdirSync(nodeDir, { recursive: true });
-      const peerConfig = {
+      const peer = preparePeerNode({
+        layout,
         fabricHome,
-        nodeDir,
-        name,
-        mspDir: layout.peerMsp(org),
-        mspId: org.mspId,
-        tls: layout.peerTls(org),
-        ...(o.clientAuth ? { clientAuth: { clientRootCAs: PEER_ORGS.map((other) => layout.orgTlsCa(other)) } } : {}),
-        ports: p,
-      };
-      writeFileSync(join(nodeDir, "core.yaml"), coreYaml(peerConfig));
-      const command = [join(fabricHome, "bin", "peer"), "node", "start"];
-      processes.push({
-        name,
-        role: "peer",
-        mspId: org.mspId,
-        pid: null,
-        ports: p,
-        log: layout.log(name),
-        command,
-        cwd: nodeDir,
-        env: env(nodeDir),
-      });
-      return {
-        mspId: org.mspId,
-        domain: org.domain,
-        peerName: name,
+        org,
+        ports: peerPorts[i] ?? { listen: 0, chaincode: 0, operations: 0 },
+        logSpec: o.logSpec,
         keyType: o.keyTypes.get(org.mspId) ?? "ecdsa-p256",
-        gatewayAddress: `127.0.0.1:${p.listen}`,
-        tlsServerName: name,
-        tlsRootCertPath: layout.orgTlsCa(org),
-        clientAuthRequired: o.clientAuth,
-        caCertificatePath: layout.orgCa(org),
-        peerMspDir: layout.peerMsp(org),
-        client: { mspId: org.mspId, ...layout.user(org, "User1") },
-        admin: { mspId: org.mspId, ...layout.user(org, "Admin") },
-      };
+        ...(o.clientAuth ? { clientRootCAs: PEER_ORGS.map((other) => layout.orgTlsCa(other)) } : {}),
+      });
+      processes.push(peer.process);
+      return peer.organization;
+    });
+    step = "preparing Org3MSP, the organization that joins later";
+    const joining = await prepareJoiningOrganization({
+      tools,
+      layout,
+      fabricHome,
+      logSpec: o.logSpec,
+      clientAuth: o.clientAuth,
     });
     const description: T.FabricNetworkDescription = {
       schema: 1,
@@ -228,6 +210,7 @@ async function startOnce(o: Resolved, fabricHome: string): Promise<T.FabricNetwo
       ordererTlsRootCertPath: layout.ordererTlsCa(),
       ordererAdminTls: { certPath: layout.ordererAdminTls().cert, keyPath: layout.ordererAdminTls().key },
       processes,
+      joiningOrganizations: [joining],
     };
     writeNetworkFile(description);
     // Even a persistent network is guarded while it starts (Ctrl+C on fabric:up leaves nothing behind); it is

@@ -167,6 +167,12 @@ export interface FabricOrganization extends FabricOrganizationRecord {
   readonly admin: FabricIdentity;
 }
 
+/** A joining organization with its PEMs read from the folder. */
+export interface FabricJoiningOrganization
+  extends
+    FabricOrganization,
+    Pick<FabricJoiningOrganizationRecord, "mspDir" | "anchorPeer" | "peerProcess" | "chaincode"> {}
+
 export interface FabricOrderer {
   readonly name: string;
   /** "127.0.0.1:<port>": broadcast and deliver (TLS). */
@@ -225,6 +231,32 @@ export interface FabricNetworkDescription {
   /** The orderer organization admin's TLS client certificate: osnadmin's --client-cert/--client-key, and /metrics. */
   readonly ordererAdminTls: { readonly certPath: string; readonly keyPath: string };
   readonly processes: readonly FabricProcessRecord[];
+  /**
+   * Organizations prepared to join the channel later (absent in files written before they existed): not in the
+   * channel's genesis, their processes not started and not in `processes` until startJoiningOrganization.
+   */
+  readonly joiningOrganizations?: readonly FabricJoiningOrganizationRecord[];
+}
+
+/**
+ * An organization a test adds to the running channel (Org3MSP): its crypto material, a peer and a chaincode server
+ * prepared but not started, and the ccaas package of the `assets` chaincode that points its peer at its own server.
+ */
+export interface FabricJoiningOrganizationRecord extends FabricOrganizationRecord {
+  /** The organization's MSP folder (cacerts/, tlscacerts/, config.yaml): what a channel update declares it from. */
+  readonly mspDir: string;
+  /** The peer's anchor-peer endpoint once it runs: host and port of its gRPC listener. */
+  readonly anchorPeer: { readonly host: string; readonly port: number };
+  /** The peer's process record, added to `processes` when it first starts. */
+  readonly peerProcess: FabricProcessRecord;
+  readonly chaincode: {
+    /** The ccaas package file (install it on the organization's peer). */
+    readonly packageFile: string;
+    /** `<label>:<SHA-256 of the package>`, what `peer lifecycle chaincode calculatepackageid` prints. */
+    readonly packageId: string;
+    /** The chaincode server serving that package id, added to `processes` when it first starts. */
+    readonly serverProcess: FabricProcessRecord;
+  };
 }
 
 export interface StopProcessOptions {
@@ -245,6 +277,8 @@ export interface FabricNetwork {
   readonly consensus: FabricConsensus;
   readonly organizations: readonly FabricOrganization[];
   readonly orderers: readonly FabricOrderer[];
+  /** Organizations prepared to join the channel (Org3MSP), with their PEMs; not members until a test adds them. */
+  readonly joiningOrganizations: readonly FabricJoiningOrganization[];
   /** Root CA certificate (PEM) of each organization, by MSP id (trustedRootCertificates). */
   readonly caCertificates: Readonly<Record<string, string>>;
   /** The organization with this MSP id; throws naming the known ones. */

@@ -3,8 +3,6 @@ import { codec } from "../codec";
 import type * as l from "./lifecycle-messages";
 
 export const lifecycleCodecs = {
-  MspRole: codec<l.MspRole>("msp.MSPRole"),
-  ImplicitMetaPolicy: codec<l.ImplicitMetaPolicy>("common.ImplicitMetaPolicy"),
   Policy: codec<{ readonly type: number; readonly value: Uint8Array }>("common.Policy"),
   ApplicationPolicy: codec<l.ApplicationPolicy>("protos.ApplicationPolicy"),
   CollectionConfigPackage: codec<l.CollectionConfigPackage>("protos.CollectionConfigPackage"),

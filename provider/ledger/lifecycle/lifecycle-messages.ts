@@ -1,22 +1,11 @@
 /**
  * The shapes of the chaincode lifecycle's messages (protos/peer/lifecycle/lifecycle.proto, peer/collection.proto,
- * peer/policy.proto, and msp.MSPRole and common.ImplicitMetaPolicy, which policies are made of), with the conventions
+ * peer/policy.proto; msp.MSPRole and common.ImplicitMetaPolicy, which policies are made of, are config-messages.ts's),
+ * with the conventions
  * of messages.ts: camelCase, bytes as Uint8Array, 64-bit integers as bigint, enums as numbers, Fabric's maps as
  * repeated entries in wire order. Codecs: lifecycle-codecs.ts.
  */
 import type { SignaturePolicyEnvelope } from "../messages";
-
-/** msp.MSPRole: a principal "<MSP>.<role>"; role MEMBER 0, ADMIN 1, CLIENT 2, PEER 3, ORDERER 4. */
-export interface MspRole {
-  readonly mspIdentifier: string;
-  readonly role: number;
-}
-
-/** common.ImplicitMetaPolicy: `rule` (ANY 0, ALL 1, MAJORITY 2) of the sub-groups' `subPolicy`. */
-export interface ImplicitMetaPolicy {
-  readonly subPolicy: string;
-  readonly rule: number;
-}
 
 /** protos.ApplicationPolicy: oneof a signature policy or a channel policy reference. */
 export interface ApplicationPolicy {

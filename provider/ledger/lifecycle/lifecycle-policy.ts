@@ -10,12 +10,12 @@
  *   (core/chaincode/lifecycle/lifecycle.go LifecycleEndorsementPolicyAsBytes).
  */
 import type * as grpc from "@grpc/grpc-js";
-import { channelGroupOfConfigBlock, readConfigBlock } from "../channel-capabilities";
+import { fetchConfigBlockThroughGateway } from "../channel-capabilities";
+import { readConfigBlock } from "../channel/config-block";
 import { codecs } from "../codec";
 import type { ConfigGroup } from "../config-messages";
 import type { Gateway } from "../gateway-client";
 import type { SignaturePolicy, SignaturePolicyEnvelope } from "../messages";
-import { lifecycleCodecs } from "./lifecycle-codecs";
 import { printSignaturePolicy } from "./signature-policy";
 
 const SIGNATURE = 1;
@@ -40,7 +40,7 @@ function signatureMetBy(envelope: SignaturePolicyEnvelope, approved: ReadonlySet
   const principalMet = (index: number): boolean => {
     const principal = envelope.identities[index];
     if (principal?.principalClassification !== 0) return false;
-    return approved.has(lifecycleCodecs.MspRole.decode(principal.principal).mspIdentifier);
+    return approved.has(codecs.MspRole.decode(principal.principal).mspIdentifier);
   };
   const met = (rule: SignaturePolicy | undefined): boolean => {
     if (rule?.signedBy !== undefined) return principalMet(rule.signedBy);
@@ -57,7 +57,7 @@ export function lifecyclePolicyOf(application: ConfigGroup | undefined): Lifecyc
   const organizations = (application?.groups ?? []).map((g) => g.key).sort();
   const policy = application?.policies.find((p) => p.key === "LifecycleEndorsement")?.value?.policy;
   if (policy?.type === IMPLICIT_META) {
-    const meta = lifecycleCodecs.ImplicitMetaPolicy.decode(policy.value, { path: "ImplicitMetaPolicy" });
+    const meta = codecs.ImplicitMetaPolicy.decode(policy.value, { path: "ImplicitMetaPolicy" });
     const needed = countNeeded(meta.rule, organizations.length);
     return {
       description: `${RULES[meta.rule] ?? String(meta.rule)} ${meta.subPolicy} (${String(needed)} of ${organizations.join(", ")})`,
@@ -87,7 +87,7 @@ export async function readLifecycleEndorsementPolicy(
   channelId: string,
   options?: grpc.CallOptions,
 ): Promise<LifecycleEndorsementPolicy> {
-  const block = await readConfigBlock(gateway, channelId, options);
-  const root = channelGroupOfConfigBlock(channelId, block);
+  const block = await fetchConfigBlockThroughGateway(gateway, channelId, options);
+  const root = readConfigBlock(block, channelId).config.channelGroup;
   return lifecyclePolicyOf(root?.groups.find((g) => g.key === "Application")?.value);
 }

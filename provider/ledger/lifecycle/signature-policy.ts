@@ -10,9 +10,9 @@
  * Stricter than policydsl where it would accept a policy that cannot be what was meant: OutOf(n, ...) with n above
  * the number of rules (never satisfiable), a non-integer n, a principal in a role Fabric does not know.
  */
+import * as crypto from "node:crypto";
 import { codecs } from "../codec";
 import type { SignaturePolicy, SignaturePolicyEnvelope } from "../messages";
-import { lifecycleCodecs } from "./lifecycle-codecs";
 import { PolicySyntaxError } from "./policy-syntax-error";
 
 /** msp.MSPRole.MSPRoleType by the language's role names. */
@@ -22,6 +22,7 @@ const ROLE_NAMES: readonly MspRoleName[] = ["member", "admin", "client", "peer",
 
 /** msp.MSPPrincipal.Classification ROLE. */
 const ROLE_CLASSIFICATION = 0;
+const IDENTITY_CLASSIFICATION = 2;
 const CLASSIFICATIONS = ["ROLE", "ORGANIZATION_UNIT", "IDENTITY", "ANONYMITY", "COMBINED"];
 
 /** policydsl's principal: `[[:alnum:].-]+` (ASCII), a dot, a role. */
@@ -207,7 +208,7 @@ export function envelopeOfTree(tree: PolicyGate): SignaturePolicyEnvelope {
       const built = nested.get(i);
       if (built !== undefined) return built;
       if (rule.kind !== "principal") throw new Error("unreachable: a gate without its built rule");
-      const principal = lifecycleCodecs.MspRole.encode({ mspIdentifier: rule.mspId, role: MSP_ROLES[rule.role] });
+      const principal = codecs.MspRole.encode({ mspIdentifier: rule.mspId, role: MSP_ROLES[rule.role] });
       identities.push({ principalClassification: ROLE_CLASSIFICATION, principal });
       return { signedBy: identities.length - 1 };
     });
@@ -227,14 +228,30 @@ export function signaturePolicyBytes(text: string, options: PolicyTextOptions = 
   return codecs.SignaturePolicyEnvelope.encode(parseSignaturePolicy(text, options));
 }
 
+/** An IDENTITY principal (SmartBFT's BlockValidation names its consenters so) by MSP and certificate CN, if it parses. */
+function identityName(bytes: Uint8Array): string | undefined {
+  try {
+    const identity = codecs.SerializedIdentity.decode(bytes);
+    const subject = new crypto.X509Certificate(Buffer.from(identity.idBytes)).subject;
+    const cn = /(?:^|\n)CN=([^\n]*)/.exec(subject)?.[1] ?? "?";
+    return `'${identity.mspid}', CN=${cn}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function principalText(envelope: SignaturePolicyEnvelope, index: number): string {
   const principal = envelope.identities[index];
   if (principal === undefined) return `Principal(missing #${String(index)})`;
   if (principal.principalClassification === ROLE_CLASSIFICATION) {
-    const role = lifecycleCodecs.MspRole.decode(principal.principal, { path: "MSPRole" });
+    const role = codecs.MspRole.decode(principal.principal, { path: "MSPRole" });
     const name = ROLE_NAMES[role.role];
     if (name !== undefined) return `'${role.mspIdentifier}.${name}'`;
     return `Principal(ROLE ${String(role.role)}, '${role.mspIdentifier}')`;
+  }
+  if (principal.principalClassification === IDENTITY_CLASSIFICATION) {
+    const identity = identityName(principal.principal);
+    if (identity !== undefined) return `Principal(IDENTITY, ${identity})`;
   }
   const classification =
     CLASSIFICATIONS[principal.principalClassification] ?? String(principal.principalClassification);
@@ -254,7 +271,8 @@ function ruleText(envelope: SignaturePolicyEnvelope, rule: SignaturePolicy | und
 /**
  * The policy text of an envelope: AND(...) when every rule is needed, OR(...) when one is, OutOf(n,...) otherwise,
  * principals in single quotes, no spaces. A principal the language cannot name (an organizational unit, an
- * identity) is printed as Principal(<classification>, <base64>), which does not parse back.
+ * identity) is printed as Principal(<classification>, <base64>) — an identity by its MSP and CN,
+ * Principal(IDENTITY, 'OrdererMSP', CN=orderer0.example.com) — which does not parse back.
  */
 export function printSignaturePolicy(envelope: SignaturePolicyEnvelope): string {
   return ruleText(envelope, envelope.rule);

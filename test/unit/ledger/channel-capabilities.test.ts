@@ -7,11 +7,8 @@
  */
 import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
-import {
-  capabilitiesOfConfigBlock,
-  describeChannelCapabilities,
-  lastConfigIndexOf,
-} from "../../../provider/ledger/channel-capabilities";
+import { lastConfigIndexOf } from "../../../provider/ledger/channel/config-block";
+import { capabilitiesOfConfigBlock, describeChannelCapabilities } from "../../../provider/ledger/channel-capabilities";
 import { codecs } from "../../../provider/ledger/codec";
 import { LedgerError } from "../../../provider/ledger/ledger-error";
 

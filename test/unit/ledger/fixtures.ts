@@ -85,16 +85,19 @@ export async function newOrg(mspId: string, options: { notAfter?: Date; keyType?
   return { mspId, caPem: caCert.toString("pem"), caKeys, caCert, keyType };
 }
 
-/** A member of `org` with a key of `options.keyType` (default: the CA's), its certificate signed by the CA. */
+/**
+ * A member of `org` with a key of `options.keyType` (default: the CA's), its certificate signed by the CA; `ou` puts a
+ * node OU (admin, client, peer, orderer) in its subject, as cryptogen does with NodeOUs.
+ */
 export async function newMember(
   org: TestOrg,
   name: string,
-  options: { notAfter?: Date; keyType?: KeyType } = {},
+  options: { notAfter?: Date; keyType?: KeyType; ou?: string } = {},
 ): Promise<TestMember> {
   const keyType = options.keyType ?? org.keyType;
   const memberKeys = await keys(keyType);
   const cert = await x509.X509CertificateGenerator.create({
-    subject: `CN=${name},O=${org.mspId}`,
+    subject: `CN=${name},${options.ou === undefined ? "" : `OU=${options.ou},`}O=${org.mspId}`,
     issuer: org.caCert.subject,
     publicKey: memberKeys.publicKey,
     signingKey: org.caKeys.privateKey,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ConfigGroup, ConfigPolicy } from "../../../../provider/ledger/config-messages";
-import { lifecycleCodecs } from "../../../../provider/ledger/lifecycle/lifecycle-codecs";
+import { codecs } from "../../../../provider/ledger/codec";
 import { lifecyclePolicyOf } from "../../../../provider/ledger/lifecycle/lifecycle-policy";
 import { signaturePolicyBytes } from "../../../../provider/ledger/lifecycle/signature-policy";
 
@@ -18,7 +18,7 @@ function application(organizations: readonly string[], policy?: ConfigPolicy["po
 
 const implicitMeta = (rule: number) => ({
   type: 3,
-  value: lifecycleCodecs.ImplicitMetaPolicy.encode({ subPolicy: "Endorsement", rule }),
+  value: codecs.ImplicitMetaPolicy.encode({ subPolicy: "Endorsement", rule }),
 });
 
 describe("the channel's LifecycleEndorsement policy (lifecycle/lifecycle-policy.ts)", () => {
