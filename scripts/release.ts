@@ -12,10 +12,11 @@
  * SOURCE_DATE_EPOCH or the last commit's time, gzip without a name or time). .github/workflows/release.yml runs this
  * command on a version tag and publishes what it wrote (docs/decisions/0069-one-release-command.md).
  *
- *   node dist/scripts/release.js [--out <dir>] [--plugins <dir>]
+ *   node dist/scripts/release.js [--out <dir>] [--plugins <dir> | --target linux-amd64,...]
  *
  * `--plugins <dir>` takes executables already built, as `<os>-<arch>/pulumi-resource-opsledger[.exe]` with their side
- * files; without it the plugin's build script writes them into a temporary folder first.
+ * files; without it the plugin's build (scripts/build-plugin-executables.ts) writes them into a temporary folder
+ * first, for every platform or the `--target` ones.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -39,8 +40,8 @@ const ROOT = join(__dirname, "..", "..");
 export const PLUGIN_EXECUTABLE = "pulumi-resource-opsledger";
 /** The platforms Pulumi names archives for: `<os>-<arch>`. */
 export const PLUGIN_PLATFORM = /^(linux|darwin|windows)-(amd64|arm64)$/;
-/** The script that builds one executable per platform into `<out>/<os>-<arch>/`. */
-export const PLUGIN_BUILD_SCRIPT = join("scripts", "build-plugin-executables.sh");
+/** The script that builds one executable per platform into `<out>/<os>-<arch>/` (scripts/build-plugin-executables.ts). */
+export const PLUGIN_BUILD_SCRIPT = join("dist", "scripts", "build-plugin-executables.js");
 
 /** `pulumi-resource-opsledger-v<version>-<os>-<arch>.tar.gz`, the name the engine asks a download server for. */
 export function archiveName(version: string, platform: string): string {
@@ -51,6 +52,8 @@ export interface ReleaseOptions {
   readonly out: string;
   /** Executables already built (`<os>-<arch>/` folders); built into a temporary folder when undefined. */
   readonly plugins?: string | undefined;
+  /** The platforms to build (`linux-amd64,darwin-arm64`); default: every platform the build knows. */
+  readonly targets?: string | undefined;
 }
 
 function say(message: string): void {
@@ -169,7 +172,8 @@ export function release(options: ReleaseOptions): string[] {
   if (plugins === undefined) {
     built = mkdtempSync(join(tmpdir(), "opsledger-plugins-"));
     say(`building the plugin's executables (${PLUGIN_BUILD_SCRIPT})`);
-    exec("bash", [join(ROOT, PLUGIN_BUILD_SCRIPT), built]);
+    const targets = options.targets === undefined ? [] : ["--target", options.targets];
+    exec(process.execPath, [join(ROOT, PLUGIN_BUILD_SCRIPT), "--out", built, ...targets]);
     plugins = built;
   }
   try {
@@ -191,11 +195,15 @@ function flag(args: readonly string[], name: string): string | undefined {
   const at = args.indexOf(name);
   if (at < 0) return undefined;
   const value = args[at + 1];
-  if (value === undefined) throw new Error(`${name} needs a folder`);
+  if (value === undefined) throw new Error(`${name} needs a value`);
   return value;
 }
 
 if (require.main === module) {
   const args = process.argv.slice(2);
-  release({ out: flag(args, "--out") ?? join(ROOT, "dist", "release"), plugins: flag(args, "--plugins") });
+  release({
+    out: flag(args, "--out") ?? join(ROOT, "dist", "release"),
+    plugins: flag(args, "--plugins"),
+    targets: flag(args, "--target"),
+  });
 }
