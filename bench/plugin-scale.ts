@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packageVersion } from "../provider/google/version";
+import { packageVersion } from "../provider/assets/package-files";
 import { fixture, startGoogleSandbox } from "../sandbox/google";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";

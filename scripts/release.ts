@@ -33,13 +33,10 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { releaseLocation } from "./gen-schema";
+import { PLUGIN_EXECUTABLE, PLUGIN_TARGETS } from "./lib/plugin-targets";
 
 const ROOT = join(__dirname, "..", "..");
 
-/** The plugin's name as Pulumi spells its executable and archives. */
-export const PLUGIN_EXECUTABLE = "pulumi-resource-opsledger";
-/** The platforms Pulumi names archives for: `<os>-<arch>`. */
-export const PLUGIN_PLATFORM = /^(linux|darwin|windows)-(amd64|arm64)$/;
 /** The script that builds one executable per platform into `<out>/<os>-<arch>/` (scripts/build-plugin-executables.ts). */
 export const PLUGIN_BUILD_SCRIPT = join("dist", "scripts", "build-plugin-executables.js");
 
@@ -101,8 +98,11 @@ function writeArchive(platformDir: string, target: string, epoch: number): void 
 
 function pluginArchives(version: string, plugins: string, out: string): string[] {
   const platforms = readdirSync(plugins).filter((p) => statSync(join(plugins, p)).isDirectory());
-  const unknown = platforms.filter((p) => !PLUGIN_PLATFORM.test(p));
-  if (unknown.length > 0) throw new Error(`${plugins}: not <os>-<arch> platform folders: ${unknown.join(", ")}`);
+  const known = PLUGIN_TARGETS.map((t) => t.name);
+  const unknown = platforms.filter((p) => !known.includes(p));
+  if (unknown.length > 0) {
+    throw new Error(`${plugins}: not a platform the plugin is built for (${known.join(", ")}): ${unknown.join(", ")}`);
+  }
   if (platforms.length === 0) throw new Error(`${plugins} holds no <os>-<arch> folder of executables`);
   const epoch = sourceDateEpoch();
   return platforms.sort().map((platform) => {

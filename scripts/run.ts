@@ -4,8 +4,8 @@
  *   - removes what tsc compiled from a source that is gone (tsc never deletes it: a removed test would still run);
  *   - provides the Pulumi CLI at the version of @pulumi/pulumi (scripts/ensure-pulumi.sh) where the task needs it;
  *   - provides SoftHSM2 (scripts/ensure-softhsm.sh) for the tests and benchmarks that sign through PKCS#11;
- *   - runs the task: build, lint, test (scripts/run-tests.ts), demo, record-upgrade-fixtures, bench, fuzz,
- *     sandbox, fabric:up, fabric:down, release.
+ *   - runs the task: build, build:plugin (scripts/build-plugin-executables.ts), lint, test (scripts/run-tests.ts), demo,
+ *     record-upgrade-fixtures, bench, fuzz, sandbox, fabric:up, fabric:down, release (scripts/release.ts).
  * Caches live outside the work tree under $OPSLEDGER_CACHE_DIR (default ~/.cache/pulumi-opsledger).
  */
 import {
@@ -24,6 +24,7 @@ import { runTests } from "./run-tests";
 
 const TASKS = [
   "build",
+  "build:plugin",
   "lint",
   "test",
   "demo",
@@ -53,6 +54,10 @@ async function main(task: string, args: readonly string[]): Promise<number> {
   };
   switch (task) {
     case "build":
+      return 0;
+    // The plugin as one executable per platform: `npm run build:plugin -- --out <dir> [--target linux-amd64,...]`.
+    case "build:plugin":
+      node("dist/scripts/build-plugin-executables.js");
       return 0;
     case "lint":
       lintExamples();

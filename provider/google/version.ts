@@ -1,33 +1,17 @@
-/** The package version for the User-Agent header, read once from this package's package.json. */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+/** The User-Agent header's product token: this package and its version. */
+import { PACKAGE_NAME, packageVersion } from "../assets/package-files";
 
-const PACKAGE_NAME = "pulumi-opsledger";
 let cached: string | undefined;
 
-/** The version of this package ("0.0.0" if its package.json cannot be found, e.g. in a bundle). */
-export function packageVersion(): string {
-  if (cached !== undefined) return cached;
-  cached = "0.0.0";
-  // Source runs from dist/provider/google; walk up rather than hard-code the depth.
-  for (let dir = __dirname, i = 0; i < 6; dir = dirname(dir), i++) {
-    try {
-      const parsed = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
-        name?: unknown;
-        version?: unknown;
-      };
-      if (parsed.name === PACKAGE_NAME && typeof parsed.version === "string") {
-        cached = parsed.version;
-        break;
-      }
-    } catch {
-      // not here: keep walking up
-    }
-  }
-  return cached;
-}
-
-/** `pulumi-opsledger/<version>`. */
+/** `pulumi-opsledger/<version>` ("0.0.0" when the package's package.json cannot be found, e.g. in a user's bundle). */
 export function userAgent(): string {
-  return `${PACKAGE_NAME}/${packageVersion()}`;
+  if (cached !== undefined) return cached;
+  let version = "0.0.0";
+  try {
+    version = packageVersion();
+  } catch {
+    // a bundle without this package's package.json: the product token still names the package
+  }
+  cached = `${PACKAGE_NAME}/${version}`;
+  return cached;
 }

@@ -1,19 +1,20 @@
 /**
  * The protobufjs 8 Root for our Fabric-compatible .proto files, loaded once.
  *
- * The .proto files live in provider/ledger/protos and are not copied into dist/, so the directory is found by
- * walking up from this module's directory until `provider/ledger/protos` (or a sibling `protos`) exists: that works
- * from provider/ledger (ts-node style) and from dist/provider/ledger (compiled), and from an installed package
- * (package.json ships provider/ledger/protos).
+ * The .proto files live in provider/ledger/protos (the npm package ships them; they are not copied into dist/) and are
+ * read through provider/assets/package-files.ts: from the package's folder, or from the assets of the plugin's single
+ * executable. Each is parsed from its text, as Root.loadSync would parse it, so no file path is needed.
  *
  * Only protobufjs 8 is used: 7.x (the copy under @grpc/proto-loader) writes explicitly set proto3 defaults and
  * breaks byte equality with Go and google-protobuf.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as protobuf from "protobufjs";
+import { readPackageFile } from "../assets/package-files";
 
-/** Every .proto file we load, relative to the protos directory (imports resolve against the same directory). */
+/** The folder of the .proto files, relative to the package's root. */
+export const PROTOS_DIR = "provider/ledger/protos";
+
+/** Every .proto file we load, relative to PROTOS_DIR (imports name files the same way). */
 export const PROTO_FILES: readonly string[] = [
   "common/common.proto",
   "common/policies.proto",
@@ -33,36 +34,30 @@ export const PROTO_FILES: readonly string[] = [
   "google/rpc/status.proto",
 ];
 
-const MARKER = path.join("common", "common.proto");
-
-/**
- * The absolute path of the protos directory, searched upward from `startDir` (default: this module's directory).
- * Throws an Error naming the searched directories when none is found.
- */
-export function findProtosDir(startDir: string = __dirname): string {
-  const tried: string[] = [];
-  for (let dir = path.resolve(startDir); ; dir = path.dirname(dir)) {
-    for (const candidate of [path.join(dir, "protos"), path.join(dir, "provider", "ledger", "protos")]) {
-      tried.push(candidate);
-      if (fs.existsSync(path.join(candidate, MARKER))) return candidate;
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-  throw new Error(`provider/ledger/protos not found; looked in: ${tried.join(", ")}`);
-}
+/** protobufjs's bundled well-known types (google/protobuf/*.proto), which our files import and PROTOS_DIR lacks. */
+const WELL_KNOWN = "google/protobuf/";
 
 let cached: protobuf.Root | undefined;
+
+function parseInto(root: protobuf.Root, file: string): protobuf.IParserResult {
+  try {
+    return protobuf.parse(readPackageFile(`${PROTOS_DIR}/${file}`), root);
+  } catch (e) {
+    throw new Error(`${PROTOS_DIR}/${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
 
 /** Loads (once) and returns the resolved Root with every message, enum and the gateway.Gateway service. */
 export function protoRoot(): protobuf.Root {
   if (cached !== undefined) return cached;
-  const dir = findProtosDir();
   const root = new protobuf.Root();
-  // Imports such as "peer/proposal.proto" are relative to the protos directory, not the importing file.
-  // google/protobuf/*.proto resolve to protobufjs's bundled definitions.
-  root.resolvePath = (_origin: string, target: string): string =>
-    path.isAbsolute(target) ? target : path.join(dir, target);
-  root.loadSync(PROTO_FILES.map((f) => path.join(dir, f)));
+  for (const file of PROTO_FILES) {
+    const parsed = parseInto(root, file);
+    for (const imported of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
+      if (imported.startsWith(WELL_KNOWN)) root.loadSync(imported);
+      else if (!PROTO_FILES.includes(imported)) throw new Error(`${file} imports ${imported}, which PROTO_FILES lacks`);
+    }
+  }
   root.resolveAll();
   cached = root;
   return root;

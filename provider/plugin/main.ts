@@ -5,20 +5,11 @@
  * resource's row status; the engine watch (engine-watch.ts) ends the process when the engine that started it is gone,
  * and the orphan guard when its output pipes are.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { packageVersion } from "../assets/package-files";
 import { engineAddressOf } from "../runtime/engine-log";
 import { exitWhenOutputIsGone } from "../runtime/orphan-guard";
 import { exitWhenEngineIsGone } from "./engine-watch";
 import { serve } from "./server";
-
-/** The package's version: the plugin's version is the package's. */
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 async function main(): Promise<void> {
   exitWhenOutputIsGone();
