@@ -118,7 +118,7 @@ export function installedPlugins(env: Record<string, string>): string[] {
   const dir = path.join(env["PULUMI_HOME"] ?? "", "plugins");
   return existsSync(dir)
     ? readdirSync(dir)
-        .filter((p) => !p.endsWith(".lock") && !p.endsWith(".partial"))
+        .filter((p) => !/\.(lock|partial|lastused)$/.test(p))
         .sort()
     : [];
 }

@@ -179,12 +179,47 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
     fs.mkdirSync(other);
     fs.writeFileSync(
       path.join(other, "Pulumi.yaml"),
-      fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8").replaceAll(`version: ${VERSION}`, "version: 9.9.9"),
+      fs
+        .readFileSync(path.join(project, "Pulumi.yaml"), "utf8")
+        .replace("name: my-yaml", "name: unreleased")
+        .replaceAll(`version: ${VERSION}`, "version: 9.9.9"),
     );
     const r = await attempt("pulumi stack init dev && pulumi preview", other, env);
     assert.notEqual(r.code, 0, r.output);
     assert.match(r.output, /pulumi-resource-opsledger-v9\.9\.9-linux-amd64\.tar\.gz/);
     assert.match(r.output, /v9\.9\.9/);
     assert.deepEqual(installedPlugins(env), []);
+  });
+
+  it("refuses a plugin older than the version the program asks for, naming both", async () => {
+    assert.ok(world);
+    const env = freshHome("older-plugin-home", world.plugins);
+    const other = path.join(world.tmp, "newer-sdk");
+    fs.mkdirSync(other);
+    fs.writeFileSync(
+      path.join(other, "Pulumi.yaml"),
+      fs
+        .readFileSync(path.join(project, "Pulumi.yaml"), "utf8")
+        .replace("name: my-yaml", "name: newer-sdk")
+        .replaceAll(`version: ${VERSION}`, "version: 9.9.9"),
+    );
+    const before = world.plugins.requests.length;
+    // This release's plugin, installed under the version a newer SDK names (as a hand-made install can leave it).
+    const archive = path.join(world.release, archiveName(VERSION, "linux-amd64"));
+    await runShell(`pulumi plugin install resource opsledger 9.9.9 --file ${archive}`, other, env, "install --file");
+    const r = await attempt(
+      `pulumi stack init dev && ${ledgerConfigCommands(world.sandbox).join(" && ")} && pulumi preview`,
+      other,
+      env,
+    );
+    assert.notEqual(r.code, 0, r.output);
+    assert.match(
+      r.output,
+      new RegExp(
+        `the program's SDK asks for the opsledger plugin 9\\.9\\.9, but this plugin is ${VERSION.replace(/\./g, "\\.")}: ` +
+          "install the plugin the SDK names",
+      ),
+    );
+    assert.deepEqual(world.plugins.requests.slice(before), [], "the installed plugin was used, not fetched");
   });
 });
