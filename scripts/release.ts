@@ -96,7 +96,8 @@ function writeArchive(platformDir: string, target: string, epoch: number): void 
   writeFileSync(target, gz.stdout);
 }
 
-function pluginArchives(version: string, plugins: string, out: string): string[] {
+/** One archive per `<os>-<arch>` folder of `plugins`, written into `out`; returns their names. */
+export function pluginArchives(version: string, plugins: string, out: string): string[] {
   const platforms = readdirSync(plugins).filter((p) => statSync(join(plugins, p)).isDirectory());
   const known = PLUGIN_TARGETS.map((t) => t.name);
   const unknown = platforms.filter((p) => !known.includes(p));
@@ -151,7 +152,8 @@ function goModule(version: string, out: string): string[] {
   return files;
 }
 
-function sha256sums(out: string, files: readonly string[]): void {
+/** `out`/SHA256SUMS: `<sha256>  <path>` of each of `files` (paths relative to `out`), sorted, as sha256sum writes. */
+export function sha256sums(out: string, files: readonly string[]): void {
   const lines = [...files].sort().map(
     (f) =>
       `${createHash("sha256")

@@ -108,12 +108,14 @@ export function startSimpleIndex(dirs: readonly string[]): Promise<StandIn> {
   });
 }
 
-/** The Go environment that takes the SDK module from the release folder's proxy layout and nothing from the network. */
-export function goProxyEnv(releaseDir: string, module: string): Record<string, string> {
+/**
+ * The Go environment that takes the SDK module from the release folder's proxy layout, before the proxies the user's
+ * Go already names (`upstream`, `go env GOPROXY`): the Go module proxy still serves every other module, and the
+ * checksum database's answers for them (through its /sumdb/ endpoint), as for any Go user.
+ */
+export function goProxyEnv(releaseDir: string, module: string, upstream: string): Record<string, string> {
   return {
-    // The release's module from the folder; every other module from Go's module cache (examples/go filled it), else
-    // nowhere: `off` fails a module that would come from the network.
-    GOPROXY: `file://${path.join(releaseDir, "go")},off`,
+    GOPROXY: `file://${path.join(releaseDir, "go")},${upstream}`,
     // The module is not in the public checksum database until its tag is public.
     GONOSUMDB: module,
     GOFLAGS: "-mod=mod",

@@ -1,11 +1,12 @@
 /**
  * A Go user installs the release as Go users install any Pulumi provider's SDK: `go get` of the SDK module at the
- * release's version from a module proxy folder (the release's go/ folder, GOPROXY=file://; every other module from
- * Go's module cache, nothing from the network), in a shell with no Node.js and no npm, an empty plugin cache and
+ * release's version from a module proxy folder (the release's go/ folder, GOPROXY=file:// before the Go module proxy,
+ * which serves the other modules as to any Go user), in a shell with no Node.js and no npm, an empty plugin cache and
  * automatic acquisition on. `pulumi up` of a program with a move, a data source read and a ledger transaction
  * (test/fixtures/release-install/go) makes the engine download the plugin archive for this platform by itself.
  */
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { releaseLocation } from "../../../scripts/gen-schema";
@@ -32,7 +33,8 @@ describe("the release through go get: the SDK module from a proxy, then pulumi u
   before(async () => {
     // A Go user's C compiler decides whether cgo is on, and with it the build cache's keys (examples/go filled it).
     world = await startInstallWorld("go", { tools: ["gcc", "cc", "as", "ld"], path: [goBinDir()] });
-    env = { ...world.env, ...goCaches(), ...goProxyEnv(world.release, releaseLocation().goModule) };
+    const upstream = execFileSync(path.join(goBinDir(), "go"), ["env", "GOPROXY"], { encoding: "utf8" }).trim();
+    env = { ...world.env, ...goCaches(), ...goProxyEnv(world.release, releaseLocation().goModule, upstream) };
     project = path.join(world.tmp, "my-infra");
     fs.mkdirSync(project);
     fs.copyFileSync(

@@ -79,7 +79,10 @@ describe("the release through pip: pip install pulumi-opsledger, then pulumi up 
 
   it("installs with examples/python/README.md's commands from the index: the package and what it requires", async () => {
     const out = await runShell(installBlock("python"), project, env, "pip install");
-    assert.match(out, new RegExp(`Successfully installed .*pulumi_opsledger-${VERSION.replace(/\./g, "\\.")}`));
+    assert.match(
+      out,
+      new RegExp(`^Successfully installed .*\\bpulumi[-_]opsledger-${VERSION.replace(/\./g, "\\.")}\\b`, "m"),
+    );
     const files = index?.requests.filter((r) => r.startsWith("GET /files/")) ?? [];
     assert.ok(files.includes(`GET /files/pulumi_opsledger-${VERSION}-py3-none-any.whl`), files.join("\n"));
     assert.ok(
