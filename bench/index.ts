@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * plugin-scale, python, key-types, ledger-scale, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * plugin-scale, plugin-executables, python, key-types, ledger-scale, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks; OPSLEDGER_BENCH_MOVE_MS (default 2000) is how long
  * `python`'s moves take in the sandbox (0: every side's floor). `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
@@ -17,6 +17,7 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { printLedgerScale } from "./ledger-scale-report";
+import { benchPluginExecutables } from "./plugin-executables";
 import { benchPluginScale } from "./plugin-scale";
 import { benchPythonScale, printPythonScale } from "./python-scale";
 import { benchPostgresBackend, printPostgresBackend } from "./postgres-backend";
@@ -221,11 +222,18 @@ const sections: readonly Section[] = [
             r.typescript.cliMb,
           ],
           [
-            "YAML, pulumi-resource-opsledger",
+            "YAML, pulumi-resource-opsledger (Node.js script)",
             s(r.yaml.ms),
             ratio(r.yaml.ms, r.script.ms),
             r.yaml.providerMb,
             r.yaml.cliMb,
+          ],
+          [
+            "YAML, pulumi-resource-opsledger (linux-amd64 executable)",
+            s(r.yamlExecutable.ms),
+            ratio(r.yamlExecutable.ms, r.script.ms),
+            r.yamlExecutable.providerMb,
+            r.yamlExecutable.cliMb,
           ],
         ],
       );
@@ -237,11 +245,28 @@ const sections: readonly Section[] = [
         [
           ["@pulumi/pulumi dynamic-provider host (baseline)", runs(r.dynamicProviderStartupMs), "1.00x"],
           [
-            "pulumi-resource-opsledger",
+            "pulumi-resource-opsledger (Node.js script)",
             runs(r.pluginStartupMs),
             ratio(median(r.pluginStartupMs), median(r.dynamicProviderStartupMs)),
           ],
+          [
+            "pulumi-resource-opsledger (linux-amd64 executable)",
+            runs(r.executableStartupMs),
+            ratio(median(r.executableStartupMs), median(r.dynamicProviderStartupMs)),
+          ],
         ],
+      );
+    },
+  ],
+  [
+    "plugin-executables",
+    async () => {
+      const rows = await benchPluginExecutables(progress);
+      const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+      printTable(
+        "pulumi-resource-opsledger per platform: the executable, its folder as a .tar.gz (gzip -9), the build's time",
+        ["target", "Node.js", "executable MB", ".tar.gz MB", "build s"],
+        rows.map((r) => [r.target, r.node, mb(r.executableBytes), mb(r.tarGzBytes), (r.buildMs / 1000).toFixed(1)]),
       );
     },
   ],

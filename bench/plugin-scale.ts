@@ -1,14 +1,15 @@
 /**
  * `npm run bench -- plugin-scale`: `pulumi up` of N FirewallPolicyMoves from a YAML program through
- * the pulumi-resource-opsledger plugin, next to the same N through the TypeScript dynamic path and the plain script
- * making the same Google calls (bench/scale-moves-script.ts), against the in-process Google sandbox; with the peak
- * memory of the process that serves the resources (the plugin, the dynamic-provider host, the script) and the
- * start-up of the two provider processes alone: spawned with an engine address as the engine spawns them, to the
- * port they print when they serve (the handshake the engine waits for).
+ * the pulumi-resource-opsledger plugin, as the npm package's Node.js script and as the linux-amd64 executable carrying
+ * its own Node.js (scripts/build-plugin-executables.ts, built first), next to the same N through the TypeScript dynamic
+ * path and the plain script making the same Google calls (bench/scale-moves-script.ts), against the in-process Google
+ * sandbox; with the peak memory of the process that serves the resources (the plugin, the dynamic-provider host, the
+ * script) and the start-up of the three provider processes alone: spawned with an engine address as the engine spawns
+ * them, to the port they print when they serve (the handshake the engine waits for).
  *
  * N is OPSLEDGER_BENCH_SCALE_SIZES' last size (default 1,000); every side moves its own fresh policies. The YAML
  * program is generated with one resource block per move (YAML has no loops) and finds the plugin in this checkout's
- * bin/ (plugins.providers), as examples/yaml does. Nothing is printed here: bench/index.ts prints the rows.
+ * bin/ (plugins.providers), as examples/yaml does, or in the executable's folder. Nothing is printed here: bench/index.ts prints the rows.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,6 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { packageVersion } from "../provider/assets/package-files";
 import { fixture, startGoogleSandbox } from "../sandbox/google";
+import { buildPluginExecutables } from "../scripts/build-plugin-executables";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
 import { writeBenchProject } from "./generated-project";
 import { measuredRun, runScript, SCRIPT_BASE, seedPolicies, STACK_BASE, TO } from "./scale-moves";
@@ -42,8 +44,11 @@ export interface PluginScaleResult {
   readonly script: Measured;
   readonly typescript: Measured;
   readonly yaml: Measured;
+  /** The same YAML program through the linux-amd64 executable. */
+  readonly yamlExecutable: Measured;
   /** Milliseconds from spawn to the printed port, per run. */
   readonly pluginStartupMs: readonly number[];
+  readonly executableStartupMs: readonly number[];
   readonly dynamicProviderStartupMs: readonly number[];
 }
 
@@ -54,6 +59,7 @@ export function writeYamlProject(
   count: number,
   firstPolicy: number,
   parentId: string,
+  pluginDir = path.join(REPO_ROOT, "bin"),
 ): { dir: string; dispose: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-bench-yaml-"));
   const version = packageVersion();
@@ -63,7 +69,7 @@ export function writeYamlProject(
     "plugins:",
     "  providers:",
     "    - name: opsledger",
-    `      path: ${path.join(REPO_ROOT, "bin")}`,
+    `      path: ${pluginDir}`,
     "resources:",
   ];
   for (let i = 0; i < count; i++) {
@@ -149,11 +155,15 @@ export async function benchPluginScale(options: PluginScaleOptions = {}): Promis
   const parallel = options.parallel ?? 16;
   const moveDurationMs = options.moveDurationMs ?? 2000;
   const say = options.onProgress ?? ((): void => undefined);
+  say("building the linux-amd64 executable");
+  const built = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-bench-exe-"));
+  const [exe] = await buildPluginExecutables({ outDir: built, targets: ["linux-amd64"], log: say });
+  if (exe === undefined) throw new Error("no linux-amd64 executable was built");
   const sandbox = await startGoogleSandbox({ moveDurationMs });
   try {
     // Fresh policies for each side (seedPolicies seeds a script set and a stack set per size index; at most 10,000).
-    seedPolicies(sandbox, [count, count]);
-    const bases = [SCRIPT_BASE, STACK_BASE, STACK_BASE + 10_000];
+    seedPolicies(sandbox, [count, count, count]);
+    const bases = [SCRIPT_BASE, STACK_BASE, STACK_BASE + 10_000, STACK_BASE + 20_000];
     const token = sandbox.mintToken({ principal: fixture.DEPLOYER, scopes: SCOPES });
     const config = {
       "opsledger:computeCustomEndpoint": { value: sandbox.endpoints.compute },
@@ -190,18 +200,40 @@ export async function benchPluginScale(options: PluginScaleOptions = {}): Promis
     } finally {
       yamlProject.dispose();
     }
+    say(`${String(count)}: pulumi up, YAML (the executable)`);
+    const exeProject = writeYamlProject(count, bases[3] ?? 0, TO, exe.dir);
+    let yamlExecutable: Measured;
+    try {
+      yamlExecutable = await upMeasured(exeProject.dir, config, parallel, (c) => c.startsWith(exe.executable));
+    } finally {
+      exeProject.dispose();
+    }
     say("provider start-ups");
     const pluginStartupMs: number[] = [];
+    const executableStartupMs: number[] = [];
     const dynamicProviderStartupMs: number[] = [];
     const dynamicHost = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [REPO_ROOT] });
     for (let i = 0; i < (options.startups ?? 5); i++) {
       pluginStartupMs.push(
         await startupMs(process.execPath, [path.join(REPO_ROOT, "bin", "pulumi-resource-opsledger")]),
       );
+      executableStartupMs.push(await startupMs(exe.executable, []));
       dynamicProviderStartupMs.push(await startupMs(process.execPath, [dynamicHost]));
     }
-    return { count, parallel, moveDurationMs, script, typescript, yaml, pluginStartupMs, dynamicProviderStartupMs };
+    return {
+      count,
+      parallel,
+      moveDurationMs,
+      script,
+      typescript,
+      yaml,
+      yamlExecutable,
+      pluginStartupMs,
+      executableStartupMs,
+      dynamicProviderStartupMs,
+    };
   } finally {
     await sandbox.close();
+    fs.rmSync(built, { recursive: true, force: true });
   }
 }

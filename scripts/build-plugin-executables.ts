@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { PACKAGE_NAME } from "../provider/assets/package-files";
+import { PKCS11_ADDON } from "../provider/ledger/hsm-signer";
 import { PROTO_FILES, PROTOS_DIR } from "../provider/ledger/proto-root";
 import { cacheDir as projectCacheDir } from "./lib/run-steps";
 import {
@@ -150,6 +151,11 @@ async function buildTarget(
   chmodSync(executable, 0o755);
   const files = [path.basename(executable)];
   if (target.pkcs11) {
+    if (!made.bundle.addons.some((a) => path.basename(a) === PKCS11_ADDON)) {
+      throw new Error(
+        `the bundle loads no ${PKCS11_ADDON} (pkcs11js did not build?): ${made.bundle.addons.join(", ")}`,
+      );
+    }
     for (const addon of made.bundle.addons) {
       copyFileSync(addon, path.join(dir, path.basename(addon)));
       files.push(path.basename(addon));

@@ -15,6 +15,19 @@ export function isSingleExecutable(): boolean {
   return sea.isSea();
 }
 
+/**
+ * The platforms (`<os>-<arch>`) whose executable ships the PKCS#11 binding's native addon beside it: an addon cannot
+ * run from inside the executable, and this machine builds it for its own platform only.
+ */
+export const PKCS11_PLATFORMS: readonly string[] = ["linux-amd64"];
+
+/** This process's platform as Pulumi's plugin archives name it (`linux-amd64`, `darwin-arm64`, `windows-amd64`). */
+export function pluginPlatform(): string {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  return `${os}-${arch}`;
+}
+
 let root: string | undefined;
 
 /** The folder holding this package's package.json, found upward from this module (source, dist/ or node_modules). */

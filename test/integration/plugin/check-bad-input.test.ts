@@ -20,7 +20,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { startGoogleSandbox } from "../../../sandbox/google";
 import type { GoogleSandbox } from "../../../sandbox/google";
-import { REPO_ROOT } from "../../helpers/project-stack";
+import { PLUGIN_BUILDS } from "../../helpers/plugin-builds";
 import { waitFor } from "../../helpers/wait-for";
 import { CASES } from "../../helpers/bad-input-table";
 import type { BadInput } from "../../helpers/bad-input-table";
@@ -78,126 +78,130 @@ function struct(value: Record<string, unknown>): structproto.Struct {
   return structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 }
 
-describe("the bad-input table through pulumi-resource-opsledger's Check and Invoke (plugin process, sandbox)", function () {
-  this.timeout(120_000);
-  let sandbox: GoogleSandbox;
-  let plugin: ChildProcessByStdio<null, Readable, Readable>;
-  let client: provrpc.ResourceProviderClient;
-  let stderr = "";
+for (const build of PLUGIN_BUILDS)
+  describe(`the bad-input table through pulumi-resource-opsledger's Check and Invoke, the ${build.name} (plugin process, sandbox)`, function () {
+    this.timeout(120_000);
+    let sandbox: GoogleSandbox;
+    let plugin: ChildProcessByStdio<null, Readable, Readable>;
+    let client: provrpc.ResourceProviderClient;
+    let stderr = "";
 
-  before(async () => {
-    sandbox = await startGoogleSandbox();
-    // The engine runs the wrapper with its own address as the argument; there is no engine here, so none is given.
-    plugin = spawn(path.join(REPO_ROOT, "bin", "pulumi-resource-opsledger"), [], {
-      stdio: ["ignore", "pipe", "pipe"],
+    before(async function () {
+      // The executable is built on first use (test/helpers/plugin-builds.ts): a minute or two.
+      this.timeout(600_000);
+      const dir = await build.dir();
+      sandbox = await startGoogleSandbox();
+      // The engine runs the plugin with its own address as the argument; there is no engine here, so none is given.
+      plugin = spawn(path.join(dir, "pulumi-resource-opsledger"), [], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      plugin.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+      plugin.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+      await waitFor({
+        what: "the plugin to print its port",
+        read: () => ({ stdout, stderr }),
+        until: (out) => /^\d+\n/.test(out.stdout),
+        timeoutMs: 60_000,
+      });
+      client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
+      const key = JSON.stringify(sandbox.serviceAccountKey(DEPLOYER));
+      await call(
+        client.configure.bind(client),
+        new provproto.ConfigureRequest()
+          .setArgs(struct({ ...sandboxEndpoints(sandbox), credentials: key }))
+          .setAcceptsecrets(true),
+      );
     });
-    let stdout = "";
-    plugin.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    plugin.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    await waitFor({
-      what: "the plugin to print its port",
-      read: () => ({ stdout, stderr }),
-      until: (out) => /^\d+\n/.test(out.stdout),
-      timeoutMs: 60_000,
+    beforeEach(() => {
+      sandbox.reset();
     });
-    client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
-    const key = JSON.stringify(sandbox.serviceAccountKey(DEPLOYER));
-    await call(
-      client.configure.bind(client),
-      new provproto.ConfigureRequest()
-        .setArgs(struct({ ...sandboxEndpoints(sandbox), credentials: key }))
-        .setAcceptsecrets(true),
-    );
-  });
-  beforeEach(() => {
-    sandbox.reset();
-  });
-  after(async () => {
-    client.close();
-    const exited = new Promise((resolve) => plugin.once("exit", resolve));
-    plugin.kill("SIGTERM");
-    await exited;
-    await sandbox.close();
-  });
+    after(async () => {
+      client.close();
+      const exited = new Promise((resolve) => plugin.once("exit", resolve));
+      plugin.kill("SIGTERM");
+      await exited;
+      await sandbox.close();
+    });
 
-  it("reaches the sandbox with its credentials on a good call (which no row below may do)", async () => {
-    const answer = await call<provproto.InvokeRequest, provproto.InvokeResponse>(
-      client.invoke.bind(client),
-      new provproto.InvokeRequest()
-        .setTok("opsledger:iam:getOperation")
-        .setArgs(struct({ name: "folders/200000000001/locations/global/operations/op-binding-created" })),
-    );
-    assert.deepEqual(answer.getFailuresList(), []);
-    assert.equal(answer.getReturn()?.toJavaScript()["done"], true);
-    assert.deepEqual(
-      sandbox.requests().map((r) => `${r.route ?? ""} ${r.status}`),
-      ["oauth2.token 200", "iam.operations.get 200"],
-    );
-  });
+    it("reaches the sandbox with its credentials on a good call (which no row below may do)", async () => {
+      const answer = await call<provproto.InvokeRequest, provproto.InvokeResponse>(
+        client.invoke.bind(client),
+        new provproto.InvokeRequest()
+          .setTok("opsledger:iam:getOperation")
+          .setArgs(struct({ name: "folders/200000000001/locations/global/operations/op-binding-created" })),
+      );
+      assert.deepEqual(answer.getFailuresList(), []);
+      assert.equal(answer.getReturn()?.toJavaScript()["done"], true);
+      assert.deepEqual(
+        sandbox.requests().map((r) => `${r.route ?? ""} ${r.status}`),
+        ["oauth2.token 200", "iam.operations.get 200"],
+      );
+    });
 
-  it("takes most of the rows through Check or Invoke", () => {
-    const routed = CASES.map(routeOf).filter((r) => "via" in r);
-    assert.ok(routed.length >= 28, `${String(routed.length)} of ${String(CASES.length)} rows`);
-    assert.deepEqual([...new Set(routed.map((r) => ("type" in r ? r.type : r.token)))].sort(), [
-      "opsledger:compute:FirewallPolicyMove",
-      "opsledger:deploymentmanager:getDeployment",
-      "opsledger:displayvideo:InventorySourceGroupDeletion",
-      "opsledger:displayvideo:getCreative",
-      "opsledger:iam:getOperation",
-      "opsledger:workspaceevents:getSubscription",
-    ]);
-  });
+    it("takes most of the rows through Check or Invoke", () => {
+      const routed = CASES.map(routeOf).filter((r) => "via" in r);
+      assert.ok(routed.length >= 28, `${String(routed.length)} of ${String(CASES.length)} rows`);
+      assert.deepEqual([...new Set(routed.map((r) => ("type" in r ? r.type : r.token)))].sort(), [
+        "opsledger:compute:FirewallPolicyMove",
+        "opsledger:deploymentmanager:getDeployment",
+        "opsledger:displayvideo:InventorySourceGroupDeletion",
+        "opsledger:displayvideo:getCreative",
+        "opsledger:iam:getOperation",
+        "opsledger:workspaceevents:getSubscription",
+      ]);
+    });
 
-  for (const [index, c] of CASES.entries()) {
-    const route = routeOf(c);
-    if (!("via" in route)) continue;
-    it(`refuses bad input #${String(index + 1)} of ${c.id} through ${route.via === "check" ? route.type : route.token}, sending nothing`, async () => {
-      if (route.via === "check") {
-        const urn = `urn:pulumi:dev::bad-input::${route.type}::r`;
-        const checked = await call<provproto.CheckRequest, provproto.CheckResponse>(
-          client.check.bind(client),
-          new provproto.CheckRequest()
-            .setUrn(urn)
-            .setType(route.type)
-            .setOlds(struct({}))
-            .setNews(struct(route.inputs)),
-        );
-        assert.equal(
-          checked
-            .getFailuresList()
-            .map((f) => `${f.getProperty()}: ${f.getReason()}`)
-            .join("; "),
-          c.failures,
-        );
-      } else if (Object.values(route.args).includes("")) {
-        // The plugin answers an empty required argument as a missing one (provider/plugin/schema.ts requiredFailures),
-        // before the function's own check: a failure naming it and the fix, where the TypeScript face gives the
-        // client's format words (the table's). Both send nothing.
-        const answer = await call<provproto.InvokeRequest, provproto.InvokeResponse>(
-          client.invoke.bind(client),
-          new provproto.InvokeRequest().setTok(route.token).setArgs(struct(route.args)),
-        );
-        assert.deepEqual(
-          answer.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
-          Object.entries(route.args)
-            .filter(([, v]) => v === "")
-            .map(([k]) => `${k}: is required by ${route.token}; set ${k}`),
-        );
-      } else {
-        await assert.rejects(
-          call(
+    for (const [index, c] of CASES.entries()) {
+      const route = routeOf(c);
+      if (!("via" in route)) continue;
+      it(`refuses bad input #${String(index + 1)} of ${c.id} through ${route.via === "check" ? route.type : route.token}, sending nothing`, async () => {
+        if (route.via === "check") {
+          const urn = `urn:pulumi:dev::bad-input::${route.type}::r`;
+          const checked = await call<provproto.CheckRequest, provproto.CheckResponse>(
+            client.check.bind(client),
+            new provproto.CheckRequest()
+              .setUrn(urn)
+              .setType(route.type)
+              .setOlds(struct({}))
+              .setNews(struct(route.inputs)),
+          );
+          assert.equal(
+            checked
+              .getFailuresList()
+              .map((f) => `${f.getProperty()}: ${f.getReason()}`)
+              .join("; "),
+            c.failures,
+          );
+        } else if (Object.values(route.args).includes("")) {
+          // The plugin answers an empty required argument as a missing one (provider/plugin/schema.ts requiredFailures),
+          // before the function's own check: a failure naming it and the fix, where the TypeScript face gives the
+          // client's format words (the table's). Both send nothing.
+          const answer = await call<provproto.InvokeRequest, provproto.InvokeResponse>(
             client.invoke.bind(client),
             new provproto.InvokeRequest().setTok(route.token).setArgs(struct(route.args)),
-          ),
-          (e: grpc.ServiceError) => {
-            assert.equal(e.details, `${c.id}: invalid input: ${c.failures}`);
-            return true;
-          },
-        );
-      }
-      assert.deepEqual(tokenRequests(sandbox), []);
-      assert.deepEqual(sandbox.requests(), []);
-      assert.deepEqual(sandbox.audit(), []);
-    });
-  }
-});
+          );
+          assert.deepEqual(
+            answer.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
+            Object.entries(route.args)
+              .filter(([, v]) => v === "")
+              .map(([k]) => `${k}: is required by ${route.token}; set ${k}`),
+          );
+        } else {
+          await assert.rejects(
+            call(
+              client.invoke.bind(client),
+              new provproto.InvokeRequest().setTok(route.token).setArgs(struct(route.args)),
+            ),
+            (e: grpc.ServiceError) => {
+              assert.equal(e.details, `${c.id}: invalid input: ${c.failures}`);
+              return true;
+            },
+          );
+        }
+        assert.deepEqual(tokenRequests(sandbox), []);
+        assert.deepEqual(sandbox.requests(), []);
+        assert.deepEqual(sandbox.audit(), []);
+      });
+    }
+  });
