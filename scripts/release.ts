@@ -3,7 +3,7 @@
  *
  *   pulumi-resource-opsledger-v<version>-<os>-<arch>.tar.gz   the plugin's executable (and its side files) at the root
  *   pulumi-opsledger-<version>.tgz                           the npm package (`npm pack`)
- *   pulumi-opsledger-<version>.cdx.json                      its SBOM, CycloneDX (`npm sbom`, runtime dependencies)
+ *   pulumi-opsledger-<version>.cdx.json                      its SBOM, CycloneDX (`npm sbom`, the runtime dependencies)
  *   pulumi_opsledger-<version>-py3-none-any.whl, pulumi_opsledger-<version>.tar.gz   the Python SDK, wheel and sdist
  *   go/<module path>/@v/{list,v<version>.info,.mod,.zip}      the Go SDK as a module proxy serves it (GOPROXY=file://)
  *   SHA256SUMS                                               `<sha256>  <path>` of every file above
@@ -114,12 +114,49 @@ export function pluginArchives(version: string, plugins: string, out: string): s
   });
 }
 
+/** The parts of a CycloneDX document `npm sbom` writes that runtimeSbom reads. */
+interface CycloneDx {
+  metadata: { component: { name: string; "bom-ref": string } };
+  components: { "bom-ref": string; name: string }[];
+  dependencies: { ref: string; dependsOn?: string[] }[];
+}
+
+/**
+ * The package's SBOM: what a user installs with it, the runtime dependencies (dependencies, optional and peer) and
+ * theirs. `npm sbom --omit dev` also drops runtime dependencies that a dev dependency shares (npm 11.19 left out
+ * @grpc/grpc-js and google-auth-library), so the whole tree's document is cut to what the runtime edges reach.
+ */
+export function runtimeSbom(): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+  const runtime = new Set(
+    ["dependencies", "optionalDependencies", "peerDependencies"].flatMap((k) => Object.keys(pkg[k] ?? {})),
+  );
+  const bom = JSON.parse(exec("npm", ["sbom", "--sbom-format", "cyclonedx"])) as CycloneDx;
+  const root = bom.metadata.component["bom-ref"];
+  const edges = new Map(bom.dependencies.map((d) => [d.ref, d.dependsOn ?? []]));
+  const nameOf = new Map(bom.components.map((c) => [c["bom-ref"], c.name]));
+  const reached = new Set<string>();
+  const queue = (edges.get(root) ?? []).filter((ref) => runtime.has(nameOf.get(ref) ?? ""));
+  for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
+    if (reached.has(ref)) continue;
+    reached.add(ref);
+    queue.push(...(edges.get(ref) ?? []));
+  }
+  // npm names the root after its folder; the package's name is what users know.
+  bom.metadata.component.name = String(pkg["name"]);
+  bom.components = bom.components.filter((c) => reached.has(c["bom-ref"]));
+  bom.dependencies = bom.dependencies
+    .filter((d) => d.ref === root || reached.has(d.ref))
+    .map((d) => (d.ref === root ? { ...d, dependsOn: (d.dependsOn ?? []).filter((r) => reached.has(r)) } : d));
+  return `${JSON.stringify(bom, null, 2)}\n`;
+}
+
 function npmPackage(out: string): string[] {
   const packed = JSON.parse(exec("npm", ["pack", "--json", "--pack-destination", out])) as { filename: string }[];
   const tarball = packed[0]?.filename;
   if (tarball === undefined) throw new Error("npm pack reported no tarball");
   const sbom = tarball.replace(/\.tgz$/, ".cdx.json");
-  writeFileSync(join(out, sbom), exec("npm", ["sbom", "--sbom-format", "cyclonedx", "--omit", "dev"]));
+  writeFileSync(join(out, sbom), runtimeSbom());
   say(`${tarball}, ${sbom}`);
   return [tarball, sbom];
 }

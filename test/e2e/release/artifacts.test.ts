@@ -172,7 +172,8 @@ describe("the release folder npm run release writes", function () {
     assert.equal(sbom.bomFormat, "CycloneDX");
     assert.deepEqual([sbom.metadata.component.name, sbom.metadata.component.version], ["pulumi-opsledger", VERSION]);
     const names = sbom.components.map((c) => c.name);
-    for (const dep of ["@grpc/grpc-js", "google-auth-library", "protobufjs"]) assert.ok(names.includes(dep), dep);
+    for (const dep of ["@grpc/grpc-js", "google-auth-library", "protobufjs", "@pulumi/pulumi"])
+      assert.ok(names.includes(dep), dep);
     assert.ok(!names.includes("mocha"), "no dev dependency");
   });
 });
