@@ -127,9 +127,11 @@ interface CycloneDx {
  * @grpc/grpc-js and google-auth-library), so the whole tree's document is cut to what the runtime edges reach.
  */
 export function runtimeSbom(): string {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    name: string;
+  } & Partial<Record<"dependencies" | "optionalDependencies" | "peerDependencies", Record<string, string>>>;
   const runtime = new Set(
-    ["dependencies", "optionalDependencies", "peerDependencies"].flatMap((k) => Object.keys(pkg[k] ?? {})),
+    (["dependencies", "optionalDependencies", "peerDependencies"] as const).flatMap((k) => Object.keys(pkg[k] ?? {})),
   );
   const bom = JSON.parse(exec("npm", ["sbom", "--sbom-format", "cyclonedx"])) as CycloneDx;
   const root = bom.metadata.component["bom-ref"];
@@ -143,7 +145,7 @@ export function runtimeSbom(): string {
     queue.push(...(edges.get(ref) ?? []));
   }
   // npm names the root after its folder; the package's name is what users know.
-  bom.metadata.component.name = String(pkg["name"]);
+  bom.metadata.component.name = pkg.name;
   bom.components = bom.components.filter((c) => reached.has(c["bom-ref"]));
   bom.dependencies = bom.dependencies
     .filter((d) => d.ref === root || reached.has(d.ref))
