@@ -7,12 +7,21 @@
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { releaseLocation } from "../../scripts/gen-schema";
 import { exampleDir, pulumiBinDir, REPO_ROOT } from "./project-stack";
-import { readmeCommands } from "./readme-commands";
+import { readmeCommands, runShell } from "./readme-commands";
 import { releaseFolder } from "./release-folder";
 import { startFileServer } from "./registries";
 import type { StandIn } from "./registries";
@@ -190,3 +199,50 @@ export function installBlock(example: string): string {
 /** The package's version (package.json's: the plugin's, the SDKs'). */
 export const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
   .version;
+
+/**
+ * `pulumi stack init dev`, the ledger's config, `pulumi up` and then `after` (more commands) in `project`, from an empty
+ * plugin cache: asserts the engine downloaded this platform's archive once and installed the plugin, and resolves with
+ * the commands' output and the stack's outputs.
+ */
+export async function upAcquiringThePlugin(
+  world: InstallWorld,
+  project: string,
+  env: Record<string, string>,
+  after: readonly string[] = [],
+): Promise<{ output: string; outputs: Record<string, unknown> }> {
+  assert.deepEqual(installedPlugins(env), [], "an empty plugin cache");
+  const before = world.plugins.requests.length;
+  const output = await runShell(
+    ["pulumi stack init dev", ...ledgerConfigCommands(world.sandbox), "pulumi up --yes --skip-preview", ...after].join(
+      "\n",
+    ),
+    project,
+    env,
+    "pulumi up",
+  );
+  assert.deepEqual(installedPlugins(env), [`resource-opsledger-v${VERSION}`]);
+  assert.deepEqual(
+    world.plugins.requests.slice(before).filter((r) => r.includes(".tar.gz")),
+    [archiveRequest(VERSION)],
+    "one download, of this platform's archive",
+  );
+  const outputs = JSON.parse(await runShell("pulumi stack output --json", project, env, "outputs")) as Record<
+    string,
+    unknown
+  >;
+  await runShell("pulumi destroy --yes --skip-preview && pulumi stack rm dev --yes", project, env, "destroy");
+  return { output, outputs };
+}
+
+/** A copy of the YAML program `program` as a project of its own (`name`) asking for the plugin at `version`. */
+export function yamlProjectAsking(program: string, dir: string, name: string, version: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    readFileSync(program, "utf8")
+      .replace(/^name: .*$/m, `name: ${name}`)
+      .replaceAll(`version: ${VERSION}`, `version: ${version}`),
+  );
+  return dir;
+}

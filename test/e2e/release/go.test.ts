@@ -13,14 +13,7 @@ import { releaseLocation } from "../../../scripts/gen-schema";
 import { goBinDir, goCaches } from "../../helpers/go-toolchain";
 import { REPO_ROOT } from "../../helpers/project-stack";
 import { runShell } from "../../helpers/readme-commands";
-import {
-  archiveRequest,
-  installBlock,
-  installedPlugins,
-  ledgerConfigCommands,
-  startInstallWorld,
-  VERSION,
-} from "../../helpers/release-install";
+import { installBlock, startInstallWorld, upAcquiringThePlugin, VERSION } from "../../helpers/release-install";
 import type { InstallWorld } from "../../helpers/release-install";
 import { goProxyEnv } from "../../helpers/registries";
 
@@ -73,25 +66,11 @@ describe("the release through go get: the SDK module from a proxy, then pulumi u
 
   it("pulumi up downloads the plugin for this platform once, then moves, reads and commits a transaction", async () => {
     assert.ok(world);
-    assert.deepEqual(installedPlugins(env), [], "an empty plugin cache");
-    await runShell(
-      ["pulumi stack init dev", ...ledgerConfigCommands(world.sandbox), "pulumi up --yes --skip-preview"].join("\n"),
-      project,
-      env,
-      "pulumi up",
-    );
-    assert.deepEqual(installedPlugins(env), [`resource-opsledger-v${VERSION}`]);
-    const archives = world.plugins.requests.filter((r) => r.includes(".tar.gz"));
-    assert.deepEqual(archives, [archiveRequest(VERSION)], "one download, of this platform's archive");
-    const outputs = JSON.parse(await runShell("pulumi stack output --json", project, env, "outputs")) as Record<
-      string,
-      unknown
-    >;
+    const { outputs } = await upAcquiringThePlugin(world, project, env);
     assert.deepEqual(outputs, {
       parent: "folders/200000000003",
       subscriptionState: "ACTIVE",
       ledgerValidationCode: "VALID",
     });
-    await runShell("pulumi destroy --yes --skip-preview && pulumi stack rm dev --yes", project, env, "destroy");
   });
 });

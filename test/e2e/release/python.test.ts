@@ -12,14 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { exampleDir, REPO_ROOT } from "../../helpers/project-stack";
 import { runShell } from "../../helpers/readme-commands";
-import {
-  archiveRequest,
-  installBlock,
-  installedPlugins,
-  ledgerConfigCommands,
-  startInstallWorld,
-  VERSION,
-} from "../../helpers/release-install";
+import { installBlock, startInstallWorld, upAcquiringThePlugin, VERSION } from "../../helpers/release-install";
 import type { InstallWorld } from "../../helpers/release-install";
 import { startSimpleIndex } from "../../helpers/registries";
 import type { StandIn } from "../../helpers/registries";
@@ -93,31 +86,14 @@ describe("the release through pip: pip install pulumi-opsledger, then pulumi up 
 
   it("pulumi up downloads the plugin for this platform once, then moves, reads and commits a transaction", async () => {
     assert.ok(world);
-    assert.deepEqual(installedPlugins(env), [], "an empty plugin cache");
-    const up = await runShell(
-      [
-        "pulumi stack init dev",
-        ...ledgerConfigCommands(world.sandbox),
-        "pulumi up --yes --skip-preview",
-        "pulumi config set parentId folders/200000000002",
-        "pulumi up --yes --skip-preview",
-      ].join("\n"),
-      project,
-      env,
-      "pulumi up",
-    );
-    assert.match(up, /ledgerValidationCode\s*: "VALID"/);
-    assert.match(up, /^\s+~ 1 updated$/m);
-    assert.deepEqual(installedPlugins(env), [`resource-opsledger-v${VERSION}`]);
-    const archives = world.plugins.requests.filter((r) => r.includes(".tar.gz"));
-    assert.deepEqual(archives, [archiveRequest(VERSION)], "one download, of this platform's archive");
-    const outputs = JSON.parse(await runShell("pulumi stack output --json", project, env, "outputs")) as Record<
-      string,
-      unknown
-    >;
+    const { output, outputs } = await upAcquiringThePlugin(world, project, env, [
+      "pulumi config set parentId folders/200000000002",
+      "pulumi up --yes --skip-preview",
+    ]);
+    assert.match(output, /ledgerValidationCode\s*: "VALID"/);
+    assert.match(output, /^\s+~ 1 updated$/m);
     assert.equal(outputs["parent"], "folders/200000000002");
     assert.equal(outputs["subscriptionState"], "ACTIVE", "a data source read through the plugin");
     assert.equal(outputs["ledgerValidationCode"], "VALID");
-    await runShell("pulumi destroy --yes --skip-preview && pulumi stack rm dev --yes", project, env, "destroy");
   });
 });

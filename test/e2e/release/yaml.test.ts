@@ -19,7 +19,9 @@ import {
   ledgerConfigCommands,
   pluginDownloadOverride,
   startInstallWorld,
+  upAcquiringThePlugin,
   VERSION,
+  yamlProjectAsking,
 } from "../../helpers/release-install";
 import type { InstallWorld } from "../../helpers/release-install";
 import { startFileServer } from "../../helpers/registries";
@@ -93,27 +95,12 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
 
   it("pulumi up downloads the plugin for this platform once, then moves, reads and commits a transaction", async () => {
     assert.ok(world);
-    const env = world.env;
-    assert.deepEqual(installedPlugins(env), [], "an empty plugin cache");
-    await runShell(
-      ["pulumi stack init dev", ...ledgerConfigCommands(world.sandbox), "pulumi up --yes --skip-preview"].join("\n"),
-      project,
-      env,
-      "pulumi up",
-    );
-    assert.deepEqual(installedPlugins(env), [`resource-opsledger-v${VERSION}`]);
-    const archives = world.plugins.requests.filter((r) => r.includes(".tar.gz"));
-    assert.deepEqual(archives, [archiveRequest(VERSION)], "one download, of this platform's archive");
-    const outputs = JSON.parse(await runShell("pulumi stack output --json", project, env, "outputs")) as Record<
-      string,
-      unknown
-    >;
+    const { outputs } = await upAcquiringThePlugin(world, project, world.env);
     assert.deepEqual(outputs, {
       parent: "folders/200000000003",
       subscriptionState: "ACTIVE",
       ledgerValidationCode: "VALID",
     });
-    await runShell("pulumi destroy --yes --skip-preview && pulumi stack rm dev --yes", project, env, "destroy");
   });
 
   it("installs ahead of time with examples/yaml/README.md's pulumi plugin install --server", async () => {
@@ -175,14 +162,11 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
   it("names the version when a program asks for one that was never released", async () => {
     assert.ok(world);
     const env = freshHome("unreleased-home", world.plugins);
-    const other = path.join(world.tmp, "unreleased");
-    fs.mkdirSync(other);
-    fs.writeFileSync(
-      path.join(other, "Pulumi.yaml"),
-      fs
-        .readFileSync(path.join(project, "Pulumi.yaml"), "utf8")
-        .replace("name: my-yaml", "name: unreleased")
-        .replaceAll(`version: ${VERSION}`, "version: 9.9.9"),
+    const other = yamlProjectAsking(
+      path.join(project, "Pulumi.yaml"),
+      path.join(world.tmp, "unreleased"),
+      "unreleased",
+      "9.9.9",
     );
     const r = await attempt("pulumi stack init dev && pulumi preview", other, env);
     assert.notEqual(r.code, 0, r.output);
@@ -194,14 +178,11 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
   it("refuses a plugin older than the version the program asks for, naming both", async () => {
     assert.ok(world);
     const env = freshHome("older-plugin-home", world.plugins);
-    const other = path.join(world.tmp, "newer-sdk");
-    fs.mkdirSync(other);
-    fs.writeFileSync(
-      path.join(other, "Pulumi.yaml"),
-      fs
-        .readFileSync(path.join(project, "Pulumi.yaml"), "utf8")
-        .replace("name: my-yaml", "name: newer-sdk")
-        .replaceAll(`version: ${VERSION}`, "version: 9.9.9"),
+    const other = yamlProjectAsking(
+      path.join(project, "Pulumi.yaml"),
+      path.join(world.tmp, "newer-sdk"),
+      "newer-sdk",
+      "9.9.9",
     );
     const before = world.plugins.requests.length;
     // This release's plugin, installed under the version a newer SDK names (as a hand-made install can leave it).
