@@ -246,3 +246,9 @@ export function yamlProjectAsking(program: string, dir: string, name: string, ve
   );
   return dir;
 }
+
+/** A user's Pulumi.yaml in `dir`: the project's name, its runtime lines and the examples' `parentId`; no plugins. */
+export function writePulumiYaml(dir: string, name: string, runtime: readonly string[]): void {
+  const lines = [`name: ${name}`, ...runtime, "config:", "  parentId:", "    type: string"];
+  writeFileSync(path.join(dir, "Pulumi.yaml"), [...lines, "    default: folders/200000000003", ""].join("\n"));
+}

@@ -13,7 +13,13 @@ import { releaseLocation } from "../../../scripts/gen-schema";
 import { goBinDir, goCaches } from "../../helpers/go-toolchain";
 import { REPO_ROOT } from "../../helpers/project-stack";
 import { runShell } from "../../helpers/readme-commands";
-import { installBlock, startInstallWorld, upAcquiringThePlugin, VERSION } from "../../helpers/release-install";
+import {
+  installBlock,
+  startInstallWorld,
+  upAcquiringThePlugin,
+  VERSION,
+  writePulumiYaml,
+} from "../../helpers/release-install";
 import type { InstallWorld } from "../../helpers/release-install";
 import { goProxyEnv } from "../../helpers/registries";
 
@@ -34,18 +40,7 @@ describe("the release through go get: the SDK module from a proxy, then pulumi u
       path.join(REPO_ROOT, "test", "fixtures", "release-install", "go", "main.go"),
       path.join(project, "main.go"),
     );
-    fs.writeFileSync(
-      path.join(project, "Pulumi.yaml"),
-      [
-        "name: my-infra",
-        "runtime: go",
-        "config:",
-        "  parentId:",
-        "    type: string",
-        "    default: folders/200000000003",
-        "",
-      ].join("\n"),
-    );
+    writePulumiYaml(project, "my-infra", ["runtime: go"]);
   });
   after(async () => {
     await world?.close();

@@ -12,7 +12,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { exampleDir, REPO_ROOT } from "../../helpers/project-stack";
 import { runShell } from "../../helpers/readme-commands";
-import { installBlock, startInstallWorld, upAcquiringThePlugin, VERSION } from "../../helpers/release-install";
+import {
+  installBlock,
+  startInstallWorld,
+  upAcquiringThePlugin,
+  VERSION,
+  writePulumiYaml,
+} from "../../helpers/release-install";
 import type { InstallWorld } from "../../helpers/release-install";
 import { startSimpleIndex } from "../../helpers/registries";
 import type { StandIn } from "../../helpers/registries";
@@ -44,21 +50,7 @@ describe("the release through pip: pip install pulumi-opsledger, then pulumi up 
     for (const f of ["__main__.py", "opsledger_example.py"]) {
       fs.copyFileSync(path.join(exampleDir("python"), f), path.join(project, f));
     }
-    fs.writeFileSync(
-      path.join(project, "Pulumi.yaml"),
-      [
-        "name: my-python",
-        "runtime:",
-        "  name: python",
-        "  options:",
-        "    virtualenv: venv",
-        "config:",
-        "  parentId:",
-        "    type: string",
-        "    default: folders/200000000003",
-        "",
-      ].join("\n"),
-    );
+    writePulumiYaml(project, "my-python", ["runtime:", "  name: python", "  options:", "    virtualenv: venv"]);
   });
   after(async () => {
     await index?.close();
