@@ -44,7 +44,7 @@ export async function benchPluginExecutables(onProgress: (line: string) => void)
     });
     return built.map((b) => {
       const archive = path.join(out, `${b.target.name}.tar.gz`);
-      execFileSync("tar", ["-czf", archive, "-C", b.dir, "."], { env: { ...process.env, GZIP: "-9" } });
+      execFileSync("tar", ["-I", "gzip -9", "-cf", archive, "-C", b.dir, "."]);
       return {
         target: b.target.name,
         node: `${b.target.node.name}@${b.target.node.version}`,

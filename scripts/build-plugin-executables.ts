@@ -135,7 +135,9 @@ async function buildTarget(
   writeFileSync(
     config,
     JSON.stringify({
-      main: made.bundle.bundle,
+      // Relative to the work folder (the generator's cwd): the blob keeps this path, and a temp folder's name would
+      // make every build's bytes differ.
+      main: path.relative(workDir, made.bundle.bundle),
       executable: prepared,
       output: executable,
       disableExperimentalSEAWarning: true,
@@ -146,7 +148,7 @@ async function buildTarget(
     }),
   );
   log(`${target.name}: injecting the plugin into ${target.node.name}@${target.node.version}`);
-  await runWithProgress(generator, ["--build-sea", config], `node --build-sea (${target.name})`, log);
+  await runWithProgress(generator, ["--build-sea", config], `node --build-sea (${target.name})`, log, { cwd: workDir });
   if (target.os === "darwin") await macosSign(executable, cache, log);
   chmodSync(executable, 0o755);
   const files = [path.basename(executable)];

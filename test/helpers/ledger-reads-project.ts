@@ -53,10 +53,10 @@ export const chainInfo = opsledger.ledger.getChainInfo(read);
 `;
 
 /**
- * The same reads in YAML through bin/pulumi-resource-opsledger: each `fn::invoke`'s whole answer is a stack output
+ * The same reads in YAML through pulumi-resource-opsledger in `pluginDir`: each `fn::invoke`'s whole answer is a stack output
  * (YAML has no map over a list, so the test picks the fields). The identity signs through reader-key.pem.
  */
-function yamlProgram(clientTls: boolean): string {
+function yamlProgram(clientTls: boolean, pluginDir: string): string {
   const gateway = [
     "address: ${gateway}",
     "tlsRootCertPem: ${tlsRootCertPem}",
@@ -88,7 +88,7 @@ function yamlProgram(clientTls: boolean): string {
     "plugins:",
     "  providers:",
     "    - name: opsledger",
-    `      path: ${JSON.stringify(path.join(REPO_ROOT, "bin"))}`,
+    `      path: ${JSON.stringify(pluginDir)}`,
     "variables:",
     ...invoke("transaction", "getTransaction", ["txId: ${txId}"]),
     ...invoke("query", "evaluate", [
@@ -128,11 +128,12 @@ export interface LedgerReadsSettings {
  */
 export function writeLedgerReadsProject(
   s: LedgerReadsSettings,
-  options: { readonly yaml?: boolean } = {},
+  options: { readonly yaml?: boolean; readonly pluginDir?: string } = {},
 ): { dir: string; config: ConfigValues; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-ledger-reads-"));
   if (options.yaml === true) {
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(s.clientTls !== undefined));
+    const plugin = options.pluginDir ?? path.join(REPO_ROOT, "bin");
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(s.clientTls !== undefined, plugin));
   } else {
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ledger-reads\nruntime: nodejs\n");
     fs.writeFileSync(
