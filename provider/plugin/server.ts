@@ -16,7 +16,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
 import { flushLogs } from "../runtime/context";
-import { checkSettings, configurePlugin, pluginCaller } from "./config";
+import { checkPluginVersion, checkSettings, configurePlugin, pluginCaller } from "./config";
 import { PROVIDER_TYPE, schemaText, secretNames } from "../schema/schema";
 import { wrapProperties } from "./secrets";
 
@@ -112,7 +112,9 @@ export function providerService(version: string): grpc.UntypedServiceImplementat
       const inputs = wrapProperties(news, secretNames(PROVIDER_TYPE, "inputs"));
       callback(
         null,
-        new provproto.CheckResponse().setInputs(struct(inputs)).setFailuresList(failures(checkSettings(news))),
+        new provproto.CheckResponse()
+          .setInputs(struct(inputs))
+          .setFailuresList(failures([...checkPluginVersion(news, version), ...checkSettings(news)])),
       );
     },
     diffConfig: (_call: unknown, callback: Callback<provproto.DiffResponse>) => {

@@ -53,13 +53,15 @@ const ENTRY_POINTS = (
   JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { exports: Record<string, string> }
 ).exports;
 
-/** The oldest @pulumi/pulumi the package declares (the lower bound of its caret range). */
+/** The oldest @pulumi/pulumi the package declares (the lower bound of its peer range). */
 function oldestSupported(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
   };
-  const range = pkg.dependencies["@pulumi/pulumi"] ?? "";
-  assert.match(range, /^\^3\.\d+\.\d+$/, "a caret range, as Pulumi's own packages declare the SDK");
+  assert.equal(pkg.dependencies["@pulumi/pulumi"], undefined, "the SDK is the program's, a peer dependency");
+  const range = pkg.peerDependencies["@pulumi/pulumi"] ?? "";
+  assert.match(range, /^\^3\.\d+\.\d+$/, "a caret range: npm keeps the program's one copy");
   return range.slice(1);
 }
 

@@ -138,7 +138,11 @@ for (const target of ledgerTargets(["2.5.16"])) {
             });
           }
           const forms = privateKeyForms("reader key", reader.privateKeyPem);
-          assert.deepEqual(findSecretsDecoded(preview.output, forms), [], "the reader's key is in the preview's output");
+          assert.deepEqual(
+            findSecretsDecoded(preview.output, forms),
+            [],
+            "the reader's key is in the preview's output",
+          );
         } finally {
           await stack.dispose();
           project.remove();

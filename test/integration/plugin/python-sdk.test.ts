@@ -9,6 +9,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { releaseLocation } from "../../../scripts/gen-schema";
 import { REPO_ROOT } from "../../helpers/project-stack";
 import { pythonBinDir, pythonEnv, run } from "../../helpers/python-toolchain";
 
@@ -70,7 +71,8 @@ const EXPECTED = {
   version: VERSION,
   site: true,
   typed: true,
-  plugin: { resource: true, name: "opsledger", version: VERSION },
+  // Where the engine downloads the plugin from (docs/decisions/0068-plugin-download-url.md).
+  plugin: { resource: true, name: "opsledger", version: VERSION, server: releaseLocation().pluginDownloadURL },
   doc: "The parent to keep the policy under: `folders/<digits>` or `organizations/<digits>`. Changing it moves the policy in place.",
 };
 
