@@ -10,7 +10,8 @@
  */
 import { ValidationError } from "../errors";
 import type { FieldFailure } from "../errors";
-import { evaluateChaincode, LedgerError, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
+import { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
+import { LedgerError } from "../errors";
 import type { ChainInfo, EvaluationResult, Gateway, TransactionRecord } from "../ledger";
 import {
   argsFailures,

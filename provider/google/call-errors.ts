@@ -1,6 +1,6 @@
 /** Building the errors a failed call ends in: the HTTP error, the transport failure, the caller's abort. */
 import { DeadlineError } from "../errors";
-import { ApiError } from "./api-error";
+import { ApiError } from "../errors/google/api-error";
 import type { BuiltRequest } from "./endpoints";
 import { hintFor } from "./hints";
 import type { HintContext } from "./hints";

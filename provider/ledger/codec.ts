@@ -8,7 +8,7 @@
  * `decode(encode(x))` deep-equals `x` for every complete message `x`. Decoding never throws anything but
  * LedgerDecodeError.
  */
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type * as c from "./config-messages";
 import type * as m from "./messages";
 import { protoType } from "./proto-root";

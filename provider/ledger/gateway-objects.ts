@@ -9,7 +9,7 @@ import { codecs } from "./codec";
 import type { Hash } from "./hash";
 import type { Identity } from "./identity";
 import type { KeyType } from "./key-types";
-import { LedgerError } from "./ledger-error";
+import { LedgerError } from "../errors/ledger/ledger-error";
 import type { Envelope } from "./messages";
 import type { BuiltProposal } from "./proposal";
 import { unaryCall } from "./grpc-transport";

@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import type * as crypto from "node:crypto";
 import { ecdsaCurveOf } from "./key-types";
 import type { KeyType } from "./key-types";
-import { SignerError } from "./signer-error";
+import { SignerError } from "../errors/ledger/signer-error";
 import { keyTypeOfEcParams, publicKeyFromEcPoint } from "./signer-keys";
 import { toLowSDer } from "./signing";
 import type { Signer } from "./signing";

@@ -4,7 +4,7 @@
  */
 import * as crypto from "node:crypto";
 import { codecs } from "./codec";
-import { IdentityError } from "./identity-error";
+import { IdentityError } from "../errors/ledger/identity-error";
 import { describeKey, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "./key-types";
 import type { KeyType } from "./key-types";
 

@@ -8,7 +8,7 @@
  */
 export { codecs } from "./codec";
 export type { ProcessedTransaction } from "./messages";
-export { ChannelCapabilityError, resolveChannelCapabilities } from "./channel-capabilities";
+export { resolveChannelCapabilities } from "./channel-capabilities";
 export type { ChannelCapabilityResolution } from "./channel-capabilities";
 export { unwrap } from "./unwrap";
 export { validationCodeMeaning, validationCodeName } from "./validation-codes";
@@ -29,5 +29,3 @@ export type { GatewayTlsOptions } from "./gateway-grpc-client";
 export { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "./qscc-reads";
 export type { ChainInfo, EvaluationResult } from "./qscc-reads";
 export type { TransactionRecord } from "./transaction-record";
-export { LedgerError } from "./ledger-error";
-export { SignerError } from "./signer-error";

@@ -7,7 +7,7 @@ import * as crypto from "node:crypto";
 import { ecdsaCurveNamed, P256, P384 } from "./ecdsa";
 import { describeKey, keyTypeOf } from "./key-types";
 import type { KeyType } from "./key-types";
-import { SignerError } from "./signer-error";
+import { SignerError } from "../errors/ledger/signer-error";
 import { verifySignature } from "./signing";
 import type { Signer } from "./signing";
 

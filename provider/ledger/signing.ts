@@ -6,7 +6,7 @@
  */
 import * as crypto from "node:crypto";
 import { decodeDerSignatureOn, encodeDerSignature, normalizeLowSOn, rawToLowSDer, signDigestOn } from "./ecdsa";
-import { IdentityError } from "./identity-error";
+import { IdentityError } from "../errors/ledger/identity-error";
 import { parseCertificate } from "./identity";
 import { describeKey, ecdsaCurveOf, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "./key-types";
 import type { KeyType } from "./key-types";

@@ -6,7 +6,7 @@
  */
 import { codecs } from "./codec";
 import { deserializeIdentity } from "./identity";
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type { ProcessedTransaction } from "./messages";
 import { parseVisibility } from "./proposal";
 import type { Visibility } from "./proposal";
@@ -14,7 +14,7 @@ import { certificateSubject } from "./signer-keys";
 import { unwrapChaincodeAction, unwrapEnvelope } from "./unwrap";
 import type { UnwrappedChaincodeAction, UnwrappedEnvelope } from "./unwrap";
 import { validationCodeName } from "./validation-codes";
-import { VerificationError } from "./verification-error";
+import { VerificationError } from "../errors/ledger/verification-error";
 import { verifyTransactionEnvelope } from "./verify";
 import type { EnvelopeVerifyOptions } from "./verify";
 

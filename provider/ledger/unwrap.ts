@@ -9,7 +9,7 @@
  */
 import { codecs } from "./codec";
 import type { DecodeContext, MessageCodec } from "./codec";
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type * as m from "./messages";
 import { TxValidationCode } from "./validation-codes";
 

@@ -4,7 +4,7 @@
  */
 import { computeErrorAnomalies } from "./anomalies";
 import { formatComputeWarning } from "./format";
-import { OperationError } from "./operation-error";
+import { OperationError } from "../errors/operations/operation-error";
 import type { ComputeOperation } from "./operation-types";
 import { waitForOperation } from "./waiter";
 import type { OperationAdapter } from "./waiter";

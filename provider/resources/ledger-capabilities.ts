@@ -9,7 +9,8 @@
  */
 import { createHash } from "node:crypto";
 import type { FieldFailure } from "../errors";
-import { ChannelCapabilityError, keyTypeOf, resolveChannelCapabilities } from "../ledger";
+import { keyTypeOf, resolveChannelCapabilities } from "../ledger";
+import { ChannelCapabilityError } from "../errors";
 import type { ChannelCapabilityResolution, Gateway, Signer } from "../ledger";
 import { log } from "../runtime/context";
 import { clientTlsRefusal } from "./ledger-client-tls";

@@ -4,7 +4,7 @@
  * output) and joined again, the Connection from inputs or from outputs, the signer opened around a step, and whether
  * the connection changed.
  */
-import { LedgerError } from "../ledger";
+import { LedgerError } from "../errors";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { clientTlsRefusal } from "./ledger-client-tls";

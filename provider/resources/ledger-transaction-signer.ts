@@ -7,16 +7,11 @@
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import type { FieldFailure } from "../errors";
-import { isApiError, kmsAsymmetricSign, kmsPublicKey, KmsIntegrityError } from "../google";
+import { kmsAsymmetricSign, kmsPublicKey } from "../google";
+import { isApiError, KmsIntegrityError } from "../errors";
 import type { KmsSignInput } from "../google";
-import {
-  assertSignerMatchesCertificate,
-  fabricSki,
-  newPrivateKeySigner,
-  openHsmSigner,
-  SignerError,
-  toLowSDer,
-} from "../ledger";
+import { assertSignerMatchesCertificate, fabricSki, newPrivateKeySigner, openHsmSigner, toLowSDer } from "../ledger";
+import { SignerError } from "../errors";
 import type { KeyType, Signer } from "../ledger";
 import { messageOf } from "./common";
 import { providerClient, stackConfigValue } from "../runtime/context";

@@ -4,7 +4,8 @@
  * ledger-transaction.ts).
  */
 import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../ledger";
-import { LedgerError, newIdentity, unwrap } from "../ledger";
+import { newIdentity, unwrap } from "../ledger";
+import { LedgerError } from "../errors";
 import { buildProposal, validationCodeMeaning, validationCodeName } from "../ledger";
 import type { Gateway, GatewayTlsOptions, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
 import { nameFromUrn, timeoutMs } from "./common";

@@ -19,7 +19,7 @@
  * client TLS key for mutual TLS is referenced the same way (`clientKeyFile`, `clientKeyEnv`; ledger-client-tls.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { LedgerError } from "../ledger";
+import { LedgerError } from "../errors";
 import type { Signer } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import { log } from "../runtime/context";

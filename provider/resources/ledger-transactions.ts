@@ -19,7 +19,7 @@
  * The engine records them with the error, and the next `pulumi up` updates the resource: it submits what is missing.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { LedgerError } from "../ledger";
+import { LedgerError, LedgerTransactionsError } from "../errors";
 import type { Gateway } from "../ledger";
 import { messageOf, nameFromUrn } from "./common";
 import type { Timeouts } from "./common";
@@ -58,19 +58,6 @@ import type {
 export * from "./ledger-transactions-inputs";
 
 const KIND = "LedgerTransactions";
-
-/** A create or update that failed for some items: what the engine records (ErrorResourceInitFailed) with the error. */
-export class LedgerTransactionsError extends LedgerError {
-  readonly id: string;
-  readonly properties: LedgerTransactionsOutputs;
-  readonly reasons: string[];
-  constructor(message: string, id: string, properties: LedgerTransactionsOutputs, reasons: string[]) {
-    super({ message });
-    this.id = id;
-    this.properties = properties;
-    this.reasons = reasons;
-  }
-}
 
 /** The request submitOnce takes for an item. */
 function requestOf(i: LedgerTransactionsInputs, item: LedgerTransactionsItem): SubmitOnceRequest {
@@ -319,7 +306,12 @@ async function apply(
     `${KIND} ${name}: ${String(failed.length)} of ${String(todo.length)} transactions failed${waiting}; the ` +
     `${String(outs.committed.length)} committed are recorded, and the next \`pulumi up\` submits the rest`;
   // The engine shows the reasons of a partial failure (not the message): the summary first, then each item.
-  throw new LedgerTransactionsError(`${summary}. ${items.join("; ")}`, id, outs, [summary, ...items]);
+  throw new LedgerTransactionsError({
+    message: `${summary}. ${items.join("; ")}`,
+    id,
+    properties: { ...outs },
+    reasons: [summary, ...items],
+  });
 }
 
 export const ledgerTransactionsProvider = {

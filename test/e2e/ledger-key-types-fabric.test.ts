@@ -33,7 +33,7 @@ import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
 import { type Gateway } from "../../provider/ledger/gateway-client";
 import { newPrivateKeySigner } from "../../provider/ledger/signing";
-import { VerificationError } from "../../provider/ledger/verification-error";
+import { VerificationError } from "../../provider/errors/ledger/verification-error";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
 import { componentStack, directGatewayConfig, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";

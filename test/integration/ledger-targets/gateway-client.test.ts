@@ -6,11 +6,11 @@
  */
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../provider/ledger/codec";
-import { CommitError } from "../../../provider/ledger/commit-error";
-import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { CommitError } from "../../../provider/errors/ledger/commit-error";
+import { CommitStatusError } from "../../../provider/errors/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
 import { connect, isTransactionNotFound, type Gateway } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { newIdentity } from "../../../provider/ledger/identity";
 import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import { unwrap } from "../../../provider/ledger/unwrap";

@@ -17,7 +17,7 @@ import { readChannelCapabilities } from "../../../provider/ledger/channel-capabi
 import { codecs } from "../../../provider/ledger/codec";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
 import { toHex } from "../../../provider/ledger/hash";
-import { LedgerReadError } from "../../../provider/ledger/ledger-read-error";
+import { LedgerReadError } from "../../../provider/errors/ledger/ledger-read-error";
 import { certificateSubject, fabricSki } from "../../../provider/ledger/signer-keys";
 import { ValidationError } from "../../../provider/errors";
 import { invoke } from "../../../provider/plugin/adapter";

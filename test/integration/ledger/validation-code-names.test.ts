@@ -13,7 +13,7 @@ import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
 import { codecs } from "../../../provider/ledger/codec";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
-import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import { LedgerDecodeError } from "../../../provider/errors/ledger/ledger-decode-error";
 import { unwrap } from "../../../provider/ledger/unwrap";
 import { validationCodeName } from "../../../provider/ledger/validation-codes";
 import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OpsLedgerError, isOpsLedgerError } from "../../../provider/errors";
 import { formatDuration } from "../../../provider/operations/format";
-import { OperationError } from "../../../provider/operations/operation-error";
+import { OperationError } from "../../../provider/errors/operations/operation-error";
 import { MAX_RENDERED_ERRORS, MAX_RENDERED_MAP_ENTRIES, describeOperation } from "../../../provider/operations/format";
 
 describe("OperationError", () => {

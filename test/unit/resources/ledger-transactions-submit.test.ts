@@ -8,12 +8,12 @@
 import { strict as assert } from "node:assert";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { codecs } from "../../../provider/ledger/codec";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import type { Gateway, ProposalRequest } from "../../../provider/ledger/gateway-client";
 import type { CommitStatus, Transaction } from "../../../provider/ledger/gateway-objects";
 import { newIdentity } from "../../../provider/ledger/identity";
-import { LedgerError } from "../../../provider/ledger/ledger-error";
+import { LedgerError } from "../../../provider/errors/ledger/ledger-error";
 import type { ProcessedTransaction } from "../../../provider/ledger/messages";
 import { buildProposal, computeTxId } from "../../../provider/ledger/proposal";
 import { submitItem } from "../../../provider/resources/ledger-transactions-submit";

@@ -1,10 +1,8 @@
 import { GatewayError, type GatewayErrorProperties } from "./gateway-error";
 
-/**
- * What EndorseError, SubmitError and CommitStatusError share: a gateway call that always concerns one transaction.
- * It has no kind of its own (its kind is GatewayError's): test errors against the subclasses or GatewayError.
- */
+/** What EndorseError, SubmitError and CommitStatusError share: a gateway call that always concerns one transaction. */
 export abstract class TransactionCallError extends GatewayError {
+  static override readonly kind: string = "TransactionCallError";
   declare readonly transactionId: string;
 
   constructor(properties: Readonly<GatewayErrorProperties & { transactionId: string }>) {

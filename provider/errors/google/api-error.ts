@@ -1,6 +1,6 @@
-import { OpsLedgerError } from "../errors";
-import type { GoogleErrorDetails, LegacyErrorItem } from "./parse-error";
-import { redactText, redactUrl } from "./redact";
+import { OpsLedgerError } from "../opsledger-error";
+import type { GoogleErrorDetails, LegacyErrorItem } from "../../google/parse-error";
+import { redactText, redactUrl } from "../../google/redact";
 
 export interface ApiErrorProperties {
   /** The service: "iam", "compute", ..., or "auth" when obtaining the access token failed. */

@@ -1,4 +1,4 @@
-import { OpsLedgerError } from "../errors";
+import { OpsLedgerError } from "../opsledger-error";
 
 /**
  * A Cloud KMS answer failed Google's integrity checks on every attempt: the digest checksum was not verified, the

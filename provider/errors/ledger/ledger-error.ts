@@ -1,4 +1,4 @@
-import { OpsLedgerError } from "../errors/opsledger-error";
+import { OpsLedgerError } from "../opsledger-error";
 
 /** The root of the ledger errors. `transactionId` is set whenever the failure concerns one transaction. */
 export class LedgerError extends OpsLedgerError {

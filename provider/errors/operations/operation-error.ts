@@ -1,6 +1,11 @@
-import { OpsLedgerError } from "../errors";
-import { describeOperation, formatComputeFailure, formatNeitherFailure, formatRpcStatusFailure } from "./format";
-import type { ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "./operation-types";
+import { OpsLedgerError } from "../opsledger-error";
+import {
+  describeOperation,
+  formatComputeFailure,
+  formatNeitherFailure,
+  formatRpcStatusFailure,
+} from "../../operations/format";
+import type { ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "../../operations/operation-types";
 
 export interface OperationErrorProperties {
   /** "compute" for compute#operation (status DONE with errors), "longrunning" for google.longrunning.Operation. */

@@ -1,5 +1,5 @@
 import { LedgerError } from "./ledger-error";
-import type { ErrorDetail } from "./messages";
+import type { ErrorDetail } from "../../ledger/messages";
 
 export interface GatewayErrorProperties {
   code: number;
