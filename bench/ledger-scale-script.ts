@@ -16,7 +16,7 @@ import type { CommitStatus, Transaction } from "../provider/ledger/gateway-objec
 import type { Gateway } from "../provider/ledger";
 import { isAlreadyOrdered } from "../provider/ledger/delivery";
 import { awaitEndorsingPeers } from "../provider/ledger/endorsing-peers";
-import { lookup } from "../provider/resources/ledger-transaction-submit";
+import { lookup } from "../provider/resources/ledger/ledger-transaction-submit";
 import { openFabricNetwork } from "../sandbox/fabric-network";
 import { ourOrg1Client } from "./ledger-client";
 import { runLimited } from "./scale-moves-script";

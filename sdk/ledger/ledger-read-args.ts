@@ -1,12 +1,15 @@
 import * as path from "node:path";
-import type { LedgerGatewayInputs, LedgerIdentityInputs } from "../../provider/resources/ledger-transaction-inputs";
-import type * as LedgerReads from "../../provider/functions/ledger-reads";
+import type {
+  LedgerGatewayInputs,
+  LedgerIdentityInputs,
+} from "../../provider/resources/ledger/ledger-transaction-inputs";
+import type * as LedgerReads from "../../provider/resources/ledger/ledger-reads";
 import type {
   LedgerIdentity,
   LedgerPkcs11,
   LedgerReadGateway,
   LedgerReadShape,
-} from "../../provider/resources/ledger-shapes";
+} from "../../provider/resources/ledger/ledger-shapes";
 import type { InputOf } from "./inputs";
 
 /**
@@ -16,7 +19,7 @@ import type { InputOf } from "./inputs";
  */
 export function ledgerReads(): typeof LedgerReads {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  return require("../../provider/functions/ledger-reads") as typeof LedgerReads;
+  return require("../../provider/resources/ledger/ledger-reads") as typeof LedgerReads;
 }
 
 /** The gateway a read asks (ledger-shapes.ts: a LedgerTransaction's gateway without supportsVisibility). */

@@ -1,6 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES } from "../../provider/registry";
-import type { LedgerBytes, LedgerCredentials, LedgerTransactionShape } from "../../provider/resources/ledger-shapes";
+import type {
+  LedgerBytes,
+  LedgerCredentials,
+  LedgerTransactionShape,
+} from "../../provider/resources/ledger/ledger-shapes";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { Inputs } from "./inputs";
 

@@ -8,7 +8,7 @@ import type {
   LedgerTransactionsItem,
   LedgerTransactionsShape,
   LedgerTransactionsTimeouts as LedgerTransactionsTimeoutsShape,
-} from "../../provider/resources/ledger-shapes";
+} from "../../provider/resources/ledger/ledger-shapes";
 import type { Inputs } from "./inputs";
 import type { LedgerBytesInput } from "./ledger-transaction-submission";
 

@@ -26,7 +26,7 @@ import {
   readLedgerChainInfo,
   readLedgerTransaction,
   type LedgerReadInputs,
-} from "../../../provider/functions/ledger-reads";
+} from "../../../provider/resources/ledger/ledger-reads";
 import { ledgerTargets, type LedgerTarget, type TargetIdentity } from "../../helpers/ledger-targets";
 import { createSoftHsmToken, type SoftHsmToken } from "../../helpers/softhsm";
 import { call, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, uniqueKey } from "./helpers";

@@ -4,10 +4,17 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ConfigError, ValidationError } from "../../../provider/errors";
-import { clientTlsFailures, clientTlsRefusal, readClientTlsKey } from "../../../provider/resources/ledger-client-tls";
-import { readLedgerChainInfo } from "../../../provider/functions/ledger-reads";
-import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import {
+  clientTlsFailures,
+  clientTlsRefusal,
+  readClientTlsKey,
+} from "../../../provider/resources/ledger/session/client-tls";
+import { readLedgerChainInfo } from "../../../provider/resources/ledger/ledger-reads";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction";
 import { findSecrets, privateKeyForms } from "../../helpers/secrets-scan";
 import { newMember, newOrg, newTlsServerCertificate } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";

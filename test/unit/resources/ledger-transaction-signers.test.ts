@@ -4,8 +4,11 @@ import * as crypto from "node:crypto";
 import * as path from "node:path";
 import { serializeIdentity } from "../../../provider/ledger/identity";
 import { computeTxId } from "../../../provider/ledger/proposal";
-import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction";
 import {
   URN,
   member,

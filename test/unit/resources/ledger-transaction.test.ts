@@ -3,8 +3,8 @@ import * as crypto from "node:crypto";
 import { serializeIdentity } from "../../../provider/ledger/identity";
 import { computeTxId } from "../../../provider/ledger/proposal";
 import { dispatch } from "../../../provider/dynamic";
-import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
+import type { LedgerTransactionOutputs } from "../../../provider/resources/ledger/ledger-transaction";
 import {
   URN,
   UNKNOWN,

@@ -16,10 +16,10 @@ import { newIdentity } from "../../../provider/ledger/identity";
 import { LedgerError } from "../../../provider/errors/ledger/ledger-error";
 import type { ProcessedTransaction } from "../../../provider/ledger/messages";
 import { buildProposal, computeTxId } from "../../../provider/ledger/proposal";
-import { submitItem } from "../../../provider/resources/ledger-transactions-submit";
-import { proposalRequestOf } from "../../../provider/resources/ledger-transaction-submit";
-import type { Connection, SubmitOnceRequest } from "../../../provider/resources/ledger-transaction-submit";
-import { creatorOf, deriveNonce } from "../../../provider/resources/ledger-transaction-txid";
+import { submitItem } from "../../../provider/resources/ledger/ledger-transactions-submit";
+import { proposalRequestOf } from "../../../provider/resources/ledger/ledger-transaction-submit";
+import type { Connection, SubmitOnceRequest } from "../../../provider/resources/ledger/ledger-transaction-submit";
+import { creatorOf, deriveNonce } from "../../../provider/resources/ledger/ledger-transaction-txid";
 import { chaincodeAction, endorse, newMember, newOrg, prepare, proposalResponsePayload } from "../ledger/fixtures";
 import type { TestMember } from "../ledger/fixtures";
 

@@ -8,17 +8,17 @@ import { strict as assert } from "node:assert";
 import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { deriveTxId } from "../../../provider/resources/ledger-transaction";
+import { deriveTxId } from "../../../provider/resources/ledger/ledger-transaction";
 import {
   itemUrn,
   ledgerTransactionsInputFailures,
   ledgerTransactionsProvider,
-} from "../../../provider/resources/ledger-transactions";
+} from "../../../provider/resources/ledger/ledger-transactions";
 import type {
   LedgerTransactionsInputs,
   LedgerTransactionsItem,
   LedgerTransactionsOutputs,
-} from "../../../provider/resources/ledger-transactions";
+} from "../../../provider/resources/ledger/ledger-transactions";
 import { dispatch } from "../../../provider/dynamic";
 import { providerService } from "../../../provider/plugin/server";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";

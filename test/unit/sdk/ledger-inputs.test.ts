@@ -13,7 +13,7 @@ import type {
   LedgerReadShape,
   LedgerTransactionShape,
   LedgerTransactionsShape,
-} from "../../../provider/resources/ledger-shapes";
+} from "../../../provider/resources/ledger/ledger-shapes";
 import type * as ledger from "../../../sdk/ledger";
 import { gatewayInputs, identityInputs } from "../../../sdk/ledger/ledger-transaction";
 

@@ -19,13 +19,13 @@
  * The engine records them with the error, and the next `pulumi up` updates the resource: it submits what is missing.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { LedgerError, LedgerTransactionsError } from "../errors";
-import type { Gateway } from "../ledger";
-import { messageOf, nameFromUrn } from "./common";
-import type { Timeouts } from "./common";
-import { log } from "../runtime/context";
-import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
-import { clientTlsKeyFailures } from "./ledger-client-tls";
+import { LedgerError, LedgerTransactionsError } from "../../errors";
+import type { Gateway } from "../../ledger";
+import { messageOf, nameFromUrn } from "../common";
+import type { Timeouts } from "../common";
+import { log } from "../../runtime/context";
+import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./session/channel-capability-check";
+import { clientTlsKeyFailures } from "./session/client-tls";
 import {
   connectionChanged,
   connectionOf,
@@ -33,9 +33,9 @@ import {
   identityOfOutputs,
   splitIdentity,
   withSigner,
-} from "./ledger-transaction-connection";
+} from "./session/ledger-session";
 import { hasUnknown } from "./ledger-transaction-inputs";
-import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
+import { openLedgerSigner, signerCheckFailure } from "./session/ledger-signers";
 import { lookup, openGateway } from "./ledger-transaction-submit";
 import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
 import { peersAt, pool, progress, submitItem } from "./ledger-transactions-submit";

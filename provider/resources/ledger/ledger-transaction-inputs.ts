@@ -3,10 +3,10 @@
  * field and the fix, found before anything is sent (see ledger-transaction.ts).
  */
 import * as crypto from "node:crypto";
-import type { FieldFailure } from "../errors";
-import { VISIBILITY_MODES } from "../ledger";
-import type { Visibility } from "../ledger";
-import { checkTimeouts } from "./common";
+import type { FieldFailure } from "../../errors";
+import { VISIBILITY_MODES } from "../../ledger";
+import type { Visibility } from "../../ledger";
+import { checkTimeouts } from "../common";
 import type {
   LedgerBytes,
   LedgerChannelCapability,
@@ -14,12 +14,12 @@ import type {
   LedgerGateway,
   LedgerTransactionShape,
 } from "./ledger-shapes";
-import { clientTlsFailures } from "./ledger-client-tls";
-import type { Timeouts } from "./common";
-import { identityFailures, isRecord } from "./ledger-transaction-identity";
-import type { LedgerKmsInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
+import { clientTlsFailures } from "./session/client-tls";
+import type { Timeouts } from "../common";
+import { identityFailures, isRecord } from "./session/session-checks";
+import type { LedgerKmsInputs, LedgerPkcs11Inputs } from "./session/session-checks";
 
-export * from "./ledger-transaction-identity";
+export * from "./session/session-checks";
 
 /** The value Pulumi puts in place of an input that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -3,7 +3,7 @@
  * what every step has without any key (see ledger-transaction.ts and docs/decisions/0016-ledger-nonce-without-a-key.md).
  */
 import * as crypto from "node:crypto";
-import { computeTxId, newIdentity, serializeIdentity } from "../ledger";
+import { computeTxId, newIdentity, serializeIdentity } from "../../ledger";
 import { isRecord } from "./ledger-transaction-inputs";
 import type { LedgerTransactionInputs } from "./ledger-transaction-inputs";
 

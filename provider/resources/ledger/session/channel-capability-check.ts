@@ -8,15 +8,15 @@
  * a warning saying so (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
  */
 import { createHash } from "node:crypto";
-import type { FieldFailure } from "../errors";
-import { keyTypeOf, resolveChannelCapabilities } from "../ledger";
-import { ChannelCapabilityError } from "../errors";
-import type { ChannelCapabilityResolution, Gateway, Signer } from "../ledger";
-import { log } from "../runtime/context";
-import { clientTlsRefusal } from "./ledger-client-tls";
-import { certificateOf } from "./ledger-transaction-identity";
-import { openGateway } from "./ledger-transaction-submit";
-import type { LedgerChannelCapability, LedgerGatewayInputs } from "./ledger-transaction-inputs";
+import type { FieldFailure } from "../../../errors";
+import { keyTypeOf, resolveChannelCapabilities } from "../../../ledger";
+import { ChannelCapabilityError } from "../../../errors";
+import type { ChannelCapabilityResolution, Gateway, Signer } from "../../../ledger";
+import { log } from "../../../runtime/context";
+import { clientTlsRefusal } from "./client-tls";
+import { certificateOf } from "./session-checks";
+import { openGateway } from "../ledger-transaction-submit";
+import type { LedgerChannelCapability, LedgerGatewayInputs } from "../ledger-transaction-inputs";
 
 /** What the check needs of a resource's or data source's inputs (all known). */
 export interface LedgerCapabilityInputs {

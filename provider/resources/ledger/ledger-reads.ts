@@ -8,11 +8,11 @@
  * identity's key type against the channel's capabilities as the component does (ledger-capabilities.ts), reads
  * through provider/ledger's ledger-reads.ts, and closes both.
  */
-import { ValidationError } from "../errors";
-import type { FieldFailure } from "../errors";
-import { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "../ledger";
-import { LedgerError } from "../errors";
-import type { ChainInfo, EvaluationResult, Gateway, TransactionRecord } from "../ledger";
+import { ValidationError } from "../../errors";
+import type { FieldFailure } from "../../errors";
+import { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "../../ledger";
+import { LedgerError } from "../../errors";
+import type { ChainInfo, EvaluationResult, Gateway, TransactionRecord } from "../../ledger";
 import {
   argsFailures,
   capabilityFailures,
@@ -22,13 +22,13 @@ import {
   isRecord,
   nonEmpty,
   parsesAsCertificate,
-} from "../resources/ledger-transaction-inputs";
-import type { LedgerBytes } from "../resources/ledger-transaction-inputs";
-import type { LedgerReadShape } from "../resources/ledger-shapes";
-import { ledgerCapabilityFailure } from "../resources/ledger-capabilities";
-import { clientTlsKeyFailures, clientTlsRefusal } from "../resources/ledger-client-tls";
-import { openLedgerSigner } from "../resources/ledger-transaction-signer";
-import { openGateway, toBytes } from "../resources/ledger-transaction-submit";
+} from "./ledger-transaction-inputs";
+import type { LedgerBytes } from "./ledger-transaction-inputs";
+import type { LedgerReadShape } from "./ledger-shapes";
+import { ledgerCapabilityFailure } from "./session/channel-capability-check";
+import { clientTlsKeyFailures, clientTlsRefusal } from "./session/client-tls";
+import { openLedgerSigner } from "./session/ledger-signers";
+import { openGateway, toBytes } from "./ledger-transaction-submit";
 
 /** What every ledger read takes: where the gateway is, the channel, and who asks (declared in ledger-shapes.ts). */
 export type LedgerReadInputs = LedgerReadShape;

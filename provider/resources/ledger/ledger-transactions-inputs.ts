@@ -4,14 +4,14 @@
  * capability check), on the shared settings plus the item's fields: one rule for both resources.
  */
 import * as crypto from "node:crypto";
-import type { FieldFailure } from "../errors";
+import type { FieldFailure } from "../../errors";
 import { hasUnknown, isRecord, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type {
   LedgerTransactionInputs,
   LedgerTransactionOutputs,
   LedgerIdentityInputs,
 } from "./ledger-transaction-inputs";
-import type { Timeouts } from "./common";
+import type { Timeouts } from "../common";
 import type { LedgerTransactionsItem as LedgerTransactionsItemShape, LedgerTransactionsShape } from "./ledger-shapes";
 
 /** How many items are in flight (endorsed, submitted, waiting for their commit status) at once by default. */

@@ -19,12 +19,12 @@
  * client TLS key for mutual TLS is referenced the same way (`clientKeyFile`, `clientKeyEnv`; ledger-client-tls.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { LedgerError } from "../errors";
-import type { Signer } from "../ledger";
-import { messageOf, nameFromUrn } from "./common";
-import { log } from "../runtime/context";
-import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./ledger-capabilities";
-import { clientTlsKeyFailures, clientTlsRefusal } from "./ledger-client-tls";
+import { LedgerError } from "../../errors";
+import type { Signer } from "../../ledger";
+import { messageOf, nameFromUrn } from "../common";
+import { log } from "../../runtime/context";
+import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./session/channel-capability-check";
+import { clientTlsKeyFailures, clientTlsRefusal } from "./session/client-tls";
 import {
   connectionChanged,
   connectionOf,
@@ -32,10 +32,10 @@ import {
   identityOfOutputs,
   splitIdentity,
   withSigner,
-} from "./ledger-transaction-connection";
+} from "./session/ledger-session";
 import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
 import type { LedgerPayload, LedgerTransactionInputs, LedgerTransactionOutputs } from "./ledger-transaction-inputs";
-import { openLedgerSigner, signerCheckFailure } from "./ledger-transaction-signer";
+import { openLedgerSigner, signerCheckFailure } from "./session/ledger-signers";
 import { lookup, openGateway, outcomeOf, payloadOf, proposalRequestOf, submitOnce } from "./ledger-transaction-submit";
 import type { Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
 import {
@@ -50,10 +50,10 @@ import {
 
 export * from "./ledger-transaction-inputs";
 export { deriveNonce, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
-export { openLedgerSigner, signerReference } from "./ledger-transaction-signer";
+export { openLedgerSigner, signerReference } from "./session/ledger-signers";
 export { MAX_GENERATION_SKIPS, submitOnce } from "./ledger-transaction-submit";
-export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../ledger/endorsing-peers";
-export type { EndorserCatchUpOptions } from "../ledger/endorsing-peers";
+export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../../ledger/endorsing-peers";
+export type { EndorserCatchUpOptions } from "../../ledger/endorsing-peers";
 export type { SubmitOnceRequest } from "./ledger-transaction-submit";
 
 function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRequest {

@@ -4,19 +4,19 @@
  * output) and joined again, the Connection from inputs or from outputs, the signer opened around a step, and whether
  * the connection changed.
  */
-import { LedgerError } from "../errors";
-import type { Signer } from "../ledger";
-import { messageOf, nameFromUrn } from "./common";
-import { clientTlsRefusal } from "./ledger-client-tls";
+import { LedgerError } from "../../../errors";
+import type { Signer } from "../../../ledger";
+import { messageOf, nameFromUrn } from "../../common";
+import { clientTlsRefusal } from "./client-tls";
 import type {
   LedgerIdentityInputs,
   LedgerIdentityOutputs,
   LedgerTransactionInputs,
   LedgerTransactionOutputs,
-} from "./ledger-transaction-inputs";
-import { openLedgerSigner } from "./ledger-transaction-signer";
-import type { Connection } from "./ledger-transaction-submit";
-import { canonical } from "./ledger-transaction-txid";
+} from "../ledger-transaction-inputs";
+import { openLedgerSigner } from "./ledger-signers";
+import type { Connection } from "../ledger-transaction-submit";
+import { canonical } from "../ledger-transaction-txid";
 
 /** The identity's key material and PIN (what only the secret `credentials` output may hold) and the rest. */
 export function splitIdentity(identity: LedgerIdentityInputs): {

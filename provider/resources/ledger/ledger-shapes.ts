@@ -4,7 +4,7 @@
  * scripts/gen-schema.ts reads their doc comments into the plugin's schema (and so into sdk/go and sdk/python). A field
  * that must only ever be stored as a Pulumi secret carries the `@secret` tag, which the generator reads.
  */
-import type { Visibility } from "../ledger";
+import type { Visibility } from "../../ledger";
 
 /** How much of the chaincode input reaches the ledger. Only "full" exists on real Fabric peers. */
 export type LedgerVisibility = Visibility;

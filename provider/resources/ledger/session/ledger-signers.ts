@@ -6,17 +6,23 @@
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
-import type { FieldFailure } from "../errors";
-import { kmsAsymmetricSign, kmsPublicKey } from "../google";
-import { isApiError, KmsIntegrityError } from "../errors";
-import type { KmsSignInput } from "../google";
-import { assertSignerMatchesCertificate, fabricSki, newPrivateKeySigner, openHsmSigner, toLowSDer } from "../ledger";
-import { SignerError } from "../errors";
-import type { KeyType, Signer } from "../ledger";
-import { messageOf } from "./common";
-import { providerClient, stackConfigValue } from "../runtime/context";
-import { signerKindOf } from "./ledger-transaction-identity";
-import type { LedgerIdentityInputs, LedgerPkcs11Inputs } from "./ledger-transaction-identity";
+import type { FieldFailure } from "../../../errors";
+import { kmsAsymmetricSign, kmsPublicKey } from "../../../google";
+import { isApiError, KmsIntegrityError } from "../../../errors";
+import type { KmsSignInput } from "../../../google";
+import {
+  assertSignerMatchesCertificate,
+  fabricSki,
+  newPrivateKeySigner,
+  openHsmSigner,
+  toLowSDer,
+} from "../../../ledger";
+import { SignerError } from "../../../errors";
+import type { KeyType, Signer } from "../../../ledger";
+import { messageOf } from "../../common";
+import { providerClient, stackConfigValue } from "../../../runtime/context";
+import { signerKindOf } from "./session-checks";
+import type { LedgerIdentityInputs, LedgerPkcs11Inputs } from "./session-checks";
 
 /** The algorithm of a P-256 KMS key version (Fabric signs with ECDSA over SHA-256). */
 export const KMS_ALGORITHM = "EC_SIGN_P256_SHA256";

@@ -4,10 +4,10 @@
  * `privateKeyPem` and a PKCS#11 `pin` given as a value is a reference: the state holds where the key is, never the key.
  */
 import * as crypto from "node:crypto";
-import type { FieldFailure } from "../errors";
-import { checkCryptoKeyVersionName } from "../google";
-import { describeKey, KEY_TYPE_NAMES, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "../ledger";
-import type { LedgerIdentity, LedgerKms, LedgerPkcs11 } from "./ledger-shapes";
+import type { FieldFailure } from "../../../errors";
+import { checkCryptoKeyVersionName } from "../../../google";
+import { describeKey, KEY_TYPE_NAMES, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "../../../ledger";
+import type { LedgerIdentity, LedgerKms, LedgerPkcs11 } from "../ledger-shapes";
 
 /** A PKCS#11 token key: the token, how to get its PIN, and the key's CKA_ID (declared in ledger-shapes.ts). */
 export type LedgerPkcs11Inputs = LedgerPkcs11;

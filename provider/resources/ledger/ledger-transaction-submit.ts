@@ -3,20 +3,27 @@
  * committed transaction instead of submitting it again, and the outcome reported in the outputs (see
  * ledger-transaction.ts).
  */
-import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../ledger";
-import { newIdentity, unwrap } from "../ledger";
-import { LedgerError } from "../errors";
-import { buildProposal, validationCodeMeaning, validationCodeName } from "../ledger";
-import type { Gateway, GatewayTlsOptions, ProcessedTransaction, ProposalRequest, Signer, Visibility } from "../ledger";
-import { nameFromUrn, timeoutMs } from "./common";
-import { readClientTlsKey } from "./ledger-client-tls";
-import { leaseGatewayChannel } from "../ledger/channel-pool";
-import type { Timeouts } from "./common";
-import { log, status as rowStatus } from "../runtime/context";
-import { deliver, withRetries } from "../ledger/delivery";
-import type { DeliveryOptions } from "../ledger/delivery";
+import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../../ledger";
+import { newIdentity, unwrap } from "../../ledger";
+import { LedgerError } from "../../errors";
+import { buildProposal, validationCodeMeaning, validationCodeName } from "../../ledger";
+import type {
+  Gateway,
+  GatewayTlsOptions,
+  ProcessedTransaction,
+  ProposalRequest,
+  Signer,
+  Visibility,
+} from "../../ledger";
+import { nameFromUrn, timeoutMs } from "../common";
+import { readClientTlsKey } from "./session/client-tls";
+import { leaseGatewayChannel } from "../../ledger/channel-pool";
+import type { Timeouts } from "../common";
+import { log, status as rowStatus } from "../../runtime/context";
+import { deliver, withRetries } from "../../ledger/delivery";
+import type { DeliveryOptions } from "../../ledger/delivery";
 import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
-import { awaitEndorsingPeers } from "../ledger/endorsing-peers";
+import { awaitEndorsingPeers } from "../../ledger/endorsing-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
 
 /** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */

@@ -12,9 +12,9 @@
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
-import { ConfigError } from "../errors";
-import type { FieldFailure } from "../errors";
-import { certificateOf, ENV_NAME, isRecord, privateKeyOf } from "./ledger-transaction-identity";
+import { ConfigError } from "../../../errors";
+import type { FieldFailure } from "../../../errors";
+import { certificateOf, ENV_NAME, isRecord, privateKeyOf } from "./session-checks";
 
 /** The ways to give the client TLS key, in the order messages list them. */
 export const CLIENT_TLS_KEY_KINDS = ["clientKeyPem", "clientKeyFile", "clientKeyEnv"] as const;

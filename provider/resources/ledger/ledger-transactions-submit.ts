@@ -16,13 +16,13 @@
  * - Progress is the resource row's status, at most twice a second; the lasting messages are the batch's summary, an
  *   adoption, a skipped generation and a resubmission.
  */
-import { computeTxId, unwrap, codecs, deserializeIdentity, validationCodeName } from "../ledger";
-import { LedgerError } from "../errors";
-import type { Gateway, ProcessedTransaction, Transaction } from "../ledger";
-import { nameFromUrn } from "./common";
-import type { Timeouts } from "./common";
-import { log, status as rowStatus } from "../runtime/context";
-import { deliver, ENDORSE_CALL_TIMEOUT_MS, withRetries } from "../ledger/delivery";
+import { computeTxId, unwrap, codecs, deserializeIdentity, validationCodeName } from "../../ledger";
+import { LedgerError } from "../../errors";
+import type { Gateway, ProcessedTransaction, Transaction } from "../../ledger";
+import { nameFromUrn } from "../common";
+import type { Timeouts } from "../common";
+import { log, status as rowStatus } from "../../runtime/context";
+import { deliver, ENDORSE_CALL_TIMEOUT_MS, withRetries } from "../../ledger/delivery";
 import {
   carries,
   deliveryOptionsOf,
@@ -32,7 +32,7 @@ import {
   proposalRequestOf,
 } from "./ledger-transaction-submit";
 import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
-import { awaitPeersAtBlock } from "../ledger/endorsing-peers";
+import { awaitPeersAtBlock } from "../../ledger/endorsing-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
 
 /** What an item's submission (or adoption) reports. */
