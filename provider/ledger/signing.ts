@@ -182,10 +182,7 @@ export function verifySignature(options: VerifySignatureOptions): boolean {
     const key =
       options.publicKey instanceof crypto.KeyObject
         ? options.publicKey
-        : parseCertificate(
-            typeof options.publicKey === "string" ? Buffer.from(options.publicKey) : options.publicKey,
-            "signer certificate",
-          ).publicKey;
+        : parseCertificate(options.publicKey, "signer certificate").publicKey;
     const type = keyTypeOf(key);
     if (type === undefined || signatureFormProblem(options.signature, type) !== undefined) return false;
     if (type === "ed25519") return crypto.verify(null, options.message, key, options.signature);
