@@ -10,7 +10,7 @@
  * inline object → an object type `opsledger:<module>:<Name>`, `unknown` or a union of different kinds → Any. A
  * property is required when it is not optional; its description is its doc comment (with `@default` as "Default:");
  * a `@secret` tag (and nothing else) marks it secret. Properties of a mapped type (the SDK's ledger inputs,
- * sdk/ledger/inputs.ts) are read from the plain declaration they map (provider/resources/ledger-shapes.ts): its type
+ * sdk/ledger/inputs.ts) are read from the plain declaration they map (provider/resources/ledger/ledger-shapes.ts): its type
  * and its doc comment.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -31,7 +31,7 @@ type ResourceSource = (typeof RESOURCE_SOURCES)[number];
 export const FUNCTION_SOURCES = FUNCTION_LIST.map((d) => ({ token: d.token, ...d.sdk }));
 
 /**
- * The ledger reads take a transaction's identity (one declaration, provider/resources/ledger-shapes.ts), under the
+ * The ledger reads take a transaction's identity (one declaration, provider/resources/ledger/ledger-shapes.ts), under the
  * type tokens 0.1.0's schema gave their own copies: Go and Python programs name these types, so the tokens stay.
  */
 const READ_TYPE_NAMES: Readonly<Record<string, string>> = {

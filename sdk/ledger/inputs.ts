@@ -1,5 +1,5 @@
 /**
- * The SDK's `pulumi.Input` forms of the ledger's plain shapes (provider/resources/ledger-shapes.ts), derived rather
+ * The SDK's `pulumi.Input` forms of the ledger's plain shapes (provider/resources/ledger/ledger-shapes.ts), derived rather
  * than declared again: every property may be an Input, arrays and nested objects mapped too. Keys named in `Plain` are
  * plain objects (not an Input of one) of Input properties, for the objects the SDK reads field by field as it builds
  * the resource (to wrap a key as a secret, or to make a key file's path absolute).

@@ -1,10 +1,7 @@
 import * as path from "node:path";
-import type {
-  LedgerGatewayInputs,
-  LedgerIdentityInputs,
-} from "../../provider/resources/ledger/ledger-transaction-inputs";
 import type * as LedgerReads from "../../provider/resources/ledger/ledger-reads";
 import type {
+  LedgerGateway,
   LedgerIdentity,
   LedgerPkcs11,
   LedgerReadGateway,
@@ -38,13 +35,13 @@ export type LedgerReadArgs = LedgerReadShape;
 export type DeepInput<T> = InputOf<T>;
 
 /** The gateway as the provider layer takes it: a client TLS key file's path made absolute (the program's directory). */
-export function gatewayOf(gateway: LedgerReadGateway): LedgerGatewayInputs {
+export function gatewayOf(gateway: LedgerReadGateway): LedgerGateway {
   return gateway.clientKeyFile === undefined
     ? gateway
     : { ...gateway, clientKeyFile: path.resolve(gateway.clientKeyFile) };
 }
 
 /** The identity as the provider layer takes it: a key file's path made absolute (the program's directory). */
-export function identityOf(identity: LedgerReadIdentity): LedgerIdentityInputs {
+export function identityOf(identity: LedgerReadIdentity): LedgerIdentity {
   return identity.keyFile === undefined ? identity : { ...identity, keyFile: path.resolve(identity.keyFile) };
 }

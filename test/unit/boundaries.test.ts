@@ -98,7 +98,7 @@ describe("layer boundaries (STYLE.md)", () => {
 
   it("sees the layers it checks (the scan is not vacuous)", () => {
     assert.ok(sources("provider/runtime").length > 3, "provider/runtime has sources");
-    assert.ok(sources("provider/functions").length > 1, "provider/functions has sources");
+    assert.ok(sources("provider/functions").length > 0, "provider/functions has sources");
     assert.ok(sources("provider/google").length > 3, "provider/google has sources");
     assert.ok(sources("sdk").length > 3, "sdk has sources");
     assert.ok(sources("sandbox").length > 3, "sandbox has sources");

@@ -1,34 +1,23 @@
 /**
- * The ledger data sources' logic, shared by both faces like google-reads.ts: the TypeScript SDK's functions
- * (sdk/ledger/get-transaction.ts, evaluate.ts, get-chain-info.ts, run in the program process) and the plugin's invokes
- * (`opsledger:ledger:getTransaction`, `:evaluate`, `:getChainInfo`). Each checks its inputs (every bad one named with
- * its fix, before the signer is opened or anything is sent; a client TLS key for mutual TLS is read and matched against
- * its certificate then too), opens the identity's signer through any reference the
- * LedgerTransaction accepts (ledger-transaction-signer.ts), connects as the component does (openGateway), checks the
- * identity's key type against the channel's capabilities as the component does (ledger-capabilities.ts), reads
- * through provider/ledger's ledger-reads.ts, and closes both.
+ * The ledger data sources' logic, shared by both faces like provider/functions/google-reads.ts: the TypeScript SDK's
+ * functions (sdk/ledger/get-transaction.ts, evaluate.ts, get-chain-info.ts, run in the program process) and the
+ * plugin's invokes (`opsledger:ledger:getTransaction`, `:evaluate`, `:getChainInfo`). Each checks its inputs (every bad
+ * one named with its fix, before the signer is opened or anything is sent; a client TLS key for mutual TLS is read and
+ * matched against its certificate then too), reads in a session as the resources do (session/ledger-session.ts: the
+ * signer through any reference a LedgerTransaction accepts, the gateway, the channel-capability check), through
+ * provider/ledger's qscc-reads.ts, and closes it.
  */
-import { ValidationError } from "../../errors";
+import { LedgerError, ValidationError } from "../../errors";
 import type { FieldFailure } from "../../errors";
 import { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "../../ledger";
-import { LedgerError } from "../../errors";
 import type { ChainInfo, EvaluationResult, Gateway, TransactionRecord } from "../../ledger";
-import {
-  argsFailures,
-  capabilityFailures,
-  gatewayFailures,
-  hasUnknown,
-  identityFailures,
-  isRecord,
-  nonEmpty,
-  parsesAsCertificate,
-} from "./ledger-transaction-inputs";
-import type { LedgerBytes } from "./ledger-transaction-inputs";
-import type { LedgerReadShape } from "./ledger-shapes";
-import { ledgerCapabilityFailure } from "./session/channel-capability-check";
-import { clientTlsKeyFailures, clientTlsRefusal } from "./session/client-tls";
-import { openLedgerSigner } from "./session/ledger-signers";
-import { openGateway, toBytes } from "./ledger-transaction-submit";
+import type { LedgerBytes, LedgerReadShape } from "./ledger-shapes";
+import { argsFailures } from "./ledger-transaction-inputs";
+import { toBytes } from "./ledger-transaction-submit";
+import { checkedClientTlsKey } from "./session/client-tls";
+import { withSession } from "./session/ledger-session";
+import type { SessionFrame } from "./session/ledger-session";
+import { nonEmpty, sessionFailures } from "./session/session-checks";
 
 /** What every ledger read takes: where the gateway is, the channel, and who asks (declared in ledger-shapes.ts). */
 export type LedgerReadInputs = LedgerReadShape;
@@ -47,37 +36,13 @@ export interface EvaluateInputs extends LedgerReadInputs {
   targetOrganizations?: string[];
 }
 
-function commonFailures(n: Record<string, unknown>): FieldFailure[] {
-  const failures: FieldFailure[] = [
-    ...gatewayFailures(n["gateway"]),
-    ...nonEmpty("channel", n["channel"], "the channel name, e.g. 'mychannel'"),
-    ...identityFailures(n["identity"], hasUnknown),
-    ...capabilityFailures(n),
-  ];
-  const roots = n["trustedRootCertificates"];
-  if (roots !== undefined && !hasUnknown(roots)) {
-    if (!isRecord(roots)) {
-      failures.push({
-        property: "trustedRootCertificates",
-        reason: "must be a map of MSP id to root CA certificate PEM",
-      });
-    } else {
-      for (const [msp, pem] of Object.entries(roots)) {
-        if (!parsesAsCertificate(pem))
-          failures.push({ property: `trustedRootCertificates.${msp}`, reason: "is not a PEM X.509 certificate" });
-      }
-    }
-  }
-  return failures;
-}
-
 /** Every bad input of a ledger read, as failures naming the field and the fix. Never throws. */
 export function ledgerReadFailures(
   kind: "getTransaction" | "evaluate" | "getChainInfo",
   inputs: Partial<EvaluateInputs & GetTransactionInputs>,
 ): FieldFailure[] {
   const n = inputs as Record<string, unknown>;
-  const failures = commonFailures(n);
+  const failures = sessionFailures(n, "optional");
   if (kind === "getTransaction") {
     const problem = transactionIdProblem(n["txId"]);
     if (problem !== undefined) failures.push({ property: "txId", reason: problem });
@@ -99,41 +64,27 @@ export function ledgerReadFailures(
   return failures;
 }
 
-/** Checks the inputs, opens the signer and the gateway, runs `read`, and closes both. */
+/** A read's frame: the signer's own error, a refused channel a ValidationError, a refused handshake named. */
+function readFrame(kind: string): SessionFrame {
+  return {
+    capability: {},
+    signer: (error) => error,
+    refused: (failure) => new ValidationError({ subject: `ledger.${kind}`, failures: [failure] }),
+    tls: (refusal, error) => new LedgerError({ message: `ledger.${kind}: ${refusal}`, cause: error }),
+  };
+}
+
+/** Checks the inputs, then runs `read` in a session (the signer and the gateway opened, the channel checked). */
 async function withGateway<T>(
   kind: "getTransaction" | "evaluate" | "getChainInfo",
   inputs: LedgerReadInputs,
   read: (gateway: Gateway) => Promise<T>,
 ): Promise<T> {
   const failures = ledgerReadFailures(kind, inputs);
-  if (failures.length === 0) failures.push(...clientTlsKeyFailures(inputs.gateway));
+  const tls = failures.length === 0 ? checkedClientTlsKey(inputs.gateway) : { key: undefined };
+  if ("failures" in tls) failures.push(...tls.failures);
   if (failures.length > 0) throw new ValidationError({ subject: `ledger.${kind}`, failures });
-  const opened = await openLedgerSigner(inputs.identity);
-  try {
-    const gateway = openGateway(
-      {
-        gateway: inputs.gateway,
-        identity: inputs.identity,
-        signer: opened.signer,
-        trustedRootCertificates: inputs.trustedRootCertificates ?? {},
-      },
-      "create",
-    );
-    try {
-      // An identity the channel cannot accept is refused naming the channel's capabilities (ledger-capabilities.ts).
-      const refused = await ledgerCapabilityFailure(gateway, inputs);
-      if (refused !== undefined) throw new ValidationError({ subject: `ledger.${kind}`, failures: [refused] });
-      return await read(gateway);
-    } catch (error) {
-      const refusal = clientTlsRefusal(error, inputs.gateway);
-      if (refusal === undefined) throw error;
-      throw new LedgerError({ message: `ledger.${kind}: ${refusal}`, cause: error });
-    } finally {
-      gateway.close();
-    }
-  } finally {
-    opened.close();
-  }
+  return withSession(inputs, "create", readFrame(kind), ({ gateway }) => read(gateway));
 }
 
 const trustOf = (roots: Record<string, string> | undefined) =>

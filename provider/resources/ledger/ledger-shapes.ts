@@ -1,8 +1,9 @@
 /**
- * The ledger's input shapes, declared once as plain types (no Pulumi): the provider checks and uses them as they are,
- * the TypeScript SDK derives its `pulumi.Input` forms from them by a mapped type (sdk/ledger/inputs.ts), and
- * scripts/gen-schema.ts reads their doc comments into the plugin's schema (and so into sdk/go and sdk/python). A field
- * that must only ever be stored as a Pulumi secret carries the `@secret` tag, which the generator reads.
+ * The ledger's shapes, declared once as plain types (no Pulumi): the inputs, which the provider checks and uses as they
+ * are and the TypeScript SDK maps to `pulumi.Input` forms (sdk/ledger/inputs.ts), and what the resources report, which
+ * the SDK's classes declare as their outputs. scripts/gen-schema.ts reads their doc comments into the plugin's schema
+ * (and so into sdk/go and sdk/python). A field that must only ever be stored as a Pulumi secret carries the `@secret`
+ * tag, which the generator reads.
  */
 import type { Visibility } from "../../ledger";
 
@@ -262,4 +263,44 @@ export interface LedgerReadShape {
   identity: LedgerIdentity;
   /** MSP id → root CA certificate PEM: getTransaction verifies the creator's and endorsers' chains against them. */
   trustedRootCertificates?: Record<string, string>;
+}
+
+/** A chaincode response payload, as UTF-8 text (invalid sequences replaced) and as base64 (exact bytes). */
+export interface LedgerPayload {
+  utf8: string;
+  base64: string;
+}
+
+/** The committed transaction a LedgerTransaction reports (or adopts). */
+export interface LedgerOutcome {
+  generation: number;
+  txId: string;
+  validationCode: string;
+  validationCodeNumber: number;
+  blockNumber: string;
+  result: LedgerPayload;
+  endorsers: string[];
+  processedTransaction: string;
+}
+
+/** What check sets on an item of a LedgerTransactions list. */
+export interface LedgerTransactionsItemPlan {
+  /** The generation of the item's transaction (bumped when it changes). */
+  generation?: number;
+  /** The txId the item is (or was) submitted with. */
+  txId?: string;
+}
+
+/** A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview). */
+export interface LedgerTransactionsPlanned extends LedgerTransactionsItem, LedgerTransactionsItemPlan {}
+
+/** A committed item. */
+export interface LedgerTransactionsCommitted {
+  key: string;
+  txId: string;
+  /** The validation code's name: "VALID" (a failed item is not recorded). */
+  validationCode: string;
+  validationCodeNumber: number;
+  /** The block holding the transaction (a decimal string: uint64). */
+  blockNumber: string;
 }

@@ -1,30 +1,31 @@
 /**
- * Submitting a ledger.LedgerTransactionSubmission exactly once: the gateway connection, the qscc lookup that adopts a
- * committed transaction instead of submitting it again, and the outcome reported in the outputs (see
- * ledger-transaction.ts).
+ * Submitting a ledger.LedgerTransactionSubmission exactly once, over an open session (session/ledger-session.ts): the
+ * qscc lookup that adopts a committed transaction instead of submitting it again, and the outcome reported in the
+ * outputs (see ledger-transaction.ts).
  */
-import { bytesEqual, codecs, computeTxId, connect, deserializeIdentity, isTransactionNotFound } from "../../ledger";
-import { newIdentity, unwrap } from "../../ledger";
 import { LedgerError } from "../../errors";
-import { buildProposal, validationCodeMeaning, validationCodeName } from "../../ledger";
-import type {
-  Gateway,
-  GatewayTlsOptions,
-  ProcessedTransaction,
-  ProposalRequest,
-  Signer,
-  Visibility,
+import {
+  buildProposal,
+  bytesEqual,
+  codecs,
+  computeTxId,
+  deserializeIdentity,
+  isTransactionNotFound,
+  newIdentity,
+  unwrap,
+  validationCodeMeaning,
+  validationCodeName,
 } from "../../ledger";
-import { nameFromUrn, timeoutMs } from "../common";
-import { readClientTlsKey } from "./session/client-tls";
-import { leaseGatewayChannel } from "../../ledger/channel-pool";
-import type { Timeouts } from "../common";
-import { log, status as rowStatus } from "../../runtime/context";
+import type { Gateway, ProcessedTransaction, ProposalRequest, Visibility } from "../../ledger";
 import { deliver, withRetries } from "../../ledger/delivery";
 import type { DeliveryOptions } from "../../ledger/delivery";
-import type { LedgerBytes, LedgerGatewayInputs, LedgerOutcome, LedgerPayload } from "./ledger-transaction-inputs";
 import { awaitEndorsingPeers } from "../../ledger/endorsing-peers";
+import { log, status as rowStatus } from "../../runtime/context";
+import { nameFromUrn, timeoutMs } from "../common";
+import type { Timeouts } from "../common";
+import type { LedgerBytes, LedgerOutcome, LedgerPayload } from "./ledger-shapes";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
+import type { Connection } from "./session/gateway-connection";
 
 /** Generations skipped (each an invalid transaction already on the ledger) before a submission gives up. */
 export const MAX_GENERATION_SKIPS = 20;
@@ -35,61 +36,6 @@ export const payloadOf = (bytes: Uint8Array): LedgerPayload => ({
   utf8: Buffer.from(bytes).toString("utf8"),
   base64: Buffer.from(bytes).toString("base64"),
 });
-
-export interface Connection {
-  gateway: LedgerGatewayInputs;
-  identity: { mspId: string; certificatePem: string };
-  /** The identity's signer, opened (and checked against the certificate) for this step. */
-  signer: Signer;
-  trustedRootCertificates: Record<string, string>;
-  timeouts?: Timeouts | undefined;
-}
-
-/**
- * Connects to the gateway peer, with the client TLS certificate and key when the gateway names them (the key read
- * through its reference now; ConfigError naming the field when it cannot be read or does not match), over the
- * process's shared channel for these settings (provider/ledger/channel-pool.ts): the Gateway's close() releases it.
- */
-export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
-  const g = c.gateway;
-  const deadlineMs = timeoutMs(c.timeouts, step);
-  const clientKey = readClientTlsKey(g);
-  const tls: GatewayTlsOptions | undefined =
-    g.tlsRootCertPem === undefined
-      ? undefined
-      : {
-          rootCertificates: g.tlsRootCertPem,
-          ...(g.clientCertPem === undefined || clientKey === undefined
-            ? {}
-            : { clientCertificate: g.clientCertPem, clientPrivateKey: clientKey }),
-          ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
-        };
-  const lease = leaseGatewayChannel(g.address, tls);
-  let gateway: Gateway;
-  try {
-    gateway = connect({
-      client: lease.client,
-      identity: newIdentity(c.identity.mspId, c.identity.certificatePem),
-      signer: c.signer,
-      trustedMsps: Object.entries(c.trustedRootCertificates).map(([mspId, pem]) => ({
-        mspId,
-        rootCertificates: [pem],
-      })),
-      supportedVisibility: g.supportsVisibility ?? ["full"],
-      commitStatusOptions: () => ({ deadline: Date.now() + deadlineMs }),
-    });
-  } catch (error) {
-    lease.release();
-    throw error;
-  }
-  // The Gateway does not own a client it was given: its close() leaves the channel open, so close releases the lease.
-  const close = gateway.close.bind(gateway);
-  gateway.close = () => {
-    close();
-    lease.release();
-  };
-  return gateway;
-}
 
 /** qscc GetTransactionByID, or undefined when the txId is not on the ledger. */
 export async function lookup(
@@ -106,9 +52,6 @@ export async function lookup(
   }
 }
 
-/** What a submission (or an adoption) reports: the outcome part of the outputs. */
-export type Outcome = LedgerOutcome;
-
 export async function outcomeOf(
   gateway: Gateway,
   channel: string,
@@ -117,7 +60,7 @@ export async function outcomeOf(
   processed: ProcessedTransaction,
   /** The block the commit status named; read again (a committed txId answers at once) when not given. */
   blockNumber?: bigint,
-): Promise<Outcome> {
+): Promise<LedgerOutcome> {
   const block = blockNumber ?? (await gateway.getCommitStatus(channel, txId)).blockNumber;
   let result: Uint8Array = new Uint8Array(0);
   let endorsers: string[] = [];
@@ -205,13 +148,6 @@ export function invalidMessage(name: string, txId: string, block: string, code: 
 }
 
 /**
- * Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones.
- * A VALID submission returns once every endorsing organization's peer has it (provider/ledger/endorsing-peers.ts).
- * Faults of the network (a gateway or endorser not answering, a Raft leader election, a transaction the orderers
- * acknowledged and then lost) are retried without a second effect: see provider/ledger/delivery.ts. `step` picks
- * the deadline from `timeouts`; `rowUrn` is the resource whose row shows the progress.
- */
-/**
  * How one transaction's delivery reports and when it gives up: its lasting messages go to the engine's log on
  * `rowUrn`'s row, the others to `status` (a row status; a batch shows its own instead).
  */
@@ -234,13 +170,20 @@ export function deliveryOptionsOf(
   };
 }
 
+/**
+ * Submits the transaction of `generation` (or adopts it when committed), skipping generations burnt by invalid ones.
+ * A VALID submission returns once every endorsing organization's peer has it (provider/ledger/endorsing-peers.ts).
+ * Faults of the network (a gateway or endorser not answering, a Raft leader election, a transaction the orderers
+ * acknowledged and then lost) are retried without a second effect: see provider/ledger/delivery.ts. `step` picks
+ * the deadline from `timeouts`; `rowUrn` is the resource whose row shows the progress.
+ */
 export async function submitOnce(
   gateway: Gateway,
   c: Connection,
   r: SubmitOnceRequest,
   step: keyof Timeouts = "create",
   rowUrn: string = r.urn,
-): Promise<Outcome> {
+): Promise<LedgerOutcome> {
   const name = nameFromUrn(r.urn);
   const creator = creatorOf(c.identity);
   const delivery = deliveryOptionsOf(c, r, step, rowUrn, (message) => {

@@ -1,11 +1,14 @@
 /**
- * Exactly-once identifiers of a ledger.LedgerTransactionSubmission: the nonce and txId of a generation, derived from
- * what every step has without any key (see ledger-transaction.ts and docs/decisions/0016-ledger-nonce-without-a-key.md).
+ * Exactly-once identifiers: the nonce and txId of a ledger transaction's generation, derived from what every step has
+ * without any key (see ledger-transaction.ts and docs/decisions/0016-ledger-nonce-without-a-key.md), whether two
+ * inputs make the same transaction, and a LedgerTransactions item's key, transaction and planned txId.
  */
 import * as crypto from "node:crypto";
 import { computeTxId, newIdentity, serializeIdentity } from "../../ledger";
-import { isRecord } from "./ledger-transaction-inputs";
+import type { LedgerTransactionsPlanned } from "./ledger-shapes";
 import type { LedgerTransactionInputs } from "./ledger-transaction-inputs";
+import type { LedgerTransactionsInputs } from "./ledger-transactions-inputs";
+import { canonical, hasUnknown } from "./ledger-values";
 
 /** Domain separation of the nonce hash (v1, state written by 0.1, was an HMAC keyed by the private key). */
 const NONCE_DOMAIN = "pulumi-opsledger/ledger-nonce/v2";
@@ -57,15 +60,6 @@ export function deriveTxId(
 /** The URN a compensating (onDestroy) transaction is keyed by, so it never shares a txId with the submission. */
 export const onDestroyUrn = (urn: string): string => `${urn}#onDestroy`;
 
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /** What makes the transaction: a change of any of these is a new transaction (replace). The signer is not part of it. */
 export function transactionFields(i: Partial<LedgerTransactionInputs>) {
   return {
@@ -79,6 +73,12 @@ export function transactionFields(i: Partial<LedgerTransactionInputs>) {
   };
 }
 
+/** The transaction fields and the transient data of inputs, as one canonical text. */
+function transactionKey(i: Partial<LedgerTransactionInputs>): string {
+  const fields = transactionFields(i);
+  return canonical({ fields, transientData: i.transientData ?? {} });
+}
+
 /**
  * Whether two checked inputs make the same transaction: the same transaction fields and the same transient data.
  * Both sides are inputs, which Pulumi keeps in state (transient data as a secret) and hands to check decrypted, so
@@ -88,8 +88,57 @@ export function sameTransaction(
   olds: Partial<LedgerTransactionInputs>,
   news: Partial<LedgerTransactionInputs>,
 ): boolean {
-  return (
-    canonical(transactionFields(olds)) === canonical(transactionFields(news)) &&
-    canonical(olds.transientData ?? {}) === canonical(news.transientData ?? {})
-  );
+  return transactionKey(olds) === transactionKey(news);
+}
+
+/** The key an item's nonce is derived from, in place of a LedgerTransaction's URN (never a resource's URN). */
+export function itemUrn(urn: string, key: string): string {
+  return `${urn}#item/${key}`;
+}
+
+/** An item as a LedgerTransaction's inputs: the shared settings and the item's transaction. */
+export function itemAsTransaction(
+  i: LedgerTransactionsInputs,
+  item: LedgerTransactionsPlanned,
+): LedgerTransactionInputs {
+  return {
+    __urn: itemUrn(i.__urn, item.key),
+    gateway: i.gateway,
+    channel: i.channel,
+    ...(i.channelCapability === undefined ? {} : { channelCapability: i.channelCapability }),
+    chaincode: item.chaincode ?? i.chaincode ?? "",
+    function: item.function,
+    args: item.args ?? [],
+    identity: i.identity,
+    endorsingOrganizations: item.endorsingOrganizations ?? [],
+    trustedRootCertificates: i.trustedRootCertificates,
+    ...(i.timeouts === undefined ? {} : { timeouts: i.timeouts }),
+  };
+}
+
+/**
+ * The list as check sets it: each item keeps its generation (and txId) while its transaction is unchanged and gets
+ * the next one when it changes; its txId derives from its key, not its place. An item not known yet gets none.
+ */
+export function plannedItems(
+  olds: Partial<LedgerTransactionsInputs>,
+  news: LedgerTransactionsInputs,
+): LedgerTransactionsPlanned[] {
+  const before = new Map((Array.isArray(olds.transactions) ? olds.transactions : []).map((item) => [item.key, item]));
+  const sharedKnown = !hasUnknown([news.__urn, news.channel, news.chaincode, news.identity]);
+  return news.transactions.map((item): LedgerTransactionsPlanned => {
+    const { generation: _g, txId: _t, ...declared } = item;
+    if (!sharedKnown || hasUnknown(declared)) return declared; // its txId is shown once it is known
+    const old = before.get(item.key);
+    const now = itemAsTransaction(news, declared);
+    const same =
+      old?.generation !== undefined &&
+      old.txId !== undefined &&
+      olds.identity !== undefined &&
+      sameTransaction(itemAsTransaction(olds as LedgerTransactionsInputs, old), now);
+    const generation = same ? (old.generation ?? 1) : (old?.generation ?? 0) + 1;
+    const txId =
+      same && old.txId !== undefined ? old.txId : deriveTxId(news.identity, itemUrn(news.__urn, item.key), generation);
+    return { ...declared, generation, txId };
+  });
 }

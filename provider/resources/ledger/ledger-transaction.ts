@@ -14,32 +14,19 @@
  * Signers: the identity names its key (a file, an environment variable, a PKCS#11 token key, a Cloud KMS key
  * version) or, for compatibility, carries it (`privateKeyPem`). Each step opens the signer in the provider process and
  * checks its public key against the certificate before anything is signed (check does it too, so preview fails on a
- * mismatch). Outputs keep the reference; only a `privateKeyPem` and a PIN given as a value are kept, in the
+ * mismatch): the session does both (session/ledger-session.ts). Outputs keep the reference; only a `privateKeyPem` and a PIN given as a value are kept, in the
  * `credentials` output the SDK marks secret, because `read` and `delete` receive nothing but the outputs. The gateway's
- * client TLS key for mutual TLS is referenced the same way (`clientKeyFile`, `clientKeyEnv`; ledger-client-tls.ts).
+ * client TLS key for mutual TLS is referenced the same way (`clientKeyFile`, `clientKeyEnv`; session/client-tls.ts).
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { LedgerError } from "../../errors";
-import type { Signer } from "../../ledger";
-import { messageOf, nameFromUrn } from "../common";
 import { log } from "../../runtime/context";
-import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./session/channel-capability-check";
-import { clientTlsKeyFailures, clientTlsRefusal } from "./session/client-tls";
+import { messageOf, nameFromUrn } from "../common";
+import type { LedgerOutcome, LedgerPayload } from "./ledger-shapes";
+import { fromLegacyLedgerState, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
+import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "./ledger-transaction-inputs";
+import { lookup, outcomeOf, payloadOf, proposalRequestOf, submitOnce } from "./ledger-transaction-submit";
+import type { SubmitOnceRequest } from "./ledger-transaction-submit";
 import {
-  connectionChanged,
-  connectionOf,
-  connectionOfOutputs,
-  identityOfOutputs,
-  splitIdentity,
-  withSigner,
-} from "./session/ledger-session";
-import { fromLegacyLedgerState, hasUnknown, ledgerTransactionInputFailures } from "./ledger-transaction-inputs";
-import type { LedgerPayload, LedgerTransactionInputs, LedgerTransactionOutputs } from "./ledger-transaction-inputs";
-import { openLedgerSigner, signerCheckFailure } from "./session/ledger-signers";
-import { lookup, openGateway, outcomeOf, payloadOf, proposalRequestOf, submitOnce } from "./ledger-transaction-submit";
-import type { Outcome, SubmitOnceRequest } from "./ledger-transaction-submit";
-import {
-  canonical,
   creatorOf,
   deriveNonce,
   deriveTxId,
@@ -47,14 +34,18 @@ import {
   sameTransaction,
   transactionFields,
 } from "./ledger-transaction-txid";
-
-export * from "./ledger-transaction-inputs";
-export { deriveNonce, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
-export { openLedgerSigner, signerReference } from "./session/ledger-signers";
-export { MAX_GENERATION_SKIPS, submitOnce } from "./ledger-transaction-submit";
-export { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../../ledger/endorsing-peers";
-export type { EndorserCatchUpOptions } from "../../ledger/endorsing-peers";
-export type { SubmitOnceRequest } from "./ledger-transaction-submit";
+import { canonical, hasUnknown } from "./ledger-values";
+import { clientTlsRefusal } from "./session/client-tls";
+import { openGateway } from "./session/gateway-connection";
+import type { Connection } from "./session/gateway-connection";
+import {
+  checkSession,
+  resourceFrame,
+  sessionChanged,
+  sessionOfOutputs,
+  sessionOutputs,
+  withSession,
+} from "./session/ledger-session";
 
 function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRequest {
   return {
@@ -72,23 +63,15 @@ function requestOf(i: LedgerTransactionInputs, generation: number): SubmitOnceRe
 }
 
 /** The outcome as outputs keep it: its generation under the plumbing key `__generation`. */
-function outcomeOutputs(outcome: Outcome): Omit<Outcome, "generation"> & { __generation: number } {
+function outcomeOutputs(outcome: LedgerOutcome): Omit<LedgerOutcome, "generation"> & { __generation: number } {
   const { generation, ...rest } = outcome;
   return { ...rest, __generation: generation };
 }
 
 /** The outputs: the inputs without transient data, keys and PIN, those under `credentials`, and the outcome. */
-function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransactionOutputs {
-  const { transientData: _t, identity, gateway, previewResult: _p, transactionDigest: _d, ...rest } = i;
-  const { clientKeyPem, ...publicGateway } = gateway;
-  const split = splitIdentity(identity);
-  return {
-    ...rest,
-    gateway: publicGateway,
-    identity: split.identity,
-    credentials: { ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) },
-    ...outcomeOutputs(outcome),
-  };
+function outputsOf(i: LedgerTransactionInputs, outcome: LedgerOutcome): LedgerTransactionOutputs {
+  const { transientData: _t, identity: _i, gateway: _g, previewResult: _p, transactionDigest: _d, ...rest } = i;
+  return { ...rest, ...sessionOutputs(i), ...outcomeOutputs(outcome) };
 }
 
 /**
@@ -98,8 +81,8 @@ function outputsOf(i: LedgerTransactionInputs, outcome: Outcome): LedgerTransact
  * ledger (a crashed run committed it, or the transaction is unchanged) is not endorsed again: its committed result is
  * shown.
  */
-async function previewEndorse(i: LedgerTransactionInputs, txId: string, signer: Signer): Promise<LedgerPayload> {
-  const gateway = openGateway(connectionOf(i, signer), "create");
+async function previewEndorse(i: LedgerTransactionInputs, txId: string, c: Connection): Promise<LedgerPayload> {
+  const gateway = openGateway(c, "create");
   try {
     const generation = i.__generation ?? 1;
     const committed = await lookup(gateway, i.channel, txId);
@@ -118,26 +101,7 @@ async function check(
 ): Promise<dynamic.CheckResult> {
   const olds = fromLegacyLedgerState(rawOlds);
   const failures = ledgerTransactionInputFailures(news);
-  if (failures.length > 0) return { failures };
-  // The client TLS key is read and checked against its certificate as soon as both are known, preview included.
-  const tlsFailures = hasUnknown(news.gateway) ? [] : clientTlsKeyFailures(news.gateway);
-  if (tlsFailures.length > 0) return { failures: tlsFailures };
-  // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
-  const signerKnown = !hasUnknown(news.identity);
-  let opened: Awaited<ReturnType<typeof openLedgerSigner>> | undefined;
-  if (signerKnown) {
-    try {
-      opened = await openLedgerSigner(news.identity);
-    } catch (error) {
-      return { failures: [signerCheckFailure(news.identity, error)] };
-    }
-  }
-  try {
-    // The channel's capabilities, read from the channel (cached), against the identity's key type and the assertion.
-    if (opened !== undefined && !hasUnknown([news.gateway, news.channel, news.channelCapability])) {
-      const failure = await ledgerCapabilityCheck(news, opened.signer, news.__urn);
-      if (failure !== undefined) return { failures: [failure] };
-    }
+  return checkSession(news, news.__urn, failures, async (connection) => {
     const fields = { ...transactionFields(news), transientData: news.transientData, urn: news.__urn };
     if (hasUnknown(fields)) return { inputs: news }; // the txId is shown once every transaction input is known
     // An unchanged transaction keeps its generation and txId: a stack whose txId came from 0.1's key-derived nonce
@@ -149,9 +113,9 @@ async function check(
     const inputs: LedgerTransactionInputs = { ...rest, __generation: generation, txId };
     if (news.previewEndorse === true) {
       if (same && olds.previewResult !== undefined) inputs.previewResult = olds.previewResult;
-      else if (opened !== undefined) {
+      else if (connection !== undefined) {
         try {
-          inputs.previewResult = await previewEndorse(inputs, txId, opened.signer);
+          inputs.previewResult = await previewEndorse(inputs, txId, connection);
         } catch (e) {
           const refusal = clientTlsRefusal(e, news.gateway);
           if (refusal !== undefined) return { failures: [{ property: "gateway.clientCertPem", reason: refusal }] };
@@ -167,9 +131,7 @@ async function check(
       }
     }
     return { inputs };
-  } finally {
-    opened?.close();
-  }
+  });
 }
 
 const TRANSACTION_PROPERTIES = [
@@ -196,7 +158,7 @@ async function diff(
     news.__generation === undefined ? hasUnknown(news.transientData) : news.__generation !== olds.__generation;
   if (replaces.length === 0 && transientChanged) replaces.push("transientData");
   const changed =
-    connectionChanged(olds, news) ||
+    sessionChanged(olds, news) ||
     (
       [
         "trustedRootCertificates",
@@ -214,21 +176,10 @@ export const ledgerTransactionProvider = {
   check,
   diff,
   async create(inputs: LedgerTransactionInputs): Promise<dynamic.CreateResult> {
-    return withSigner(inputs.__urn, inputs.identity, inputs.gateway, async (signer) => {
-      const connection = connectionOf(inputs, signer);
-      const gateway = openGateway(connection, "create");
-      try {
-        const refused = await ledgerCapabilityFailure(gateway, inputs, inputs.__urn);
-        if (refused !== undefined) {
-          throw new LedgerError({
-            message: `LedgerTransaction ${nameFromUrn(inputs.__urn)}: ${refused.property} ${refused.reason}`,
-          });
-        }
-        const outcome = await submitOnce(gateway, connection, requestOf(inputs, inputs.__generation ?? 1));
-        return { id: outcome.txId, outs: outputsOf(inputs, outcome) };
-      } finally {
-        gateway.close();
-      }
+    const frame = resourceFrame(`LedgerTransaction ${nameFromUrn(inputs.__urn)}`, { urn: inputs.__urn });
+    return withSession(inputs, "create", frame, async ({ gateway, connection }) => {
+      const outcome = await submitOnce(gateway, connection, requestOf(inputs, inputs.__generation ?? 1));
+      return { id: outcome.txId, outs: outputsOf(inputs, outcome) };
     });
   },
   /**
@@ -237,7 +188,7 @@ export const ledgerTransactionProvider = {
    */
   update(_id: string, rawOlds: LedgerTransactionOutputs, news: LedgerTransactionInputs): Promise<dynamic.UpdateResult> {
     const olds = fromLegacyLedgerState(rawOlds);
-    const outcome: Outcome = {
+    const outcome: LedgerOutcome = {
       generation: olds.__generation,
       txId: olds.txId,
       validationCode: olds.validationCode,
@@ -251,17 +202,13 @@ export const ledgerTransactionProvider = {
   },
   async read(id: string, rawProps: LedgerTransactionOutputs): Promise<dynamic.ReadResult> {
     const props = fromLegacyLedgerState(rawProps);
-    return withSigner(props.__urn, identityOfOutputs(props), props.gateway, async (signer) => {
-      const gateway = openGateway(connectionOfOutputs(props, signer), "create");
-      try {
-        const committed = await lookup(gateway, props.channel, props.txId);
-        if (committed === undefined) return { id: "" };
-        const outcome = await outcomeOf(gateway, props.channel, props.__generation, props.txId, committed);
-        const { transactionDigest: _legacy, ...rest } = props;
-        return { id, props: { ...rest, ...outcomeOutputs(outcome) } };
-      } finally {
-        gateway.close();
-      }
+    const frame = resourceFrame(`LedgerTransaction ${nameFromUrn(props.__urn)}`);
+    return withSession(sessionOfOutputs(props), "create", frame, async ({ gateway }) => {
+      const committed = await lookup(gateway, props.channel, props.txId);
+      if (committed === undefined) return { id: "" };
+      const outcome = await outcomeOf(gateway, props.channel, props.__generation, props.txId, committed);
+      const { transactionDigest: _legacy, ...rest } = props;
+      return { id, props: { ...rest, ...outcomeOutputs(outcome) } };
     });
   },
   async delete(_id: string, rawProps: LedgerTransactionOutputs): Promise<void> {
@@ -276,12 +223,16 @@ export const ledgerTransactionProvider = {
       );
       return;
     }
-    const identity = identityOfOutputs(props);
-    await withSigner(props.__urn, identity, props.gateway, async (signer) => {
-      const connection = connectionOfOutputs(props, signer);
-      const gateway = openGateway(connection, "delete");
-      try {
-        const request = requestOf({ ...props, gateway: connection.gateway, identity }, props.__generation);
+    const session = sessionOfOutputs(props);
+    await withSession(
+      session,
+      "delete",
+      resourceFrame(`LedgerTransaction ${name}`),
+      async ({ gateway, connection }) => {
+        const request = requestOf(
+          { ...props, gateway: session.gateway, identity: session.identity },
+          props.__generation,
+        );
         await submitOnce(
           gateway,
           connection,
@@ -295,9 +246,7 @@ export const ledgerTransactionProvider = {
           "delete",
           props.__urn,
         );
-      } finally {
-        gateway.close();
-      }
-    });
+      },
+    );
   },
 };

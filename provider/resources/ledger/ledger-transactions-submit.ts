@@ -31,9 +31,10 @@ import {
   MAX_GENERATION_SKIPS,
   proposalRequestOf,
 } from "./ledger-transaction-submit";
-import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
+import type { SubmitOnceRequest } from "./ledger-transaction-submit";
 import { awaitPeersAtBlock } from "../../ledger/endorsing-peers";
 import { creatorOf, deriveNonce } from "./ledger-transaction-txid";
+import type { Connection } from "./session/gateway-connection";
 
 /** What an item's submission (or adoption) reports. */
 export interface ItemOutcome {

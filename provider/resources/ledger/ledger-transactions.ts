@@ -1,10 +1,11 @@
 /**
- * ledger.LedgerTransactions: many Fabric transactions in one resource, each submitted exactly once, through the single
- * transaction's checks (ledger-transaction-connection.ts: the signer opened and checked against the certificate, the gateway over
- * the process's shared channel, verify-before-sign, fault retries) and, per item, only the calls a plain script makes
- * (ledger-transactions-submit.ts: no qscc lookup unless the endorser refuses a txId it has, no qscc read, one wait for
- * the endorsing peers per batch). docs/decisions/0046-ledger-transactions-in-one-resource.md says why and how, and
- * 0050 why the batch's items skip the single transaction's per-transaction calls.
+ * ledger.LedgerTransactions: many Fabric transactions in one resource, each submitted exactly once, in the session the
+ * single transaction opens (session/ledger-session.ts: the signer opened and checked against the certificate, the
+ * gateway over the process's shared channel, the channel's capabilities; verify-before-sign and fault retries in
+ * provider/ledger) and, per item, only the calls a plain script makes (ledger-transactions-submit.ts: no qscc lookup
+ * unless the endorser refuses a txId it has, no qscc read, one wait for the endorsing peers per batch).
+ * docs/decisions/0046-ledger-transactions-in-one-resource.md says why and how, and 0050 why the batch's items skip the
+ * single transaction's per-transaction calls.
  *
  * Exactly once per item: an item's nonce is deriveNonce(creator, `<URN>#item/<key>`, generation), so its txId depends
  * on its key, not on its place in the list. check keeps an item's generation while its transaction is unchanged and
@@ -15,52 +16,36 @@
  *
  * A failed item (an invalid validation code, a fault that outlasted its retries) does not lose the others: the error
  * carries the resource's id and outputs with every committed item (the engine's ErrorResourceInitFailed, which the
- * dynamic-provider host builds from an error's `id`, `properties` and `reasons`, and the plugin from the same fields).
+ * dynamic-provider host builds from a PartialFailureError's `id`, `properties` and `reasons`, and the plugin too).
  * The engine records them with the error, and the next `pulumi up` updates the resource: it submits what is missing.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { LedgerError, LedgerTransactionsError } from "../../errors";
-import type { Gateway } from "../../ledger";
+import { LedgerTransactionsError } from "../../errors";
+import { log } from "../../runtime/context";
 import { messageOf, nameFromUrn } from "../common";
 import type { Timeouts } from "../common";
-import { log } from "../../runtime/context";
-import { ledgerCapabilityCheck, ledgerCapabilityFailure } from "./session/channel-capability-check";
-import { clientTlsKeyFailures } from "./session/client-tls";
-import {
-  connectionChanged,
-  connectionOf,
-  connectionOfOutputs,
-  identityOfOutputs,
-  splitIdentity,
-  withSigner,
-} from "./session/ledger-session";
-import { hasUnknown } from "./ledger-transaction-inputs";
-import { openLedgerSigner, signerCheckFailure } from "./session/ledger-signers";
-import { lookup, openGateway } from "./ledger-transaction-submit";
-import type { Connection, SubmitOnceRequest } from "./ledger-transaction-submit";
+import type { LedgerTransactionsCommitted, LedgerTransactionsPlanned } from "./ledger-shapes";
+import { lookup } from "./ledger-transaction-submit";
+import type { SubmitOnceRequest } from "./ledger-transaction-submit";
+import { batchId, DEFAULT_MAX_IN_FLIGHT, ledgerTransactionsInputFailures } from "./ledger-transactions-inputs";
+import { itemAsTransaction, plannedItems } from "./ledger-transaction-txid";
+import type { LedgerTransactionsInputs, LedgerTransactionsOutputs } from "./ledger-transactions-inputs";
 import { peersAt, pool, progress, submitItem } from "./ledger-transactions-submit";
 import type { ItemOutcome } from "./ledger-transactions-submit";
-import { canonical, deriveTxId, sameTransaction } from "./ledger-transaction-txid";
+import { canonical } from "./ledger-values";
 import {
-  batchId,
-  DEFAULT_MAX_IN_FLIGHT,
-  itemAsTransaction,
-  itemUrn,
-  ledgerTransactionsInputFailures,
-} from "./ledger-transactions-inputs";
-import type {
-  LedgerTransactionsInputs,
-  LedgerTransactionsItem,
-  LedgerTransactionsOutcome,
-  LedgerTransactionsOutputs,
-} from "./ledger-transactions-inputs";
-
-export * from "./ledger-transactions-inputs";
+  checkSession,
+  resourceFrame,
+  sessionChanged,
+  sessionOfOutputs,
+  sessionOutputs,
+  withSession,
+} from "./session/ledger-session";
 
 const KIND = "LedgerTransactions";
 
 /** The request submitOnce takes for an item. */
-function requestOf(i: LedgerTransactionsInputs, item: LedgerTransactionsItem): SubmitOnceRequest {
+function requestOf(i: LedgerTransactionsInputs, item: LedgerTransactionsPlanned): SubmitOnceRequest {
   const one = itemAsTransaction(i, item);
   return {
     urn: one.__urn,
@@ -77,7 +62,7 @@ function requestOf(i: LedgerTransactionsInputs, item: LedgerTransactionsItem): S
 }
 
 /** Says which items a step will submit, with their txIds (the first 20): what a preview shows on the resource's row. */
-function showPending(urn: string, pending: readonly LedgerTransactionsItem[]): void {
+function showPending(urn: string, pending: readonly LedgerTransactionsPlanned[]): void {
   if (pending.length === 0) return;
   const shown = pending.slice(0, 20).map((t) => `${t.key} → ${t.txId ?? "(known once its inputs are)"}`);
   const more = pending.length > shown.length ? `, and ${String(pending.length - shown.length)} more` : "";
@@ -89,60 +74,26 @@ async function check(
   news: LedgerTransactionsInputs,
 ): Promise<dynamic.CheckResult> {
   const failures = ledgerTransactionsInputFailures(news);
-  if (failures.length > 0) return { failures };
-  const tlsFailures = hasUnknown(news.gateway) ? [] : clientTlsKeyFailures(news.gateway);
-  if (tlsFailures.length > 0) return { failures: tlsFailures };
-  // The signer is checked against the certificate as soon as both are known, preview included: nothing is signed.
-  if (!hasUnknown(news.identity)) {
-    let opened: Awaited<ReturnType<typeof openLedgerSigner>>;
-    try {
-      opened = await openLedgerSigner(news.identity);
-    } catch (error) {
-      return { failures: [signerCheckFailure(news.identity, error)] };
-    }
-    try {
-      // The channel's capabilities, read from the channel (cached), as for one transaction (ledger-capabilities.ts).
-      if (!hasUnknown([news.gateway, news.channel, news.channelCapability])) {
-        const failure = await ledgerCapabilityCheck(news, opened.signer, news.__urn);
-        if (failure !== undefined) return { failures: [failure] };
-      }
-    } finally {
-      opened.close();
-    }
-  }
-  // A list not known yet (preview: made from another resource's outputs) shows no txIds.
-  if (!Array.isArray(news.transactions)) return { inputs: news };
-  const before = new Map((Array.isArray(olds.transactions) ? olds.transactions : []).map((item) => [item.key, item]));
-  const sharedKnown = !hasUnknown([news.__urn, news.channel, news.chaincode, news.identity]);
-  const transactions = news.transactions.map((item): LedgerTransactionsItem => {
-    const { generation: _g, txId: _t, ...declared } = item;
-    if (!sharedKnown || hasUnknown(declared)) return declared; // its txId is shown once it is known
-    const old = before.get(item.key);
-    const same =
-      old?.generation !== undefined &&
-      old.txId !== undefined &&
-      olds.identity !== undefined &&
-      sameTransaction(itemAsTransaction(olds as LedgerTransactionsInputs, old), itemAsTransaction(news, declared));
-    const generation = same ? (old.generation ?? 1) : (old?.generation ?? 0) + 1;
-    const txId =
-      same && old.txId !== undefined ? old.txId : deriveTxId(news.identity, itemUrn(news.__urn, item.key), generation);
-    return { ...declared, generation, txId };
+  return checkSession(news, news.__urn, failures, () => {
+    // A list not known yet (preview: made from another resource's outputs) shows no txIds.
+    if (!Array.isArray(news.transactions)) return Promise.resolve({ inputs: news });
+    const transactions = plannedItems(olds, news);
+    // A first create has no diff step: its preview shows what will be submitted from here.
+    if (olds.transactions === undefined) showPending(news.__urn, transactions);
+    return Promise.resolve({ inputs: { ...news, transactions } });
   });
-  // A first create has no diff step: its preview shows what will be submitted from here.
-  if (olds.transactions === undefined) showPending(news.__urn, transactions);
-  return { inputs: { ...news, transactions } };
 }
 
 /** The items the last run recorded as committed, by key, with the txId check had planned for each. */
 function recorded(
   olds: LedgerTransactionsOutputs | undefined,
-): Map<string, LedgerTransactionsOutcome & { planned: string }> {
+): Map<string, LedgerTransactionsCommitted & { planned: string }> {
   const planned = olds?.__planned ?? {};
   return new Map((olds?.committed ?? []).map((c) => [c.key, { ...c, planned: planned[c.key] ?? c.txId }]));
 }
 
 /** Whether the item's planned transaction is the one already recorded as committed. */
-function isRecorded(item: LedgerTransactionsItem, done: ReturnType<typeof recorded>): boolean {
+function isRecorded(item: LedgerTransactionsPlanned, done: ReturnType<typeof recorded>): boolean {
   return item.txId !== undefined && done.get(item.key)?.planned === item.txId;
 }
 
@@ -176,7 +127,7 @@ async function diff(
   }
   showPending(news.__urn, pending);
   const changed =
-    connectionChanged(olds, news) ||
+    sessionChanged(olds, news) ||
     canonical(olds.channel) !== canonical(news.channel) ||
     SETTINGS.some((k) => canonical(olds[k]) !== canonical(news[k]));
   return Promise.resolve({
@@ -189,27 +140,23 @@ async function diff(
 /** The outputs: the settings without keys and PIN (those under `credentials`), and the committed items in list order. */
 function outputsOf(
   i: LedgerTransactionsInputs,
-  outcomes: ReadonlyMap<string, { outcome: LedgerTransactionsOutcome; planned: string; generation: number }>,
+  outcomes: ReadonlyMap<string, { outcome: LedgerTransactionsCommitted; planned: string; generation: number }>,
 ): LedgerTransactionsOutputs {
-  const { identity, gateway, ...rest } = i;
-  const { clientKeyPem, ...publicGateway } = gateway;
-  const split = splitIdentity(identity);
+  const { identity: _i, gateway: _g, ...rest } = i;
   const committed = i.transactions.flatMap((t) => {
     const o = outcomes.get(t.key);
     return o === undefined ? [] : [o];
   });
   return {
     ...rest,
-    gateway: publicGateway,
-    identity: split.identity,
-    credentials: { ...split.secrets, ...(clientKeyPem === undefined ? {} : { clientKeyPem }) },
+    ...sessionOutputs(i),
     committed: committed.map((c) => c.outcome),
     __planned: Object.fromEntries(committed.map((c) => [c.outcome.key, c.planned])),
     __generations: Object.fromEntries(committed.map((c) => [c.outcome.key, c.generation])),
   };
 }
 
-function outcomeOf(key: string, o: ItemOutcome): LedgerTransactionsOutcome {
+function outcomeOf(key: string, o: ItemOutcome): LedgerTransactionsCommitted {
   return {
     key,
     txId: o.txId,
@@ -227,8 +174,8 @@ async function apply(
 ): Promise<{ id: string; outs: LedgerTransactionsOutputs }> {
   const name = nameFromUrn(i.__urn);
   const done = recorded(olds);
-  const outcomes = new Map<string, { outcome: LedgerTransactionsOutcome; planned: string; generation: number }>();
-  const todo: LedgerTransactionsItem[] = [];
+  const outcomes = new Map<string, { outcome: LedgerTransactionsCommitted; planned: string; generation: number }>();
+  const todo: LedgerTransactionsPlanned[] = [];
   for (const item of i.transactions) {
     const was = done.get(item.key);
     if (was !== undefined && isRecorded(item, done)) {
@@ -237,63 +184,48 @@ async function apply(
     } else todo.push(item);
   }
   const failed: { key: string; message: string }[] = [];
-  const notStarted = await withSigner(
-    i.__urn,
-    i.identity,
-    i.gateway,
-    async (signer) => {
-      const connection: Connection = connectionOf(i, signer);
-      const gateway: Gateway = openGateway(connection, step);
+  const frame = resourceFrame(`${KIND} ${name}`, { urn: i.__urn });
+  const notStarted = await withSession(i, step, frame, async ({ gateway, connection }) => {
+    const limit = i.ordered === true ? 1 : (i.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    const shown = progress(i.__urn, todo.length);
+    const reached = { block: -1n, endorsers: new Set<string>(), submitted: 0, adopted: 0 };
+    const left = await pool(todo, limit, async (item) => {
       try {
-        const refused = await ledgerCapabilityFailure(gateway, i, i.__urn);
-        if (refused !== undefined) {
-          throw new LedgerError({ message: `${KIND} ${name}: ${refused.property} ${refused.reason}` });
-        }
-        const limit = i.ordered === true ? 1 : (i.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-        const shown = progress(i.__urn, todo.length);
-        const reached = { block: -1n, endorsers: new Set<string>(), submitted: 0, adopted: 0 };
-        const left = await pool(todo, limit, async (item) => {
-          try {
-            const outcome = await submitItem(gateway, connection, requestOf(i, item), step, i.__urn);
-            outcomes.set(item.key, {
-              outcome: outcomeOf(item.key, outcome),
-              planned: item.txId ?? outcome.txId,
-              generation: outcome.generation,
-            });
-            if (outcome.adopted) reached.adopted++;
-            else reached.submitted++;
-            if (outcome.blockNumber > reached.block) reached.block = outcome.blockNumber;
-            for (const org of outcome.endorsers) reached.endorsers.add(org);
-            shown.done();
-            // In list order the next item may read what this one wrote: its endorsing peers must have its block.
-            if (i.ordered === true) await peersAt(gateway, i.channel, i.__urn, outcome.blockNumber, outcome.endorsers);
-            return true;
-          } catch (error) {
-            // The single transaction's message offers allowInvalid, which a list item does not have.
-            const message = messageOf(error).replace(/, or set allowInvalid: true to record it$/, "");
-            failed.push({ key: item.key, message });
-            return i.ordered !== true; // in list order, a later item may depend on this one
-          }
+        const outcome = await submitItem(gateway, connection, requestOf(i, item), step, i.__urn);
+        outcomes.set(item.key, {
+          outcome: outcomeOf(item.key, outcome),
+          planned: item.txId ?? outcome.txId,
+          generation: outcome.generation,
         });
-        // Concurrently, once for the batch: each endorsing organization's peer has the highest block of any item.
-        if (i.ordered !== true && reached.block >= 0n)
-          await peersAt(gateway, i.channel, i.__urn, reached.block, [...reached.endorsers]);
-        if (reached.submitted + reached.adopted > 0) {
-          const adopted = reached.adopted > 0 ? ` (${String(reached.adopted)} of them adopted, already committed)` : "";
-          log(
-            "info",
-            `${KIND} ${name}: ${String(reached.submitted + reached.adopted)} transactions committed VALID${adopted}, ` +
-              `up to block ${reached.block.toString()}`,
-            i.__urn,
-          );
-        }
-        return left;
-      } finally {
-        gateway.close();
+        if (outcome.adopted) reached.adopted++;
+        else reached.submitted++;
+        if (outcome.blockNumber > reached.block) reached.block = outcome.blockNumber;
+        for (const org of outcome.endorsers) reached.endorsers.add(org);
+        shown.done();
+        // In list order the next item may read what this one wrote: its endorsing peers must have its block.
+        if (i.ordered === true) await peersAt(gateway, i.channel, i.__urn, outcome.blockNumber, outcome.endorsers);
+        return true;
+      } catch (error) {
+        // The single transaction's message offers allowInvalid, which a list item does not have.
+        const message = messageOf(error).replace(/, or set allowInvalid: true to record it$/, "");
+        failed.push({ key: item.key, message });
+        return i.ordered !== true; // in list order, a later item may depend on this one
       }
-    },
-    KIND,
-  );
+    });
+    // Concurrently, once for the batch: each endorsing organization's peer has the highest block of any item.
+    if (i.ordered !== true && reached.block >= 0n)
+      await peersAt(gateway, i.channel, i.__urn, reached.block, [...reached.endorsers]);
+    if (reached.submitted + reached.adopted > 0) {
+      const adopted = reached.adopted > 0 ? ` (${String(reached.adopted)} of them adopted, already committed)` : "";
+      log(
+        "info",
+        `${KIND} ${name}: ${String(reached.submitted + reached.adopted)} transactions committed VALID${adopted}, ` +
+          `up to block ${reached.block.toString()}`,
+        i.__urn,
+      );
+    }
+    return left;
+  });
   const outs = outputsOf(i, outcomes);
   const id = batchId(i.__urn);
   if (failed.length === 0) return { id, outs };
@@ -330,40 +262,30 @@ export const ledgerTransactionsProvider = {
   },
   /** Refresh: each recorded txId is read back through qscc; one the ledger does not have leaves the outputs. */
   async read(id: string, props: LedgerTransactionsOutputs): Promise<dynamic.ReadResult> {
-    return withSigner(
-      props.__urn,
-      identityOfOutputs(props),
-      props.gateway,
-      async (signer) => {
-        const gateway = openGateway(connectionOfOutputs(props, signer), "create");
-        try {
-          const kept: LedgerTransactionsOutcome[] = [];
-          for (const c of props.committed) {
-            if ((await lookup(gateway, props.channel, c.txId)) !== undefined) kept.push(c);
-            else
-              log(
-                "warning",
-                `${KIND} ${nameFromUrn(props.__urn)}: '${c.key}' (${c.txId}) is not on the ledger`,
-                props.__urn,
-              );
-          }
-          const keys = new Set(kept.map((c) => c.key));
-          const only = <T>(m: Record<string, T>) => Object.fromEntries(Object.entries(m).filter(([k]) => keys.has(k)));
-          return {
-            id,
-            props: {
-              ...props,
-              committed: kept,
-              __planned: only(props.__planned),
-              __generations: only(props.__generations),
-            },
-          };
-        } finally {
-          gateway.close();
-        }
-      },
-      KIND,
-    );
+    const frame = resourceFrame(`${KIND} ${nameFromUrn(props.__urn)}`);
+    return withSession(sessionOfOutputs(props), "create", frame, async ({ gateway }) => {
+      const kept: LedgerTransactionsCommitted[] = [];
+      for (const c of props.committed) {
+        if ((await lookup(gateway, props.channel, c.txId)) !== undefined) kept.push(c);
+        else
+          log(
+            "warning",
+            `${KIND} ${nameFromUrn(props.__urn)}: '${c.key}' (${c.txId}) is not on the ledger`,
+            props.__urn,
+          );
+      }
+      const keys = new Set(kept.map((c) => c.key));
+      const only = <T>(m: Record<string, T>) => Object.fromEntries(Object.entries(m).filter(([k]) => keys.has(k)));
+      return {
+        id,
+        props: {
+          ...props,
+          committed: kept,
+          __planned: only(props.__planned),
+          __generations: only(props.__generations),
+        },
+      };
+    });
   },
   /** The ledger is append-only: destroying the resource sends nothing. */
   delete(_id: string, props: LedgerTransactionsOutputs): Promise<void> {

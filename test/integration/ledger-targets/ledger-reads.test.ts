@@ -1,5 +1,5 @@
 /**
- * The ledger data sources' logic (provider/functions/ledger-reads.ts, what ledger.getTransaction, evaluate and
+ * The ledger data sources' logic (provider/resources/ledger/ledger-reads.ts, what ledger.getTransaction, evaluate and
  * getChainInfo run on both faces) against every ledger target, 3.1.5 included: a committed transaction read by txId
  * (VALID with opaque bytes, MVCC_READ_CONFLICT), decoded and verified; a chaincode query; the chain's height and
  * hashes; and the readable errors for a txId not on the channel, a malformed txId, a channel the peer has not joined,

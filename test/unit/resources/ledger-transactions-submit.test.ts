@@ -18,10 +18,11 @@ import type { ProcessedTransaction } from "../../../provider/ledger/messages";
 import { buildProposal, computeTxId } from "../../../provider/ledger/proposal";
 import { submitItem } from "../../../provider/resources/ledger/ledger-transactions-submit";
 import { proposalRequestOf } from "../../../provider/resources/ledger/ledger-transaction-submit";
-import type { Connection, SubmitOnceRequest } from "../../../provider/resources/ledger/ledger-transaction-submit";
+import type { SubmitOnceRequest } from "../../../provider/resources/ledger/ledger-transaction-submit";
 import { creatorOf, deriveNonce } from "../../../provider/resources/ledger/ledger-transaction-txid";
 import { chaincodeAction, endorse, newMember, newOrg, prepare, proposalResponsePayload } from "../ledger/fixtures";
 import type { TestMember } from "../ledger/fixtures";
+import type { Connection } from "../../../provider/resources/ledger/session/gateway-connection";
 
 const URN = "urn:pulumi:dev::demo::pulumi-nodejs:dynamic/ledger:LedgerTransactions::batch#item/a";
 

@@ -1,33 +1,30 @@
 /**
- * The channel-capability check of every ledger resource and data source, on both faces (the TypeScript dynamic
- * resources and the plugin share this core): before anything is signed for ordering — at check, so in preview too, and
- * again before a create submits (a cached answer then) — the channel's capabilities are read from the channel through
- * the gateway with the resource's own identity (provider/ledger/channel-capabilities.ts), and an identity whose key
- * type the channel cannot accept, or a `channelCapability` assertion the channel disagrees with, is a failure naming
- * the field, what the channel has, and the fix. A channel the identity may not read falls back to the assertion, with
- * a warning saying so (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
+ * The channel-capability check of every ledger resource and data source: before anything is signed for ordering — at
+ * check, so in preview too, and again before a step that submits (a cached answer then) — the channel's capabilities
+ * are read from the channel through the gateway with the session's identity (provider/ledger/channel-capabilities.ts),
+ * and an identity whose key type the channel cannot accept, or a `channelCapability` assertion the channel disagrees
+ * with, is a failure naming the field, what the channel has, and the fix. A channel the identity may not read falls
+ * back to the assertion, with a warning saying so (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
  */
 import { createHash } from "node:crypto";
-import type { FieldFailure } from "../../../errors";
-import { keyTypeOf, resolveChannelCapabilities } from "../../../ledger";
 import { ChannelCapabilityError } from "../../../errors";
-import type { ChannelCapabilityResolution, Gateway, Signer } from "../../../ledger";
+import type { FieldFailure } from "../../../errors";
+import { certificateOf, keyTypeOf, resolveChannelCapabilities } from "../../../ledger";
+import type { ChannelCapabilityResolution, Gateway } from "../../../ledger";
 import { log } from "../../../runtime/context";
+import type { LedgerChannelCapability, LedgerGateway } from "../ledger-shapes";
 import { clientTlsRefusal } from "./client-tls";
-import { certificateOf } from "./session-checks";
-import { openGateway } from "../ledger-transaction-submit";
-import type { LedgerChannelCapability, LedgerGatewayInputs } from "../ledger-transaction-inputs";
 
-/** What the check needs of a resource's or data source's inputs (all known). */
-export interface LedgerCapabilityInputs {
-  gateway: LedgerGatewayInputs;
+/** What the check needs of a session's inputs (all known). */
+export interface CapabilityCheckInputs {
+  gateway: LedgerGateway;
   channel: string;
   identity: { certificatePem: string };
   channelCapability?: LedgerChannelCapability | undefined;
 }
 
 /** The network a gateway reaches, for the per-process cache: its address, TLS root and server name, hashed. */
-export function gatewayNetworkKey(g: LedgerGatewayInputs): string {
+export function gatewayNetworkKey(g: LedgerGateway): string {
   return createHash("sha256")
     .update(JSON.stringify([g.address, g.tlsRootCertPem ?? null, g.serverNameOverride ?? null]))
     .digest("hex");
@@ -35,12 +32,12 @@ export function gatewayNetworkKey(g: LedgerGatewayInputs): string {
 
 /**
  * The channel-capability check over an open `gateway` (signed with the inputs' identity): undefined when the identity
- * may be used on the channel, else the failure (property + reason). A fallback to the assertion is logged as a warning
- * on `urn`. Errors other than the check's own (the gateway unreachable with nothing asserted…) are failures too.
+ * may be used on the channel, else the failure naming the field. A fallback to the assertion is logged as a warning on
+ * `urn`. Errors other than the check's own (the gateway unreachable with nothing asserted…) are failures too.
  */
-export async function ledgerCapabilityFailure(
+export async function capabilityFailure(
   gateway: Gateway,
-  inputs: LedgerCapabilityInputs,
+  inputs: CapabilityCheckInputs,
   urn?: string,
 ): Promise<FieldFailure | undefined> {
   const key = certificateOf(inputs.identity.certificatePem)?.publicKey;
@@ -63,24 +60,4 @@ export async function ledgerCapabilityFailure(
   }
   if (resolution.notice !== undefined) log("warning", resolution.notice, urn);
   return undefined;
-}
-
-/**
- * The same check over a gateway of its own, opened with `signer` (the identity's, already checked against its
- * certificate) and closed after: what a resource's check runs, preview included.
- */
-export async function ledgerCapabilityCheck(
-  inputs: LedgerCapabilityInputs & { identity: { mspId: string; certificatePem: string } },
-  signer: Signer,
-  urn?: string,
-): Promise<FieldFailure | undefined> {
-  const gateway = openGateway(
-    { gateway: inputs.gateway, identity: inputs.identity, signer, trustedRootCertificates: {} },
-    "create",
-  );
-  try {
-    return await ledgerCapabilityFailure(gateway, inputs, urn);
-  } finally {
-    gateway.close();
-  }
 }

@@ -3,22 +3,28 @@
  * the client's TLS certificate as a plain input (`gateway.clientCertPem`) and its key in exactly one way, as the
  * signing key is — by reference, `clientKeyFile` (a PEM file's path) or `clientKeyEnv` (an environment variable holding
  * the PEM), read in the provider process at call time and never stored; or `clientKeyPem`, the key itself, kept only
- * as a Pulumi secret. The key is checked against the certificate before anything is sent (check does it too, so
- * preview fails on a mismatch), and a failure names the field to fix.
+ * as a Pulumi secret. The inputs are checked first (`clientTlsFailures`), then the key is read through its reference and
+ * checked against the certificate before anything is sent (check does it too, so preview fails on a mismatch), and a
+ * refused handshake names the field to fix.
  *
  * Fabric binds a client's TLS certificate into the channel header (`tls_cert_hash`) only for Deliver (block events);
  * this package never calls Deliver (Endorse, Submit, CommitStatus, Evaluate and ChaincodeEvents go through the gateway,
  * which does not check it), so it sets no hash.
  */
-import * as crypto from "node:crypto";
 import * as fs from "node:fs";
+import type * as crypto from "node:crypto";
 import { ConfigError } from "../../../errors";
 import type { FieldFailure } from "../../../errors";
-import { certificateOf, ENV_NAME, isRecord, privateKeyOf } from "./session-checks";
+import { certificateOf, privateKeyOf, samePublicKey } from "../../../ledger";
+import { ENV_NAME, hasUnknown, isRecord } from "../ledger-values";
 
 /** The ways to give the client TLS key, in the order messages list them. */
 export const CLIENT_TLS_KEY_KINDS = ["clientKeyPem", "clientKeyFile", "clientKeyEnv"] as const;
 export type ClientTlsKeyKind = (typeof CLIENT_TLS_KEY_KINDS)[number];
+
+const ONE_CLIENT_KEY =
+  "gateway.clientKeyFile (a PEM file's path), gateway.clientKeyEnv (an environment variable holding the PEM) or " +
+  "gateway.clientKeyPem (the key itself, as a Pulumi secret)";
 
 /** The gateway's mutual TLS inputs. */
 export interface ClientTlsInputs {
@@ -28,21 +34,15 @@ export interface ClientTlsInputs {
   clientKeyEnv?: string;
 }
 
-const ONE_OF =
-  "gateway.clientKeyFile (a PEM file's path), gateway.clientKeyEnv (an environment variable holding the PEM) or " +
-  "gateway.clientKeyPem (the key itself, as a Pulumi secret)";
-
-/** The key kinds set on a gateway input. */
-export function clientTlsKeyKindsOf(gateway: Readonly<Record<string, unknown>>): ClientTlsKeyKind[] {
+/** The client TLS key kinds set on a gateway input. */
+function clientTlsKeyKindsOf(gateway: Readonly<Record<string, unknown>>): ClientTlsKeyKind[] {
   return CLIENT_TLS_KEY_KINDS.filter((k) => gateway[k] !== undefined && gateway[k] !== null);
 }
 
-const spki = (key: crypto.KeyObject): Buffer => key.export({ type: "spki", format: "der" });
-
-/** A failure unless `key` is the private key of `certificatePem` (both parsed). */
-function mismatch(property: string, key: crypto.KeyObject, certificatePem: unknown): FieldFailure[] {
+/** A failure unless `key` is the private key of the client TLS certificate (`certificatePem`). */
+function clientKeyMismatch(property: string, key: crypto.KeyObject, certificatePem: unknown): FieldFailure[] {
   const certificate = certificateOf(certificatePem);
-  if (certificate === undefined || spki(crypto.createPublicKey(key)).equals(spki(certificate.publicKey))) return [];
+  if (certificate === undefined || samePublicKey(key, certificate.publicKey)) return [];
   return [
     {
       property,
@@ -53,9 +53,9 @@ function mismatch(property: string, key: crypto.KeyObject, certificatePem: unkno
 
 /**
  * Failures of the gateway's mutual TLS inputs that need nothing but the inputs: the certificate, exactly one key
- * reference, its form, and a key given as a value matched against the certificate. Never throws.
+ * reference, its form, and a key given as a value matched against the certificate.
  */
-export function clientTlsFailures(gateway: unknown, hasUnknown: (v: unknown) => boolean): FieldFailure[] {
+export function clientTlsFailures(gateway: unknown): FieldFailure[] {
   if (!isRecord(gateway)) return [];
   const cert = gateway["clientCertPem"];
   const kinds = clientTlsKeyKindsOf(gateway);
@@ -78,22 +78,17 @@ export function clientTlsFailures(gateway: unknown, hasUnknown: (v: unknown) => 
       reason: "needs TLS: set gateway.tlsRootCertPem (the CA of the gateway's TLS certificate) for mutual TLS",
     });
   }
-  if (kinds.length === 0) {
+  const kind = kinds[0];
+  if (kind === undefined || kinds.length > 1) {
+    const reason =
+      kind === undefined
+        ? `needs the client TLS key (mutual TLS): set one of ${ONE_CLIENT_KEY}`
+        : `set only one client TLS key: gateway.${kinds.join(" and gateway.")} are both set; keep one of ${ONE_CLIENT_KEY}`;
     return [
       ...failures,
-      { property: "gateway.clientCertPem", reason: `needs the client TLS key (mutual TLS): set one of ${ONE_OF}` },
+      { property: kind === undefined ? "gateway.clientCertPem" : `gateway.${kinds[1] ?? ""}`, reason },
     ];
   }
-  if (kinds.length > 1) {
-    return [
-      ...failures,
-      {
-        property: `gateway.${kinds[1] ?? ""}`,
-        reason: `set only one client TLS key: gateway.${kinds.join(" and gateway.")} are both set; keep one of ${ONE_OF}`,
-      },
-    ];
-  }
-  const kind = kinds[0] ?? "clientKeyPem";
   const value = gateway[kind];
   if (hasUnknown(value)) return failures;
   if (kind === "clientKeyFile" && (typeof value !== "string" || value.trim() === "")) {
@@ -107,7 +102,7 @@ export function clientTlsFailures(gateway: unknown, hasUnknown: (v: unknown) => 
     const key = privateKeyOf(value);
     if (key === undefined) {
       failures.push({ property: "gateway.clientKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" });
-    } else if (!hasUnknown(cert)) failures.push(...mismatch("gateway.clientKeyPem", key, cert));
+    } else if (!hasUnknown(cert)) failures.push(...clientKeyMismatch("gateway.clientKeyPem", key, cert));
   }
   return failures;
 }
@@ -157,19 +152,20 @@ export function readClientTlsKey(gateway: ClientTlsInputs): string | undefined {
       message: `${setting}: ${reference} does not hold a parsable PEM private key (PKCS#8 or SEC1)`,
     });
   }
-  const failure = mismatch(setting, key, gateway.clientCertPem)[0];
+  const failure = clientKeyMismatch(setting, key, gateway.clientCertPem)[0];
   if (failure !== undefined) throw new ConfigError({ setting, message: `${setting}: ${reference} ${failure.reason}` });
   return pem;
 }
 
-/** The check failure of a client TLS key that cannot be read or does not match the certificate, or none. */
-export function clientTlsKeyFailures(gateway: ClientTlsInputs): FieldFailure[] {
+/** The client TLS key read for a check: the key (undefined without mutual TLS), or the failure naming the field. */
+export function checkedClientTlsKey(
+  gateway: ClientTlsInputs,
+): { readonly key: string | undefined } | { readonly failures: FieldFailure[] } {
   try {
-    readClientTlsKey(gateway);
-    return [];
+    return { key: readClientTlsKey(gateway) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return [{ property: error.setting, reason: error.message.slice(error.setting.length + 2) }];
+    return { failures: [{ property: error.setting, reason: error.message.slice(error.setting.length + 2) }] };
   }
 }
 
