@@ -1,7 +1,7 @@
 /**
  * The one error tree: every error the provider throws extends OpsLedgerError, has a static `kind` of its own and takes
- * one Readonly properties object. Families in their folders (google/, operations/, ledger/); the sandboxes keep their
- * own errors.
+ * one Readonly properties object. Families in their folders (google/, operations/, ledger/), with what each needs to
+ * describe itself; nothing here imports the families. The sandboxes keep their own errors.
  */
 export { OpsLedgerError, isOpsLedgerError } from "./opsledger-error";
 export type { OpsLedgerErrorProperties } from "./opsledger-error";

@@ -5,7 +5,7 @@ import type { BuiltRequest } from "./endpoints";
 import { hintFor } from "./hints";
 import type { HintContext } from "./hints";
 import type { ParsedGoogleError } from "./parse-error";
-import { redactText } from "./redact";
+import { redactText } from "../errors/google/redact";
 import type { FailureClassification } from "./retry";
 
 /** What a call is about, for its errors. */

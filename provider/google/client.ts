@@ -26,7 +26,7 @@ import { rateLimitNotice, sharedQuotaPacer } from "./quota-pacer";
 import type { QuotaWaitEvent } from "./quota-wait-event";
 import { parseGoogleError } from "./parse-error";
 import type { ParsedGoogleError } from "./parse-error";
-import { redactDeep, redactText } from "./redact";
+import { redactDeep, redactText } from "../errors/google/redact";
 import {
   backoffDelayMs,
   classifyHttpFailure,

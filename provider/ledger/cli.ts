@@ -18,7 +18,7 @@ import { detectMessage, renderMessage } from "./json-view";
 import type { DetectedType } from "./json-view";
 import type { Envelope } from "./messages";
 import { verifySignedTransaction } from "./signed-transaction";
-import { validationCodeMeaning, validationCodeName } from "./validation-codes";
+import { validationCodeMeaning, validationCodeName } from "../errors/ledger/validation-codes";
 import { VerificationError } from "../errors/ledger/verification-error";
 import { verifyTransactionEnvelope } from "./verify";
 

@@ -12,7 +12,7 @@ import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type * as c from "./config-messages";
 import type * as m from "./messages";
 import { protoType } from "./proto-root";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
 import { wireDecoder } from "./wire-decode";
 import { wireEncoder } from "./wire-encode";
 import { wireMessageOf } from "./wire-schema";

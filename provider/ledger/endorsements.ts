@@ -11,7 +11,7 @@ import type { Identity } from "./identity";
 import type { Endorsement } from "./messages";
 import { KEY_TYPE_NAMES, keyTypeOf, describeKey } from "./key-types";
 import { signatureFormProblem, verifySignature } from "./signing";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
 import { VerificationError } from "../errors/ledger/verification-error";
 import type { VerificationMismatch } from "../errors/ledger/verification-error";
 

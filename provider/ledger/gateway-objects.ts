@@ -15,7 +15,7 @@ import type { BuiltProposal } from "./proposal";
 import { unaryCall } from "./grpc-transport";
 import { normalizeLowS } from "./signing";
 import type { MessageSigner, Signer } from "./signing";
-import { validationCodeName } from "./validation-codes";
+import { validationCodeName } from "../errors/ledger/validation-codes";
 import { verifyPreparedTransaction } from "./verify";
 import type { VerificationReport } from "./verify";
 

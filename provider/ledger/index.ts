@@ -11,7 +11,6 @@ export type { ProcessedTransaction } from "./messages";
 export { resolveChannelCapabilities } from "./channel-capabilities";
 export type { ChannelCapabilityResolution } from "./channel-capabilities";
 export { unwrap } from "./unwrap";
-export { validationCodeMeaning, validationCodeName } from "./validation-codes";
 export { bytesEqual, sha256 } from "./hash";
 export { certificateOf, deserializeIdentity, newIdentity, parseCertificate, serializeIdentity } from "./identity";
 export { KEY_TYPE_NAMES, SUPPORTED_KEY_TYPES_TEXT, describeKey, keyTypeOf } from "./key-types";

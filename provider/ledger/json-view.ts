@@ -10,7 +10,7 @@
 import { codecs } from "./codec";
 import { certificateOf } from "./identity";
 import type { CodecName } from "./codec";
-import { validationCodeMeaning, validationCodeName } from "./validation-codes";
+import { validationCodeMeaning, validationCodeName } from "../errors/ledger/validation-codes";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

@@ -13,7 +13,7 @@ import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type { Envelope, SignedTransaction } from "./messages";
 import { normalizeLowS, verifySignature } from "./signing";
 import type { Signer } from "./signing";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
 import { VerificationError } from "../errors/ledger/verification-error";
 
 /** The serialized Transaction inside an envelope (Payload.data). Throws LedgerDecodeError. */

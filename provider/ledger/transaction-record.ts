@@ -13,7 +13,7 @@ import type { Visibility } from "./proposal";
 import { certificateSubject } from "./signer-keys";
 import { unwrapChaincodeAction, unwrapEnvelope } from "./unwrap";
 import type { UnwrappedChaincodeAction, UnwrappedEnvelope } from "./unwrap";
-import { validationCodeName } from "./validation-codes";
+import { validationCodeName } from "../errors/ledger/validation-codes";
 import { VerificationError } from "../errors/ledger/verification-error";
 import { verifyTransactionEnvelope } from "./verify";
 import type { EnvelopeVerifyOptions } from "./verify";

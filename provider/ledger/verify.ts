@@ -26,7 +26,7 @@ import type { BuiltProposal, Visibility } from "./proposal";
 import { verifySignature } from "./signing";
 import { unwrapChaincodeAction, unwrapEnvelope } from "./unwrap";
 import type { UnwrappedChaincodeAction, UnwrappedEnvelope } from "./unwrap";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
 import { VerificationError } from "../errors/ledger/verification-error";
 import type { VerificationMismatch } from "../errors/ledger/verification-error";
 

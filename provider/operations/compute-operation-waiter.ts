@@ -3,7 +3,7 @@
  * httpErrorStatusCode >= 400. PENDING and RUNNING keep polling; any other status is reported and treated as not done.
  */
 import { computeErrorAnomalies } from "./anomalies";
-import { formatComputeWarning } from "./format";
+import { formatComputeWarning } from "../errors/operations/operation-format";
 import { OperationError } from "../errors/operations/operation-error";
 import type { ComputeOperation } from "./operation-types";
 import { waitForOperation } from "./waiter";

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { endpointCaller } from "../program-client";
 import { readOrInvokeMocks } from "../under-mocks";
 import type { InvokeOptions } from "../provider";
-import type { RpcStatus } from "../../provider/operations/operation-types";
+import type { RpcStatus } from "../../provider/errors/operations/operation-failure-types";
 import { readIamOperation } from "../../provider/functions/google-reads";
 
 export interface GetOperationArgs {

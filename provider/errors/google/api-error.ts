@@ -1,6 +1,6 @@
 import { OpsLedgerError } from "../opsledger-error";
-import type { GoogleErrorDetails, LegacyErrorItem } from "../../google/parse-error";
-import { redactText, redactUrl } from "../../google/redact";
+import type { GoogleErrorDetails, LegacyErrorItem } from "./google-error-details";
+import { redactText, redactUrl } from "./redact";
 
 export interface ApiErrorProperties {
   /** The service: "iam", "compute", ..., or "auth" when obtaining the access token failed. */

@@ -1,5 +1,5 @@
 import { OpsLedgerError } from "../opsledger-error";
-import { redactText, redactUrl } from "../../google/redact";
+import { redactText, redactUrl } from "./redact";
 
 /**
  * Obtaining an access token failed at a token service (OAuth 2.0, STS, IAM Credentials, metadata server). Carries no

@@ -1,5 +1,5 @@
 import { LedgerError } from "./ledger-error";
-import { validationCodeMeaning, validationCodeName } from "../../ledger/validation-codes";
+import { validationCodeMeaning, validationCodeName } from "./validation-codes";
 
 /** The transaction was committed with a validation code other than VALID. */
 export class CommitError extends LedgerError {

@@ -1,5 +1,11 @@
 import { LedgerError } from "./ledger-error";
-import type { ErrorDetail } from "../../ledger/messages";
+
+/** One failing endorser or orderer, from google.rpc.Status.details (gateway.ErrorDetail). */
+export interface ErrorDetail {
+  readonly address: string;
+  readonly mspId: string;
+  readonly message: string;
+}
 
 export interface GatewayErrorProperties {
   code: number;

@@ -1,5 +1,5 @@
 import { LedgerError } from "./ledger-error";
-import { validationCodeName } from "../../ledger/validation-codes";
+import { validationCodeName } from "./validation-codes";
 
 /**
  * Bytes that do not decode as the expected message. `validationCode` is the TxValidationCode a committing peer

@@ -1,5 +1,5 @@
 import { LedgerError } from "./ledger-error";
-import { validationCodeName } from "../../ledger/validation-codes";
+import { validationCodeName } from "./validation-codes";
 
 /**
  * What a verification found wrong:

@@ -4,8 +4,8 @@ import {
   formatComputeFailure,
   formatNeitherFailure,
   formatRpcStatusFailure,
-} from "../../operations/format";
-import type { ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "../../operations/operation-types";
+} from "./operation-format";
+import type { ComputeOperationErrorItem, ComputeOperationWarning, RpcStatus } from "./operation-failure-types";
 
 export interface OperationErrorProperties {
   /** "compute" for compute#operation (status DONE with errors), "longrunning" for google.longrunning.Operation. */
@@ -28,7 +28,7 @@ export interface OperationErrorProperties {
 
 /**
  * An operation finished and reported failure (or, for a long-running operation, finished without an outcome).
- * The message renders every error and detail on one screen (format.ts); the fields keep the data as sent.
+ * The message renders every error and detail on one screen (operation-format.ts); the fields keep the data as sent.
  * Note: the instance field `kind` is the operation's kind; the static `OperationError.kind` is the error's kind.
  */
 export class OperationError extends OpsLedgerError {

@@ -13,9 +13,8 @@ import {
   isTransactionNotFound,
   newIdentity,
   unwrap,
-  validationCodeMeaning,
-  validationCodeName,
 } from "../../ledger";
+import { validationCodeMeaning, validationCodeName } from "../../errors/ledger/validation-codes";
 import type { Gateway, ProcessedTransaction, ProposalRequest, Visibility } from "../../ledger";
 import { deliver, withRetries } from "../../ledger/delivery";
 import type { DeliveryOptions } from "../../ledger/delivery";

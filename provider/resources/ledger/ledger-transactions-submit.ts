@@ -16,7 +16,8 @@
  * - Progress is the resource row's status, at most twice a second; the lasting messages are the batch's summary, an
  *   adoption, a skipped generation and a resubmission.
  */
-import { computeTxId, unwrap, codecs, deserializeIdentity, validationCodeName } from "../../ledger";
+import { validationCodeName } from "../../errors/ledger/validation-codes";
+import { computeTxId, unwrap, codecs, deserializeIdentity } from "../../ledger";
 import { LedgerError } from "../../errors";
 import type { Gateway, ProcessedTransaction, Transaction } from "../../ledger";
 import { nameFromUrn } from "../common";

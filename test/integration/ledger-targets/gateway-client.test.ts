@@ -14,7 +14,7 @@ import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { newIdentity } from "../../../provider/ledger/identity";
 import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import { unwrap } from "../../../provider/ledger/unwrap";
-import { validationCodeMeaning } from "../../../provider/ledger/validation-codes";
+import { validationCodeMeaning } from "../../../provider/errors/ledger/validation-codes";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { call, entriesOf, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";

@@ -10,7 +10,7 @@ import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
 import { connect, type Gateway } from "../../../provider/ledger/gateway-client";
 import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { newIdentity } from "../../../provider/ledger/identity";
-import { validationCodeMeaning } from "../../../provider/ledger/validation-codes";
+import { validationCodeMeaning } from "../../../provider/errors/ledger/validation-codes";
 import { ConfigError } from "../../../provider/errors";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";
 import { connectOurs, failure, ledgerCodes, text, trustedMspsOf } from "./helpers";

@@ -15,7 +15,7 @@ import { codecs } from "../../../provider/ledger/codec";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
 import { LedgerDecodeError } from "../../../provider/errors/ledger/ledger-decode-error";
 import { unwrap } from "../../../provider/ledger/unwrap";
-import { validationCodeName } from "../../../provider/ledger/validation-codes";
+import { validationCodeName } from "../../../provider/errors/ledger/validation-codes";
 import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { creatorOf } from "../../../provider/resources/ledger/ledger-transaction-txid";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";

@@ -5,7 +5,7 @@ import type { InternalAxiosRequestConfig } from "axios";
 import { ApiError } from "../../../provider/errors/google/api-error";
 import { AuthError } from "../../../provider/errors/google/auth-error";
 import { createGoogleClient } from "../../../provider/google/client";
-import { redactText, redactUrl } from "../../../provider/google/redact";
+import { redactText, redactUrl } from "../../../provider/errors/google/redact";
 import type { TokenSource } from "../../../provider/google/auth";
 import { testSettings } from "./helpers";
 

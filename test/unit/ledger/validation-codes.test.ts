@@ -5,7 +5,7 @@ import {
   validationCodeMeaning,
   validationCodeName,
   validationCodeNumber,
-} from "../../../provider/ledger/validation-codes";
+} from "../../../provider/errors/ledger/validation-codes";
 
 describe("validation codes", () => {
   it("names every code of the spec table and INVALID_CHAINCODE by number", () => {

@@ -7,7 +7,7 @@ import type {
   ComputeOperationErrorItem,
   ComputeOperationWarning,
   RpcStatus,
-} from "./operation-types";
+} from "./operation-failure-types";
 
 /** Errors rendered in full; the rest are counted. */
 export const MAX_RENDERED_ERRORS = 10;
