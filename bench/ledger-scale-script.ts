@@ -5,7 +5,7 @@
  *
  * - `submit`: what a user's script does: per transaction, Endorse (verify-before-sign included), Submit, wait for
  *   the commit status (the same as `submitTransaction`, with SmartBFT's "request already processed" taken as ordered).
- * - `component`: the calls a LedgerTransactionSubmission's create makes (provider/resources/ledger-transaction-submit.ts):
+ * - `component`: the calls a LedgerTransactionSubmission's create makes (provider/resources/ledger/ledger-transaction-submit.ts):
  *   the qscc lookup that adopts a committed transaction, Endorse, Submit and the commit status, the qscc read of the
  *   committed transaction for the outputs, and the wait until every endorsing organization's peer has it — each
  *   step timed, so the table shows where a LedgerTransaction's time goes beyond the plain submission.
@@ -16,7 +16,7 @@ import type { CommitStatus, Transaction } from "../provider/ledger/gateway-objec
 import type { Gateway } from "../provider/ledger";
 import { isAlreadyOrdered } from "../provider/ledger/delivery";
 import { awaitEndorsingPeers } from "../provider/ledger/endorsing-peers";
-import { lookup } from "../provider/resources/ledger-transaction-submit";
+import { lookup } from "../provider/resources/ledger/ledger-transaction-submit";
 import { openFabricNetwork } from "../sandbox/fabric-network";
 import { ourOrg1Client } from "./ledger-client";
 import { runLimited } from "./scale-moves-script";

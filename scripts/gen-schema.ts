@@ -14,7 +14,9 @@
  * generic one such as `Pick<…>` written inline its owner's), `unknown` or a union of different kinds → Any. A property
  * is required when it is not optional; its description is its doc comment (with `@default` as "Default:", and a
  * `{@link NAME}` of a constant in DOC_VALUES written as its value); a `@secret` tag (and nothing else) marks it secret.
- * The provider's settings are secret when SECRET_SETTING_KEYS (provider/google/settings.ts) lists them.
+ * Properties of a mapped type (sdk/inputs.ts) are read from the plain declaration they map (provider/: its type and
+ * its doc comment). The provider's settings are secret when SECRET_SETTING_KEYS (provider/google/settings.ts) lists
+ * them.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -36,7 +38,7 @@ type ResourceSource = (typeof RESOURCE_SOURCES)[number];
 export const FUNCTION_SOURCES = FUNCTION_LIST.map((d) => ({ token: d.token, ...d.sdk }));
 
 /**
- * The ledger reads take a transaction's identity (one declaration, provider/resources/ledger-shapes.ts), under the
+ * The ledger reads take a transaction's identity (one declaration, provider/resources/ledger/ledger-shapes.ts), under the
  * type tokens 0.1.0's schema gave their own copies: Go and Python programs name these types, so the tokens stay.
  */
 const READ_TYPE_NAMES: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@ export { Provider } from "./provider";
 export type { InvokeOptions, ProviderArgs, ProviderOption, ResourceOptions } from "./provider";
 
 /** The errors a program may catch: `isApiError(e)` (a Google call failed: e.httpStatus, e.reason, e.errorDetails, ...). */
-export { ApiError, isApiError } from "../provider/google";
+export { ApiError, isApiError } from "../provider/errors";
 
 /** Automation API inline programs: `envVars: inlineProgramEnv()` lets the engine's provider process find this package. */
 export { inlineProgramEnv } from "./automation";

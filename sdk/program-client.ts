@@ -5,7 +5,7 @@
  * gets its own credentials.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isApiError } from "../provider/google";
+import { isApiError } from "../provider/errors";
 import type { EndpointId, EndpointParams, EndpointResult } from "../provider/google";
 import { cachedGoogleClient } from "../provider/runtime/client-cache";
 import type { EndpointCaller } from "../provider/functions/google-reads";

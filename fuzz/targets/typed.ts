@@ -1,11 +1,10 @@
 /**
  * What a fuzz run accepts as the end of an input: success, or a typed, readable error — an instance of the
- * package's error tree (OpsLedgerError: LedgerDecodeError, VerificationError, GatewayError, ...) or the CLI's
- * usage error, with a message. Anything else (a RangeError or TypeError from deep inside, an empty message) is a
+ * package's error tree (OpsLedgerError: LedgerDecodeError, VerificationError, GatewayError, the CLI's UsageError,
+ * ...), with a message. Anything else (a RangeError or TypeError from deep inside, an empty message) is a
  * finding and is thrown on as an UntypedFailure.
  */
 import { OpsLedgerError } from "../../provider/errors";
-import { UsageError } from "../../provider/ledger/cli";
 
 /** A target's input ended in something other than success or a typed, readable error. */
 export class UntypedFailure extends Error {
@@ -22,7 +21,7 @@ export class UntypedFailure extends Error {
 
 /** True for an error the package defines, with a message naming what is wrong. */
 export function isTypedError(error: unknown): boolean {
-  return (error instanceof OpsLedgerError || error instanceof UsageError) && error.message.trim().length > 0;
+  return error instanceof OpsLedgerError && error.message.trim().length > 0;
 }
 
 /** Swallows a typed error; throws anything else on as an UntypedFailure. */

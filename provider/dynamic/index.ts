@@ -6,6 +6,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { RESOURCE_LIST } from "../registry";
 import { URN_INPUT, parseUrn } from "../runtime/urn";
 import type { ResourceDescriptor } from "../registry";
+import { PartialFailureError } from "../errors";
 import { configureProvider, flushLogs } from "../runtime/context";
 import { exitWhenOutputIsGone } from "../runtime/orphan-guard";
 import { runWithSettings, settingsOf } from "../runtime/resource-settings";
@@ -104,19 +105,18 @@ export const provider: dynamic.ResourceProvider = {
  * `code`, `details` and `metadata` have grpc meanings (a `metadata` without .clone() crashes the host). So the host
  * only ever sees a plain Error carrying the message, which already names the resource, the cause and the fix.
  *
- * A create or update that made part of its effect (ledger-transactions.ts) throws an error with the resource's `id`
- * and the `properties` to record: the host sends those as ErrorResourceInitFailed, and the engine keeps them in the
- * state with the error. The host passes them as they are, so the `__provider` it adds to every other answer's outputs
- * (refresh and delete need it) is added here from the call's inputs.
+ * A create or update that made part of its effect throws a PartialFailureError: the host sends a thrown error's `id`,
+ * `properties` and `reasons` as ErrorResourceInitFailed, and the engine keeps them in the state with the error. The
+ * host passes them as they are, so the `__provider` it adds to every other answer's outputs (refresh and delete need
+ * it) is added here from the call's inputs.
  */
 function plainError(e: unknown, inputs: unknown): Error {
   const plain = new Error(e instanceof Error ? e.message : String(e));
-  const partial = e as { id?: unknown; properties?: unknown; reasons?: unknown } | null;
-  if (typeof partial?.id !== "string" || partial.id === "" || typeof partial.properties !== "object") return plain;
+  if (!(e instanceof PartialFailureError)) return plain;
   const provider = (inputs as Record<string, unknown> | null)?.["__provider"];
   return Object.assign(plain, {
-    id: partial.id,
-    properties: { ...(partial.properties as object), ...(provider === undefined ? {} : { __provider: provider }) },
-    reasons: Array.isArray(partial.reasons) ? partial.reasons : [],
+    id: e.id,
+    properties: { ...e.properties, ...(provider === undefined ? {} : { __provider: provider }) },
+    reasons: [...e.reasons],
   });
 }

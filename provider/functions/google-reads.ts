@@ -6,7 +6,8 @@
  * them, maps the arguments to its `…OutputArgs`, and scripts/gen-schema.ts reads their doc comments into the schema.
  */
 import type { Creative, Deployment, EndpointId, EndpointParams, EndpointResult, Policy, Subscription } from "../google";
-import type { LongRunningOperation, RpcStatus } from "../operations/operation-types";
+import type { RpcStatus } from "../errors/operations/operation-failure-types";
+import type { LongRunningOperation } from "../operations/operation-types";
 
 /** Calls one endpoint of the table (a GoogleClient's `call`, or the SDK's program-side `callEndpoint`). */
 export type EndpointCaller = <E extends EndpointId>(id: E, params: EndpointParams<E>) => Promise<EndpointResult<E>>;

@@ -13,7 +13,7 @@ import { access, readFile } from "node:fs/promises";
 import { gcpMetadata } from "google-auth-library";
 import type { AuthClient } from "google-auth-library";
 import { OpsLedgerError } from "../errors";
-import { AuthError } from "./auth-error";
+import { AuthError } from "../errors/google/auth-error";
 import { buildAuthClient } from "./auth-clients";
 import type { AuthClientDeps } from "./auth-clients";
 import { abortReason } from "./delay";

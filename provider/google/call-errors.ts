@@ -1,11 +1,11 @@
 /** Building the errors a failed call ends in: the HTTP error, the transport failure, the caller's abort. */
 import { DeadlineError } from "../errors";
-import { ApiError } from "./api-error";
+import { ApiError } from "../errors/google/api-error";
 import type { BuiltRequest } from "./endpoints";
 import { hintFor } from "./hints";
 import type { HintContext } from "./hints";
 import type { ParsedGoogleError } from "./parse-error";
-import { redactText } from "./redact";
+import { redactText } from "../errors/google/redact";
 import type { FailureClassification } from "./retry";
 
 /** What a call is about, for its errors. */

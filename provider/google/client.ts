@@ -7,10 +7,10 @@ import { strict as assert } from "node:assert";
 import axios from "axios";
 import type { AxiosInstance, AxiosResponse } from "axios";
 import { ConfigError, DeadlineError, OpsLedgerError } from "../errors";
-import { ApiError } from "./api-error";
+import { ApiError } from "../errors/google/api-error";
 import { abortedCall, httpCallError, networkCallError } from "./call-errors";
 import type { CallState } from "./call-errors";
-import { AuthError } from "./auth-error";
+import { AuthError } from "../errors/google/auth-error";
 import { createGoogleTokenSource } from "./auth";
 import type { TokenSource } from "./auth";
 import { delay } from "./delay";
@@ -26,7 +26,7 @@ import { rateLimitNotice, sharedQuotaPacer } from "./quota-pacer";
 import type { QuotaWaitEvent } from "./quota-wait-event";
 import { parseGoogleError } from "./parse-error";
 import type { ParsedGoogleError } from "./parse-error";
-import { redactDeep, redactText } from "./redact";
+import { redactDeep, redactText } from "../errors/google/redact";
 import {
   backoffDelayMs,
   classifyHttpFailure,

@@ -6,7 +6,7 @@
  * KmsIntegrityError. The signature is returned as KMS sends it (DER; S not normalized: the caller makes it low-S).
  */
 import type { GoogleClient } from "./client";
-import { KmsIntegrityError } from "./kms-integrity-error";
+import { KmsIntegrityError } from "../errors/google/kms-integrity-error";
 
 /** Attempts of one signature or public key read when answers fail their integrity checks. */
 export const DEFAULT_KMS_INTEGRITY_ATTEMPTS = 3;

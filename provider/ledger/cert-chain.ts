@@ -6,7 +6,7 @@
  */
 import { x509 } from "./x509-lib";
 import type { Identity } from "./identity";
-import { IdentityError } from "./identity-error";
+import { IdentityError } from "../errors/ledger/identity-error";
 
 /** The trust anchors of one MSP. */
 export interface TrustedMsp {

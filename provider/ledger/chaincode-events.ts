@@ -20,7 +20,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { ValidationError } from "../errors/validation-error";
 import type { FieldFailure } from "../errors/validation-error";
-import { ChaincodeEventsError } from "./chaincode-events-error";
+import { ChaincodeEventsError } from "../errors/ledger/chaincode-events-error";
 import { codecs } from "./codec";
 import type { GatewayContext } from "./gateway-objects";
 import { sign } from "./gateway-objects";

@@ -9,6 +9,7 @@
  * Block verifies each of its endorser transactions next to the code the block records for it. Output is JSON on stdout; transient data is never printed (keys only).
  * Exit codes: 0 success / verified, 1 verification failed, 2 usage, I/O or decoding error.
  */
+import { UsageError } from "../errors/ledger/usage-error";
 import { promises as fs } from "node:fs";
 import type { TrustedMsp } from "./cert-chain";
 import { channelConfigView } from "./channel/config-view";
@@ -18,8 +19,8 @@ import { detectMessage, renderMessage } from "./json-view";
 import type { DetectedType } from "./json-view";
 import type { Envelope } from "./messages";
 import { verifySignedTransaction } from "./signed-transaction";
-import { validationCodeMeaning, validationCodeName } from "./validation-codes";
-import { VerificationError } from "./verification-error";
+import { validationCodeMeaning, validationCodeName } from "../errors/ledger/validation-codes";
+import { VerificationError } from "../errors/ledger/verification-error";
 import { verifyTransactionEnvelope } from "./verify";
 
 export interface CliIo {
@@ -44,14 +45,6 @@ envelope (decode adds channelConfig / configUpdate: the readable configuration, 
 sets with their values and its signers).
 `;
 
-/** A wrong command line or an unreadable <file>: printed with the usage text, exit code 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
-
 const HEADER_ENDORSER_TRANSACTION = 3;
 const BLOCK_METADATA_TRANSACTIONS_FILTER = 2;
 
@@ -65,7 +58,8 @@ interface Parsed {
 
 function parseArgs(argv: readonly string[]): Parsed {
   const [command, ...rest] = argv;
-  if (command !== "decode" && command !== "verify") throw new UsageError(`unknown command '${command ?? ""}'`);
+  if (command !== "decode" && command !== "verify")
+    throw new UsageError({ message: `unknown command '${command ?? ""}'` });
   const positional: string[] = [];
   const trustedCas: string[] = [];
   let type: string | undefined;
@@ -74,18 +68,19 @@ function parseArgs(argv: readonly string[]): Parsed {
     const arg = rest[i] ?? "";
     const value = (): string => {
       const v = rest[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
+      if (v === undefined) throw new UsageError({ message: `${arg} needs a value` });
       return v;
     };
     if (arg === "--type") type = value();
     else if (arg === "--trusted-ca") trustedCas.push(value());
     else if (arg === "--at") at = value();
-    else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
+    else if (arg.startsWith("--")) throw new UsageError({ message: `unknown option ${arg}` });
     else positional.push(arg);
   }
   const [file, ...extra] = positional;
-  if (file === undefined || extra.length > 0) throw new UsageError("exactly one <file> is required");
-  if (command === "decode" && trustedCas.length > 0) throw new UsageError("--trusted-ca applies to verify only");
+  if (file === undefined || extra.length > 0) throw new UsageError({ message: "exactly one <file> is required" });
+  if (command === "decode" && trustedCas.length > 0)
+    throw new UsageError({ message: "--trusted-ca applies to verify only" });
   return { command, file, type, trustedCas, at };
 }
 
@@ -104,7 +99,7 @@ function resolve(raw: Uint8Array, forced: string | undefined): { bytes: Uint8Arr
   const all = candidates(raw);
   if (forced !== undefined) {
     if (!Object.hasOwn(codecs, forced))
-      throw new UsageError(`unknown --type '${forced}' (one of ${Object.keys(codecs).join(", ")})`);
+      throw new UsageError({ message: `unknown --type '${forced}' (one of ${Object.keys(codecs).join(", ")})` });
     const type = forced as CodecName;
     const bytes = all.find((b) => {
       try {
@@ -120,7 +115,7 @@ function resolve(raw: Uint8Array, forced: string | undefined): { bytes: Uint8Arr
     const type = detectMessage(bytes);
     if (type !== undefined) return { bytes, type };
   }
-  throw new UsageError("the file is not a recognizable ledger message; name it with --type <MessageType>");
+  throw new UsageError({ message: "the file is not a recognizable ledger message; name it with --type <MessageType>" });
 }
 
 async function trustedMsps(specs: readonly string[], io: CliIo): Promise<TrustedMsp[]> {
@@ -169,7 +164,7 @@ async function verify(parsed: Parsed, bytes: Uint8Array, type: CodecName, io: Cl
   const trusted = parsed.trustedCas.length === 0 ? undefined : await trustedMsps(parsed.trustedCas, io);
   const at = parsed.at === undefined ? undefined : new Date(parsed.at);
   if (at !== undefined && Number.isNaN(at.getTime()))
-    throw new UsageError(`--at '${parsed.at ?? ""}' is not an ISO time`);
+    throw new UsageError({ message: `--at '${parsed.at ?? ""}' is not an ISO time` });
   try {
     if (type === "SignedTransaction") {
       const info = await verifySignedTransaction(bytes);
@@ -181,9 +176,9 @@ async function verify(parsed: Parsed, bytes: Uint8Array, type: CodecName, io: Cl
     if (type === "Block") return await verifyBlock(bytes, trusted, at, io);
     const found = envelopeOf(type, bytes);
     if (found === undefined)
-      throw new UsageError(
-        `verify needs an Envelope, PreparedTransaction, ProcessedTransaction, SignedTransaction or Block, not ${type}`,
-      );
+      throw new UsageError({
+        message: `verify needs an Envelope, PreparedTransaction, ProcessedTransaction, SignedTransaction or Block, not ${type}`,
+      });
     const report = await verifyTransactionEnvelope(found.envelope, {
       ...(trusted === undefined ? {} : { trustedMsps: trusted }),
       ...(at === undefined ? {} : { now: () => at }),

@@ -8,12 +8,12 @@
  * `decode(encode(x))` deep-equals `x` for every complete message `x`. Decoding never throws anything but
  * LedgerDecodeError.
  */
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type * as c from "./config-messages";
 import type * as g from "./gateway-messages";
 import type * as m from "./messages";
 import { protoType } from "./proto-root";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
 import { wireDecoder } from "./wire-decode";
 import { wireEncoder } from "./wire-encode";
 import { wireMessageOf } from "./wire-schema";

@@ -16,8 +16,8 @@
  *   transaction was accepted, so that answer counts as a submission and the commit status decides.
  */
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { GatewayError } from "./gateway-error";
-import { LedgerError } from "./ledger-error";
+import { GatewayError } from "../errors/ledger/gateway-error";
+import { LedgerError } from "../errors/ledger/ledger-error";
 import type { Commit, CommitStatus, Transaction } from "./gateway-objects";
 
 /** How long a run of transient failures (a gateway, endorser or orderer not answering) is retried. */

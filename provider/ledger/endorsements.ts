@@ -11,9 +11,9 @@ import type { Identity } from "./identity";
 import type { Endorsement } from "./messages";
 import { KEY_TYPE_NAMES, keyTypeOf, describeKey } from "./key-types";
 import { signatureFormProblem, verifySignature } from "./signing";
-import { TxValidationCode } from "./validation-codes";
-import { VerificationError } from "./verification-error";
-import type { VerificationMismatch } from "./verification-error";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
+import { VerificationError } from "../errors/ledger/verification-error";
+import type { VerificationMismatch } from "../errors/ledger/verification-error";
 
 export interface VerifiedEndorser {
   readonly mspId: string;

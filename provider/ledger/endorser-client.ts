@@ -15,7 +15,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";
-import { EndorserError } from "./endorser-error";
+import { EndorserError } from "../errors/ledger/endorser-error";
 import type { ConnectOptions } from "./gateway-client";
 import { newGatewayGrpcClient } from "./gateway-grpc-client";
 import { sign } from "./gateway-objects";

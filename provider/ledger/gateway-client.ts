@@ -18,8 +18,8 @@ import type {
   GetEventsOptions,
 } from "./chaincode-events";
 import { codecs } from "./codec";
-import { CommitError } from "./commit-error";
-import { GatewayError } from "./gateway-error";
+import { CommitError } from "../errors/ledger/commit-error";
+import { GatewayError } from "../errors/ledger/gateway-error";
 import { newGatewayGrpcClient } from "./gateway-grpc-client";
 import type { GatewayTlsOptions } from "./gateway-grpc-client";
 import { newCommit, newProposal, newTransaction } from "./gateway-objects";

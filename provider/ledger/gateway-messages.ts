@@ -80,12 +80,8 @@ export interface ChaincodeEventsResponse {
   readonly blockNumber: bigint;
 }
 
-/** One failing endorser or orderer, from google.rpc.Status.details. */
-export interface ErrorDetail {
-  readonly address: string;
-  readonly mspId: string;
-  readonly message: string;
-}
+/** One failing endorser or orderer, from google.rpc.Status.details (declared with the GatewayError that carries it). */
+export type { ErrorDetail } from "../errors/ledger/gateway-error";
 
 /** Offline signing only: the serialized form of a proposal awaiting a signature. */
 export interface ProposedTransaction {

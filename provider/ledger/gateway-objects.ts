@@ -9,13 +9,13 @@ import { codecs } from "./codec";
 import type { Hash } from "./hash";
 import type { Identity } from "./identity";
 import type { KeyType } from "./key-types";
-import { LedgerError } from "./ledger-error";
+import { LedgerError } from "../errors/ledger/ledger-error";
 import type { Envelope } from "./messages";
 import type { BuiltProposal } from "./proposal";
 import { unaryCall } from "./grpc-transport";
 import { normalizeLowS } from "./signing";
 import type { MessageSigner, Signer } from "./signing";
-import { validationCodeName } from "./validation-codes";
+import { validationCodeName } from "../errors/ledger/validation-codes";
 import { verifyPreparedTransaction } from "./verify";
 import type { VerificationReport } from "./verify";
 

@@ -7,11 +7,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";
 import type { MessageCodec, MessageInit } from "./codec";
-import { CommitStatusError } from "./commit-status-error";
-import { EndorseError } from "./endorse-error";
-import { GatewayError } from "./gateway-error";
+import { CommitStatusError } from "../errors/ledger/commit-status-error";
+import { EndorseError } from "../errors/ledger/endorse-error";
+import { GatewayError } from "../errors/ledger/gateway-error";
 import type { ErrorDetail } from "./gateway-messages";
-import { SubmitError } from "./submit-error";
+import { SubmitError } from "../errors/ledger/submit-error";
 
 export const GATEWAY_METHODS = {
   endorse: "/gateway.Gateway/Endorse",

@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { isSingleExecutable, PKCS11_PLATFORMS, pluginPlatform } from "../assets/package-files";
 import { ecdsaCurveOf } from "./key-types";
 import type { KeyType } from "./key-types";
-import { SignerError } from "./signer-error";
+import { SignerError } from "../errors/ledger/signer-error";
 import { keyTypeOfEcParams, publicKeyFromEcPoint } from "./signer-keys";
 import { toLowSDer } from "./signing";
 import type { Signer } from "./signing";

@@ -4,7 +4,7 @@
  */
 import * as crypto from "node:crypto";
 import { codecs } from "./codec";
-import { IdentityError } from "./identity-error";
+import { IdentityError } from "../errors/ledger/identity-error";
 import { describeKey, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "./key-types";
 import type { KeyType } from "./key-types";
 
@@ -46,17 +46,36 @@ export function identityKeyType(identity: Identity): KeyType {
   return type;
 }
 
-/** Parses one PEM certificate (Fabric's MSP runs pem.Decode on id_bytes and rejects anything else). */
-export function parseCertificate(pem: Uint8Array, subject: string): crypto.X509Certificate {
-  const text = Buffer.from(pem).toString("utf8");
-  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+/**
+ * The package's one X.509 certificate parser: a PEM certificate (text or bytes) parsed, or why it is none. Fabric's MSP
+ * runs pem.Decode on id_bytes and rejects anything else, so a text without a BEGIN CERTIFICATE block is none either.
+ */
+export function readCertificate(
+  pem: unknown,
+): { readonly certificate: crypto.X509Certificate } | { readonly problem: "not-pem" | "unparsable"; cause?: unknown } {
+  const text = typeof pem === "string" ? pem : pem instanceof Uint8Array ? Buffer.from(pem).toString("utf8") : "";
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) return { problem: "not-pem" };
+  try {
+    return { certificate: new crypto.X509Certificate(text) };
+  } catch (cause) {
+    return { problem: "unparsable", cause };
+  }
+}
+
+/** The certificate of a PEM text or bytes, or undefined when it is none (readCertificate). */
+export function certificateOf(pem: unknown): crypto.X509Certificate | undefined {
+  const read = readCertificate(pem);
+  return "certificate" in read ? read.certificate : undefined;
+}
+
+/** Parses one PEM certificate (readCertificate); throws IdentityError naming `subject` when it is none. */
+export function parseCertificate(pem: Uint8Array | string, subject: string): crypto.X509Certificate {
+  const read = readCertificate(pem);
+  if ("certificate" in read) return read.certificate;
+  if (read.problem === "not-pem") {
     throw new IdentityError({ subject, reason: "not a PEM certificate (no BEGIN CERTIFICATE block)" });
   }
-  try {
-    return new crypto.X509Certificate(text);
-  } catch (error) {
-    throw new IdentityError({ subject, reason: "the PEM certificate does not parse as X.509", cause: error });
-  }
+  throw new IdentityError({ subject, reason: "the PEM certificate does not parse as X.509", cause: read.cause });
 }
 
 /** msp.SerializedIdentity bytes: the `creator` of headers and the `endorser` of endorsements. */

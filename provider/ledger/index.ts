@@ -8,18 +8,17 @@
  */
 export { codecs } from "./codec";
 export type { ProcessedTransaction } from "./messages";
-export { ChannelCapabilityError, resolveChannelCapabilities } from "./channel-capabilities";
+export { resolveChannelCapabilities } from "./channel-capabilities";
 export type { ChannelCapabilityResolution } from "./channel-capabilities";
 export { unwrap } from "./unwrap";
-export { validationCodeMeaning, validationCodeName } from "./validation-codes";
 export { bytesEqual, sha256 } from "./hash";
-export { deserializeIdentity, newIdentity, serializeIdentity } from "./identity";
+export { certificateOf, deserializeIdentity, newIdentity, parseCertificate, serializeIdentity } from "./identity";
 export { KEY_TYPE_NAMES, SUPPORTED_KEY_TYPES_TEXT, describeKey, keyTypeOf } from "./key-types";
 export type { KeyType } from "./key-types";
 export { isLowS, newPrivateKeySigner, toLowSDer, verifySignature } from "./signing";
 export type { Signer } from "./signing";
 export { openHsmSigner } from "./hsm-signer";
-export { assertSignerMatchesCertificate, fabricSki } from "./signer-keys";
+export { assertSignerMatchesCertificate, fabricSki, privateKeyOf, samePublicKey } from "./signer-keys";
 export { VISIBILITY_MODES, buildProposal, computeTxId } from "./proposal";
 export type { Visibility } from "./proposal";
 export { connect, isTransactionNotFound } from "./gateway-client";
@@ -29,5 +28,3 @@ export type { GatewayTlsOptions } from "./gateway-grpc-client";
 export { evaluateChaincode, readChainInfo, readTransaction, transactionIdProblem } from "./qscc-reads";
 export type { ChainInfo, EvaluationResult } from "./qscc-reads";
 export type { TransactionRecord } from "./transaction-record";
-export { LedgerError } from "./ledger-error";
-export { SignerError } from "./signer-error";

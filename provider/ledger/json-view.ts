@@ -7,10 +7,10 @@
  * (qscc, the component's output), an Envelope, a PreparedTransaction, a ProposedTransaction, a SignedTransaction
  * export, a bare Transaction, a Block (configuration blocks included), or qscc GetChainInfo's BlockchainInfo.
  */
-import * as crypto from "node:crypto";
 import { codecs } from "./codec";
+import { certificateOf } from "./identity";
 import type { CodecName } from "./codec";
-import { validationCodeMeaning, validationCodeName } from "./validation-codes";
+import { validationCodeMeaning, validationCodeName } from "../errors/ledger/validation-codes";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -59,12 +59,10 @@ function printableUtf8(bytes: Uint8Array): string | undefined {
 }
 
 function certificateSummary(pem: Uint8Array): Json {
-  try {
-    const cert = new crypto.X509Certificate(Buffer.from(pem));
-    return { subject: cert.subject, issuer: cert.issuer, validFrom: cert.validFrom, validTo: cert.validTo };
-  } catch {
-    return null;
-  }
+  const cert = certificateOf(pem);
+  return cert === undefined
+    ? null
+    : { subject: cert.subject, issuer: cert.issuer, validFrom: cert.validFrom, validTo: cert.validTo };
 }
 
 function renderValue(value: unknown, nestedType: CodecName | undefined): Json {

@@ -9,12 +9,12 @@
 import { codecs } from "./codec";
 import { bytesEqual, DEFAULT_HASH } from "./hash";
 import type { Hash } from "./hash";
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type { Envelope, SignedTransaction } from "./messages";
 import { normalizeLowS, verifySignature } from "./signing";
 import type { Signer } from "./signing";
-import { TxValidationCode } from "./validation-codes";
-import { VerificationError } from "./verification-error";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
+import { VerificationError } from "../errors/ledger/verification-error";
 
 /** The serialized Transaction inside an envelope (Payload.data). Throws LedgerDecodeError. */
 export function transactionBytesOf(envelope: Envelope | Uint8Array): Uint8Array {

@@ -5,9 +5,10 @@
  */
 import * as crypto from "node:crypto";
 import { ecdsaCurveNamed, P256, P384 } from "./ecdsa";
+import { certificateOf, parseCertificate } from "./identity";
 import { describeKey, keyTypeOf } from "./key-types";
 import type { KeyType } from "./key-types";
-import { SignerError } from "./signer-error";
+import { SignerError } from "../errors/ledger/signer-error";
 import { verifySignature } from "./signing";
 import type { Signer } from "./signing";
 
@@ -95,6 +96,16 @@ export function publicKeyFromEcPoint(value: Uint8Array, params?: Uint8Array): cr
   }
 }
 
+/** The private key a PEM parses to, or undefined: never the parse error, whose text could echo key material. */
+export function privateKeyOf(pem: unknown): crypto.KeyObject | undefined {
+  if (typeof pem !== "string") return undefined;
+  try {
+    return crypto.createPrivateKey(pem);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether two keys (public or private) have the same public key. */
 export function samePublicKey(a: crypto.KeyObject, b: crypto.KeyObject): boolean {
   const spki = (k: crypto.KeyObject): Buffer =>
@@ -104,11 +115,7 @@ export function samePublicKey(a: crypto.KeyObject, b: crypto.KeyObject): boolean
 
 /** The certificate's subject, one line ("CN=deployer, O=Org1"), for messages. */
 export function certificateSubject(certificatePem: string): string {
-  try {
-    return new crypto.X509Certificate(certificatePem).subject.split("\n").join(", ");
-  } catch {
-    return "(unparsable certificate)";
-  }
+  return certificateOf(certificatePem)?.subject.split("\n").join(", ") ?? "(unparsable certificate)";
 }
 
 export interface SignerKeyCheck {
@@ -128,7 +135,7 @@ export interface SignerKeyCheck {
  * over a random challenge with the certificate's key.
  */
 export async function assertSignerMatchesCertificate(check: SignerKeyCheck): Promise<void> {
-  const certificateKey = new crypto.X509Certificate(check.certificatePem).publicKey;
+  const certificateKey = parseCertificate(check.certificatePem, "certificate").publicKey;
   let matches: boolean;
   if (check.publicKey !== undefined) matches = samePublicKey(check.publicKey, certificateKey);
   else if (check.signer !== undefined) {

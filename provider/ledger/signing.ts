@@ -6,7 +6,7 @@
  */
 import * as crypto from "node:crypto";
 import { decodeDerSignatureOn, encodeDerSignature, normalizeLowSOn, rawToLowSDer, signDigestOn } from "./ecdsa";
-import { IdentityError } from "./identity-error";
+import { IdentityError } from "../errors/ledger/identity-error";
 import { parseCertificate } from "./identity";
 import { describeKey, ecdsaCurveOf, keyTypeOf, SUPPORTED_KEY_TYPES_TEXT } from "./key-types";
 import type { KeyType } from "./key-types";
@@ -182,10 +182,7 @@ export function verifySignature(options: VerifySignatureOptions): boolean {
     const key =
       options.publicKey instanceof crypto.KeyObject
         ? options.publicKey
-        : parseCertificate(
-            typeof options.publicKey === "string" ? Buffer.from(options.publicKey) : options.publicKey,
-            "signer certificate",
-          ).publicKey;
+        : parseCertificate(options.publicKey, "signer certificate").publicKey;
     const type = keyTypeOf(key);
     if (type === undefined || signatureFormProblem(options.signature, type) !== undefined) return false;
     if (type === "ed25519") return crypto.verify(null, options.message, key, options.signature);

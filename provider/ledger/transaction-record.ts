@@ -6,15 +6,15 @@
  */
 import { codecs } from "./codec";
 import { deserializeIdentity } from "./identity";
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type { ProcessedTransaction } from "./messages";
 import { parseVisibility } from "./proposal";
 import type { Visibility } from "./proposal";
 import { certificateSubject } from "./signer-keys";
 import { unwrapChaincodeAction, unwrapEnvelope } from "./unwrap";
 import type { UnwrappedChaincodeAction, UnwrappedEnvelope } from "./unwrap";
-import { validationCodeName } from "./validation-codes";
-import { VerificationError } from "./verification-error";
+import { validationCodeName } from "../errors/ledger/validation-codes";
+import { VerificationError } from "../errors/ledger/verification-error";
 import { verifyTransactionEnvelope } from "./verify";
 import type { EnvelopeVerifyOptions } from "./verify";
 

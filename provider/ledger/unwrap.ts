@@ -9,9 +9,9 @@
  */
 import { codecs } from "./codec";
 import type { DecodeContext, MessageCodec } from "./codec";
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type * as m from "./messages";
-import { TxValidationCode } from "./validation-codes";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
 
 /** common.HeaderType values used here. */
 export const HeaderType = {

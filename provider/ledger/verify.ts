@@ -19,16 +19,16 @@ import { codecs } from "./codec";
 import { checkEndorsements } from "./endorsements";
 import type { VerifiedEndorser } from "./endorsements";
 import { bytesEqual, concatBytes, sha256, toHex } from "./hash";
-import { LedgerDecodeError } from "./ledger-decode-error";
+import { LedgerDecodeError } from "../errors/ledger/ledger-decode-error";
 import type { ChaincodeResponse, Envelope } from "./messages";
 import { computeTxId, parseVisibility } from "./proposal";
 import type { BuiltProposal, Visibility } from "./proposal";
 import { verifySignature } from "./signing";
 import { unwrapChaincodeAction, unwrapEnvelope } from "./unwrap";
 import type { UnwrappedChaincodeAction, UnwrappedEnvelope } from "./unwrap";
-import { TxValidationCode } from "./validation-codes";
-import { VerificationError } from "./verification-error";
-import type { VerificationMismatch } from "./verification-error";
+import { TxValidationCode } from "../errors/ledger/validation-codes";
+import { VerificationError } from "../errors/ledger/verification-error";
+import type { VerificationMismatch } from "../errors/ledger/verification-error";
 
 export interface VerifyOptions {
   /** The MSPs whose root CAs are trusted for endorsers (and, for envelopes, the creator). */

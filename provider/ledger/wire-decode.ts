@@ -14,17 +14,10 @@
  * - truncated input, over-long varints, field number 0, stray end-group tags, wire types 6 and 7 and nesting deeper
  *   than MAX_DEPTH throw WireFormatError.
  */
+import { WireFormatError } from "../errors/ledger/wire-format-error";
 import { compileGenerated, Kind, MAX_DEPTH, Mode, NestedSlots, type WireField, type WireMessage } from "./wire-schema";
 
 type Plain = Record<string, unknown>;
-
-/** Bytes that are not a valid encoding of the message (the codec turns it into a LedgerDecodeError). */
-export class WireFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WireFormatError";
-  }
-}
 
 interface Reader {
   buf: Uint8Array;
@@ -43,7 +36,7 @@ let LO = 0;
 let HI = 0;
 
 function truncated(): WireFormatError {
-  return new WireFormatError("index out of range: the message is truncated");
+  return new WireFormatError({ message: "index out of range: the message is truncated" });
 }
 
 function readVarint32(r: Reader, end: number): number {
@@ -59,7 +52,7 @@ function readVarint32(r: Reader, end: number): number {
       return value >>> 0;
     }
   }
-  throw new WireFormatError("invalid varint encoding (more than 10 bytes)");
+  throw new WireFormatError({ message: "invalid varint encoding (more than 10 bytes)" });
 }
 
 function readVarint64(r: Reader, end: number): void {
@@ -83,7 +76,7 @@ function readVarint64(r: Reader, end: number): void {
       return;
     }
   }
-  throw new WireFormatError("invalid varint encoding (more than 10 bytes)");
+  throw new WireFormatError({ message: "invalid varint encoding (more than 10 bytes)" });
 }
 
 /**
@@ -97,14 +90,14 @@ function readTag(r: Reader, end: number): number {
   for (let shift = 0; shift < 35; shift += 7) {
     if (pos >= end) throw truncated();
     const b = buf[pos++] as number;
-    if (shift === 28 && b > 15) throw new WireFormatError("invalid tag encoding");
+    if (shift === 28 && b > 15) throw new WireFormatError({ message: "invalid tag encoding" });
     value |= (b & 127) << shift;
     if (b < 128) {
       r.pos = pos;
       return value >>> 0;
     }
   }
-  throw new WireFormatError("invalid tag encoding");
+  throw new WireFormatError({ message: "invalid tag encoding" });
 }
 
 /** The end of a length-delimited value starting at r.pos (after its length), checked against `end`. */
@@ -117,7 +110,7 @@ function delimitedEnd(r: Reader, end: number): number {
     if (pos >= end) throw truncated();
     const b = buf[pos++] as number;
     if (shift === 28) {
-      if (b > 7) throw new WireFormatError("invalid length encoding");
+      if (b > 7) throw new WireFormatError({ message: "invalid length encoding" });
       length = (length | (b << 28)) >>> 0;
       break;
     }
@@ -148,7 +141,7 @@ function readString(r: Reader, end: number): string {
   try {
     return utf8.decode(buf.subarray(start, stop));
   } catch {
-    throw new WireFormatError("a string field is not valid UTF-8");
+    throw new WireFormatError({ message: "a string field is not valid UTF-8" });
   }
 }
 
@@ -181,7 +174,7 @@ function readUint64(r: Reader, end: number): bigint {
 
 /** Skips one unknown field (of wire type `wireType`), groups included. */
 function skipField(r: Reader, end: number, wireType: number, fieldNumber: number, depth: number): void {
-  if (fieldNumber === 0) throw new WireFormatError("illegal tag: field number 0");
+  if (fieldNumber === 0) throw new WireFormatError({ message: "illegal tag: field number 0" });
   switch (wireType) {
     case 0:
       readVarint64(r, end);
@@ -194,11 +187,11 @@ function skipField(r: Reader, end: number, wireType: number, fieldNumber: number
       r.pos = delimitedEnd(r, end);
       return;
     case 3: {
-      if (depth + 1 > MAX_DEPTH) throw new WireFormatError("max depth exceeded");
+      if (depth + 1 > MAX_DEPTH) throw new WireFormatError({ message: "max depth exceeded" });
       for (;;) {
         const tag = readTag(r, end);
         if ((tag & 7) === 4) {
-          if (tag >>> 3 !== fieldNumber) throw new WireFormatError("invalid end group tag");
+          if (tag >>> 3 !== fieldNumber) throw new WireFormatError({ message: "invalid end group tag" });
           return;
         }
         skipField(r, end, tag & 7, tag >>> 3, depth + 1);
@@ -209,9 +202,9 @@ function skipField(r: Reader, end: number, wireType: number, fieldNumber: number
       r.pos += 4;
       return;
     case 4:
-      throw new WireFormatError("invalid end group tag");
+      throw new WireFormatError({ message: "invalid end group tag" });
     default:
-      throw new WireFormatError(`invalid wire type ${wireType}`);
+      throw new WireFormatError({ message: `invalid wire type ${wireType}` });
   }
 }
 
@@ -230,7 +223,7 @@ function readMapEntry(r: Reader, end: number, map: Map<string, Uint8Array>, dept
 }
 
 function tooDeep(): WireFormatError {
-  return new WireFormatError("max depth exceeded");
+  return new WireFormatError({ message: "max depth exceeded" });
 }
 
 /** What generated decoders call (the `rt` parameter of the generated code). */

@@ -3,7 +3,7 @@
  * They are reported through onWarning, never thrown: an out-of-spec detail must not hide the operation's real outcome.
  * Each function returns messages without a subject; the waiter prefixes the operation's name.
  */
-import type { ComputeOperationErrorItem, RpcStatus } from "./operation-types";
+import type { ComputeOperationErrorItem, RpcStatus } from "../errors/operations/operation-failure-types";
 
 /** errorInfo.reason: UPPER_SNAKE_CASE, at most 63 characters. */
 export const ERROR_INFO_REASON_PATTERN = /^[A-Z0-9_]+$/;

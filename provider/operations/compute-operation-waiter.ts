@@ -3,8 +3,8 @@
  * httpErrorStatusCode >= 400. PENDING and RUNNING keep polling; any other status is reported and treated as not done.
  */
 import { computeErrorAnomalies } from "./anomalies";
-import { formatComputeWarning } from "./format";
-import { OperationError } from "./operation-error";
+import { formatComputeWarning } from "../errors/operations/operation-format";
+import { OperationError } from "../errors/operations/operation-error";
 import type { ComputeOperation } from "./operation-types";
 import { waitForOperation } from "./waiter";
 import type { OperationAdapter } from "./waiter";

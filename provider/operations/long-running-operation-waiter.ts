@@ -3,7 +3,7 @@
  * `error` is a failure, `response` a success, and neither is a failure too (never a hang).
  */
 import { rpcStatusAnomalies } from "./anomalies";
-import { OperationError } from "./operation-error";
+import { OperationError } from "../errors/operations/operation-error";
 import type { LongRunningOperation } from "./operation-types";
 import { waitForOperation } from "./waiter";
 import type { OperationAdapter } from "./waiter";

@@ -1,8 +1,14 @@
 /**
  * Wire shapes of the two kinds of operation this package waits on. Field names are exactly the JSON names of the
  * APIs (lowerCamelCase, 64-bit integers as strings). Every field is optional on the wire: servers leave out
- * defaults, and out-of-spec values must be reported, not crashed on.
+ * defaults, and out-of-spec values must be reported, not crashed on. What a failed operation carries (its errors,
+ * warnings, google.rpc.Status) is declared with the OperationError that reports it.
  */
+import type {
+  ComputeOperationErrorItem,
+  ComputeOperationWarning,
+  RpcStatus,
+} from "../errors/operations/operation-failure-types";
 
 /** compute#operation (the reply of firewallPolicies.move and globalOrganizationOperations.get). */
 export interface ComputeOperation {
@@ -34,40 +40,6 @@ export interface ComputeOperation {
   operationGroupId?: string;
   setCommonInstanceMetadataOperationMetadata?: Record<string, unknown>;
   instancesBulkInsertOperationMetadata?: Record<string, unknown>;
-}
-
-export interface ComputeOperationErrorItem {
-  code?: string;
-  location?: string;
-  message?: string;
-  errorDetails?: ComputeErrorDetail[];
-}
-
-export interface ComputeErrorDetail {
-  errorInfo?: { reason?: string; domain?: string; metadatas?: Record<string, string> };
-  quotaInfo?: {
-    metricName?: string;
-    limitName?: string;
-    dimensions?: Record<string, string>;
-    limit?: number;
-    futureLimit?: number;
-    rolloutStatus?: string;
-  };
-  help?: { links?: { description?: string; url?: string }[] };
-  localizedMessage?: { locale?: string; message?: string };
-}
-
-export interface ComputeOperationWarning {
-  code?: string;
-  message?: string;
-  data?: { key?: string; value?: string }[];
-}
-
-/** google.rpc.Status as JSON. */
-export interface RpcStatus {
-  code?: number;
-  message?: string;
-  details?: ({ "@type"?: string } & Record<string, unknown>)[];
 }
 
 /** google.longrunning.Operation as JSON (IAM v3beta operations, endpoint 2). */

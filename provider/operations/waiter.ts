@@ -4,7 +4,7 @@
  */
 import { DeadlineError, ValidationError } from "../errors";
 import { systemClock } from "./clock";
-import { capitalize, describeOperation, formatDeadline } from "./format";
+import { capitalize, describeOperation, formatDeadline } from "../errors/operations/operation-format";
 import { ProgressTracker } from "./progress";
 import type { Observation } from "./progress";
 import { nextPollDelayMs, resolvePollSchedule } from "./schedule";

@@ -11,6 +11,7 @@ import type { ResourceKind, Step } from "./kinds";
 import { requiredFailures, secretNames } from "../schema/schema";
 import { unwrapProperties, wrapProperties } from "./secrets";
 import type { EndpointCaller } from "../functions/google-reads";
+import { PartialFailureError } from "../errors";
 
 type Props = Record<string, unknown>;
 /** The resources served (the plugin's table; tests pass their own). */
@@ -78,32 +79,20 @@ function finish(type: string, kind: ResourceKind, outs: Props, original: Props, 
 }
 
 /**
- * A create or update that made part of its effect (ledger.LedgerTransactions: some items committed) throws an error
- * carrying the resource's id and the outputs to record; the server sends them as ErrorResourceInitFailed and the
- * engine keeps them in the state with the error. The outputs are finished as a success's are (secrets marked).
+ * Runs a create or update; the outputs of a partial failure (PartialFailureError: some of its effect made, which the
+ * server sends as ErrorResourceInitFailed) are finished with `finishing`, as a success's are (secrets marked).
  */
-export interface PartialFailure {
-  readonly id: string;
-  readonly properties: Props;
-  readonly reasons: readonly string[];
-}
-
-export function partialFailureOf(e: unknown): PartialFailure | undefined {
-  const p = e as Partial<PartialFailure> | null;
-  if (typeof p?.id !== "string" || p.id === "" || typeof p.properties !== "object") return undefined;
-  return { id: p.id, properties: p.properties, reasons: Array.isArray(p.reasons) ? p.reasons : [] };
-}
-
-/** Runs a create or update; a partial failure's outputs are finished with `finishing` before it goes on. */
 async function finishingPartial<T>(work: () => Promise<T>, finishing: (outs: Props) => Props): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    const partial = partialFailureOf(e);
-    if (partial === undefined) throw e;
-    throw Object.assign(new Error(e instanceof Error ? e.message : String(e)), {
-      ...partial,
-      properties: finishing(partial.properties),
+    if (!(e instanceof PartialFailureError)) throw e;
+    throw new PartialFailureError({
+      message: e.message,
+      id: e.id,
+      properties: finishing({ ...e.properties }),
+      reasons: e.reasons,
+      cause: e,
     });
   }
 }

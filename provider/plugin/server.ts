@@ -15,6 +15,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as adapter from "./adapter";
 import type { PropertyDiffKind } from "./adapter";
+import { PartialFailureError } from "../errors";
 import { flushLogs } from "../runtime/context";
 import { checkPluginVersion, checkSettings, configurePlugin, pluginCaller } from "./config";
 import { PROVIDER_TYPE, schemaText, secretNames } from "../schema/schema";
@@ -45,19 +46,18 @@ function struct(props: Props): structproto.Struct {
 
 /**
  * An error as the engine shows it: the message only (it already names the resource, the cause and the fix). A partial
- * failure of a create or update (adapter.partialFailureOf) also carries ErrorResourceInitFailed in the status details
+ * failure of a create or update (PartialFailureError) also carries ErrorResourceInitFailed in the status details
  * (`grpc-status-details-bin`, a google.rpc.Status), as @pulumi/pulumi's dynamic-provider host sends it: the engine
  * then records the id and outputs with the error.
  */
 function grpcError(e: unknown, code = grpc.status.UNKNOWN): grpc.ServiceError {
   const message = e instanceof Error ? e.message : String(e);
   const metadata = new grpc.Metadata();
-  const partial = adapter.partialFailureOf(e);
-  if (partial !== undefined) {
+  if (e instanceof PartialFailureError) {
     const detail = new provproto.ErrorResourceInitFailed()
-      .setId(partial.id)
-      .setProperties(struct(partial.properties))
-      .setReasonsList([...partial.reasons]);
+      .setId(e.id)
+      .setProperties(struct({ ...e.properties }))
+      .setReasonsList([...e.reasons]);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status().setCode(code).setMessage(message);

@@ -26,8 +26,8 @@ function fn(module: string, name: string, file: string, load: () => Read): Funct
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use: the ledger's reads load gRPC and the protos */
 const google = (): typeof import("../functions/google-reads") =>
   require("../functions/google-reads") as typeof import("../functions/google-reads");
-const ledger = (): typeof import("../functions/ledger-reads") =>
-  require("../functions/ledger-reads") as typeof import("../functions/ledger-reads");
+const ledger = (): typeof import("../resources/ledger/ledger-reads") =>
+  require("../resources/ledger/ledger-reads") as typeof import("../resources/ledger/ledger-reads");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Args<F extends (...a: never[]) => unknown, I extends number> = Parameters<F>[I];

@@ -112,7 +112,8 @@ export const RESOURCES = {
         "Declare it without import: a transaction this resource already committed under its txId is found on the ledger and adopted, not submitted again",
     },
     load: () => {
-      const m = require("../resources/ledger-transaction") as typeof import("../resources/ledger-transaction");
+      const m =
+        require("../resources/ledger/ledger-transaction") as typeof import("../resources/ledger/ledger-transaction");
       return { provider: m.ledgerTransactionProvider };
     },
   }),
@@ -127,7 +128,8 @@ export const RESOURCES = {
         "Declare it without import: every item this resource already committed under its txId is found on the ledger and adopted, not submitted again",
     },
     load: () => {
-      const m = require("../resources/ledger-transactions") as typeof import("../resources/ledger-transactions");
+      const m =
+        require("../resources/ledger/ledger-transactions") as typeof import("../resources/ledger/ledger-transactions");
       return { provider: m.ledgerTransactionsProvider };
     },
   }),

@@ -9,7 +9,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { ComputeOperation } from "../operations/operation-types";
 import { waitForComputeOperation } from "../operations";
-import { isApiError } from "../google";
+import { isApiError } from "../errors";
 import type { CallOptions, GoogleClient } from "../google";
 import { log, providerClient, status } from "../runtime/context";
 import { quotaWaitReporter } from "../runtime/quota-status";

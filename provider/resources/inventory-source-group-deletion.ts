@@ -5,7 +5,7 @@
  * cannot be undone.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { isApiError } from "../google";
+import { isApiError } from "../errors";
 import { log, providerClient } from "../runtime/context";
 import { nameFromUrn } from "./common";
 import { inventorySourceGroupInputFailures } from "./validate";

@@ -5,7 +5,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { waitForComputeOperation, waitForLongRunningOperation } from "../operations";
-import { isApiError } from "../google";
+import { isApiError } from "../errors";
 import { log, providerClient, status } from "../runtime/context";
 import { checkTimeouts, nameFromUrn, timeoutMs } from "./common";
 import type { Timeouts } from "./common";

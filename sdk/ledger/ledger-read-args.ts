@@ -1,12 +1,12 @@
 import * as path from "node:path";
-import type { LedgerGatewayInputs, LedgerIdentityInputs } from "../../provider/resources/ledger-transaction-inputs";
-import type * as LedgerReads from "../../provider/functions/ledger-reads";
+import type * as LedgerReads from "../../provider/resources/ledger/ledger-reads";
 import type {
+  LedgerGateway,
   LedgerIdentity,
   LedgerPkcs11,
   LedgerReadGateway,
   LedgerReadShape,
-} from "../../provider/resources/ledger-shapes";
+} from "../../provider/resources/ledger/ledger-shapes";
 import type { InputOf } from "./inputs";
 
 /**
@@ -16,7 +16,7 @@ import type { InputOf } from "./inputs";
  */
 export function ledgerReads(): typeof LedgerReads {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above); CommonJS build
-  return require("../../provider/functions/ledger-reads") as typeof LedgerReads;
+  return require("../../provider/resources/ledger/ledger-reads") as typeof LedgerReads;
 }
 
 /** The gateway a read asks (ledger-shapes.ts: a LedgerTransaction's gateway without supportsVisibility). */
@@ -35,13 +35,13 @@ export type LedgerReadArgs = LedgerReadShape;
 export type DeepInput<T> = InputOf<T>;
 
 /** The gateway as the provider layer takes it: a client TLS key file's path made absolute (the program's directory). */
-export function gatewayOf(gateway: LedgerReadGateway): LedgerGatewayInputs {
+export function gatewayOf(gateway: LedgerReadGateway): LedgerGateway {
   return gateway.clientKeyFile === undefined
     ? gateway
     : { ...gateway, clientKeyFile: path.resolve(gateway.clientKeyFile) };
 }
 
 /** The identity as the provider layer takes it: a key file's path made absolute (the program's directory). */
-export function identityOf(identity: LedgerReadIdentity): LedgerIdentityInputs {
+export function identityOf(identity: LedgerReadIdentity): LedgerIdentity {
   return identity.keyFile === undefined ? identity : { ...identity, keyFile: path.resolve(identity.keyFile) };
 }

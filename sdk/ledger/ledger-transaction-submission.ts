@@ -1,6 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES } from "../../provider/registry";
-import type { LedgerBytes, LedgerCredentials, LedgerTransactionShape } from "../../provider/resources/ledger-shapes";
+import type {
+  LedgerBytes,
+  LedgerCredentials,
+  LedgerPayload,
+  LedgerTransactionShape,
+} from "../../provider/resources/ledger/ledger-shapes";
 import { OpsLedgerDynamicResource } from "../provider-stubs";
 import type { Inputs } from "./inputs";
 import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
@@ -11,11 +16,8 @@ export const LEDGER_TRANSACTION_SUBMISSION_TYPE: string = RESOURCES.ledgerTransa
 /** A chaincode argument or transient value: a string (sent as UTF-8), or bytes as `{ base64: "..." }`. */
 export type LedgerBytesInput = LedgerBytes;
 
-/** A chaincode response payload, as UTF-8 text (invalid sequences replaced) and as base64 (exact bytes). */
-export interface LedgerPayload {
-  utf8: string;
-  base64: string;
-}
+/** A chaincode response payload (declared in ledger-shapes.ts). */
+export type { LedgerPayload };
 
 /**
  * The inputs of the submission, as the component passes them (ledger-shapes.ts's LedgerTransactionShape): the gateway

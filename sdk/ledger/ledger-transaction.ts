@@ -11,7 +11,7 @@ import type {
   LedgerPkcs11,
   LedgerTimeouts as LedgerTimeoutsShape,
   LedgerTransactionShape,
-} from "../../provider/resources/ledger-shapes";
+} from "../../provider/resources/ledger/ledger-shapes";
 import type { Inputs } from "./inputs";
 import type { LedgerPayload } from "./ledger-transaction-submission";
 import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
@@ -34,7 +34,7 @@ export const LEDGER_TRANSACTION_TYPE: string = COMPONENT.type;
  */
 export const LEDGER_TRANSACTION_RESOURCE_TYPE: string = RESOURCES.ledgerTransaction.token;
 
-export type { LedgerVisibility } from "../../provider/resources/ledger-shapes";
+export type { LedgerVisibility } from "../../provider/resources/ledger/ledger-shapes";
 
 /** Where the Fabric Gateway is and how to reach it (ledger-shapes.ts's LedgerGateway, each field an Input). */
 export type LedgerGatewayArgs = Inputs<LedgerGateway>;

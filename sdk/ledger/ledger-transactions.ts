@@ -5,13 +5,17 @@ import { gatewayInputs, identityInputs } from "./ledger-transaction";
 import type { LedgerGatewayArgs, LedgerIdentityArgs } from "./ledger-transaction";
 import type {
   LedgerCredentials,
+  LedgerTransactionsCommitted,
   LedgerTransactionsItem,
+  LedgerTransactionsPlanned,
   LedgerTransactionsShape,
   LedgerTransactionsTimeouts as LedgerTransactionsTimeoutsShape,
-} from "../../provider/resources/ledger-shapes";
+} from "../../provider/resources/ledger/ledger-shapes";
 import type { Inputs } from "./inputs";
-import type { LedgerBytesInput } from "./ledger-transaction-submission";
 import { hasFaceType, resourceFaceTypes, type FaceTypes } from "../face-types";
+
+/** What the resource reports of each item (declared once, with the provider's outputs, in ledger-shapes.ts). */
+export type { LedgerTransactionsCommitted, LedgerTransactionsPlanned };
 
 /** The type token of the dynamic resource (module "ledger", type "LedgerTransactions"). Frozen: state names it. */
 export const LEDGER_TRANSACTIONS_TYPE: string = RESOURCES.ledgerTransactions.dynamicType;
@@ -28,30 +32,6 @@ export type LedgerTransactionsArgs = Inputs<
   "gateway" | "identity",
   { gateway: LedgerGatewayArgs; identity: LedgerIdentityArgs }
 >;
-
-/** A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview). */
-export interface LedgerTransactionsPlanned {
-  key: string;
-  chaincode?: string;
-  function: string;
-  args?: LedgerBytesInput[];
-  endorsingOrganizations?: string[];
-  /** The generation of the item's transaction (bumped when it changes). */
-  generation?: number;
-  /** The txId the item is (or was) submitted with. */
-  txId?: string;
-}
-
-/** A committed item. */
-export interface LedgerTransactionsCommitted {
-  key: string;
-  txId: string;
-  /** The validation code's name: "VALID" (a failed item is not recorded). */
-  validationCode: string;
-  validationCodeNumber: number;
-  /** The block holding the transaction (a decimal string: uint64). */
-  blockNumber: string;
-}
 
 /**
  * Many Hyperledger Fabric transactions in one resource, sharing a gateway, channel, identity and trusted roots: each

@@ -17,7 +17,7 @@
  * sandbox's Cloud KMS EC_SIGN_ED25519 (`data`: the message) and EC_SIGN_P384_SHA384 key versions. KMS has no P-384
  * algorithm over SHA-256, and Fabric verifies P-384 over SHA-256 only: KMS hashing `data` itself (SHA-384) cannot make a
  * signature Fabric accepts, so the signer sends the SHA-256 digest in digest.sha384, zero-padded to 48 bytes (the same
- * integer: ECDSA over SHA-256; provider/resources/ledger-transaction-signer.ts).
+ * integer: ECDSA over SHA-256; provider/resources/ledger/session/kms-signer.ts).
  *
  * The network's peers require client TLS certificates (`clientAuth`, mutual TLS on 3.1.5): every test above
  * reaches them over mutual TLS (the gateway proxy and the test's clients present the organization's client TLS
@@ -33,7 +33,7 @@ import * as path from "node:path";
 import * as official from "@hyperledger/fabric-gateway";
 import { type Gateway } from "../../provider/ledger/gateway-client";
 import { newPrivateKeySigner } from "../../provider/ledger/signing";
-import { VerificationError } from "../../provider/ledger/verification-error";
+import { VerificationError } from "../../provider/errors/ledger/verification-error";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
 import { componentStack, directGatewayConfig, startComponentTarget, uniqueKey } from "../helpers/ledger-component";
 import type { ComponentTarget } from "../helpers/ledger-component";
@@ -97,8 +97,8 @@ async function commitsOverMutualTls(t: ComponentTarget, mspId: string): Promise<
  * As `mspId`'s client, with a client TLS certificate issued by a CA of the test's own (no peer's client TLS root):
  * the real peer refuses the handshake (`unknown ca`); `up` fails naming gateway.clientCertPem and the fix, having sent
  * nothing, and nothing is committed. The certificate's key is written under `dir`. (A preview that endorses reports
- * the refusal through the same function, ledger-client-tls.ts's clientTlsRefusal, as a check failure of
- * gateway.clientCertPem: test/e2e/ledger-mutual-tls.test.ts shows it for a missing certificate.)
+ * the refusal through the same function, clientTlsRefusal in provider/resources/ledger/session/client-tls.ts, as a
+ * check failure of gateway.clientCertPem: test/e2e/ledger-mutual-tls.test.ts shows it for a missing certificate.)
  */
 async function refusesUntrustedClientCertificate(t: ComponentTarget, mspId: string, dir: string): Promise<void> {
   const org = mutualTlsOrganization(t, mspId);

@@ -12,6 +12,7 @@ export function batchType(face: Face): string {
 }
 import * as crypto from "node:crypto";
 import * as path from "node:path";
+import type { LedgerTransactionsCommitted } from "../../provider/resources/ledger/ledger-shapes";
 import type { ComponentTarget } from "./ledger-component";
 import { LEDGER_TRANSACTIONS_TYPE } from "../../sdk/ledger/ledger-transactions";
 import { YAML, typeOf } from "./faces";
@@ -108,17 +109,9 @@ export async function batchStack(
   }
 }
 
-/** A committed item as the `committed` output holds it. */
-export interface CommittedItem {
-  readonly key: string;
-  readonly txId: string;
-  readonly validationCode: string;
-  readonly validationCodeNumber: number;
-  readonly blockNumber: string;
-}
-
-export function committedOf(outputs: Record<string, unknown>): CommittedItem[] {
+/** The `committed` output: the committed items (their shape is the provider's, ledger-shapes.ts). */
+export function committedOf(outputs: Record<string, unknown>): LedgerTransactionsCommitted[] {
   const list = outputs["committed"];
   if (!Array.isArray(list)) throw new Error(`no committed output: ${JSON.stringify(outputs)}`);
-  return list as CommittedItem[];
+  return list as LedgerTransactionsCommitted[];
 }

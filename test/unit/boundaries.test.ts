@@ -68,12 +68,22 @@ function violations(root: string, rule: Rule): { edge: string; where: string }[]
 }
 
 /** provider/'s rooms: its folders. */
-const providerRoom = (file: string): string => file.split(path.sep).slice(0, 2).join("/");
+/**
+ * provider/'s rooms: its folders, and the wire schemas (provider/ledger/protos: the .proto files and the TypeScript
+ * table generated from them), which the ledger, the errors and the sandbox read and which import nothing.
+ */
+const WIRE_SCHEMAS = ["provider", "ledger", "protos"].join(path.sep);
+const providerRoom = (file: string): string =>
+  file.startsWith(`${WIRE_SCHEMAS}${path.sep}`) ? "provider/ledger/protos" : file.split(path.sep).slice(0, 2).join("/");
 
-/** The rooms the layers diagram draws: provider/'s folders and sdk/ (provider/errors, which every room imports, aside). */
+/**
+ * The rooms the layers diagram draws: provider/'s folders and sdk/ (provider/errors and the wire schemas, which every
+ * room may import, aside).
+ */
 function drawnRoom(file: string): string | undefined {
   const room = file.startsWith(`provider${path.sep}`) ? providerRoom(file) : file.split(path.sep)[0];
-  return room === "sdk" || (room?.startsWith("provider/") === true && room !== "provider/errors") ? room : undefined;
+  const aside = room === "provider/errors" || room === "provider/ledger/protos";
+  return room === "sdk" || (room?.startsWith("provider/") === true && !aside) ? room : undefined;
 }
 
 /** The arrows between drawn rooms that the code's imports make, as `from -> to`. */
@@ -154,7 +164,7 @@ describe("layer boundaries (STYLE.md)", () => {
 
   it("sees the layers it checks (the scan is not vacuous)", () => {
     assert.ok(sources("provider/runtime").length > 3, "provider/runtime has sources");
-    assert.ok(sources("provider/functions").length > 1, "provider/functions has sources");
+    assert.ok(sources("provider/functions").length > 0, "provider/functions has sources");
     assert.ok(sources("provider/google").length > 3, "provider/google has sources");
     assert.ok(sources("sdk").length > 3, "sdk has sources");
     assert.ok(sources("sandbox").length > 3, "sandbox has sources");

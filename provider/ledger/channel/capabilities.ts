@@ -3,7 +3,7 @@
  * at v2.5.16 and v3.1.5): a channel whose configuration requires one the binaries do not know stops them, so a
  * declared capability is checked against the network's release before anything is sent.
  */
-import { ChannelConfigError } from "./channel-config-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 
 export type CapabilityLevel = "channel" | "orderer" | "application";
 

@@ -8,7 +8,7 @@
 import * as https from "node:https";
 import { codecs } from "../codec";
 import type { Block } from "../messages";
-import { ChannelParticipationError } from "./channel-participation-error";
+import { ChannelParticipationError } from "../../errors/ledger/channel-participation-error";
 
 export const PARTICIPATION_PATH = "/participation/v1/channels";
 

@@ -6,7 +6,7 @@
  * checked when the change is applied, still before anything is sent.
  */
 import type { BatchSizeConfig } from "./channel-config";
-import { ChannelConfigError } from "./channel-config-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 import { checkCapabilities } from "./capabilities";
 import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
 import { checkBatchSize, checkBatchTimeout, checkConsenters } from "./orderer-values";

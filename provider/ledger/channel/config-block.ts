@@ -4,10 +4,10 @@
  */
 import { codecs } from "../codec";
 import type { Config } from "../config-messages";
-import { LedgerError } from "../ledger-error";
+import { LedgerError } from "../../errors/ledger/ledger-error";
 import type { Block, Envelope } from "../messages";
 import { HeaderType } from "../unwrap";
-import { TxValidationCode } from "../validation-codes";
+import { TxValidationCode } from "../../errors/ledger/validation-codes";
 
 /** What a configuration block holds. */
 export interface ConfigBlock {

@@ -10,7 +10,7 @@ import { codecs } from "../codec";
 import type { Config, ConfigGroup, ConfigPolicy, ConfigValue } from "../config-messages";
 import type { AnchorPeer, BatchSizeConfig } from "./channel-config";
 import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
-import { ChannelConfigError } from "./channel-config-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 import { checkConfigChange } from "./check-change";
 import { ADMINS, GROUP, VALUE, decodeValue, emptyGroup, entry, missing, subGroup, withEntry } from "./config-tree";
 import { organizationGroup } from "./organization-declaration";

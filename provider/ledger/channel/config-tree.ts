@@ -5,8 +5,8 @@
  */
 import type { MessageCodec } from "../codec";
 import type { ConfigEntry, ConfigGroup, ConfigPolicy, ConfigValue } from "../config-messages";
-import { LedgerDecodeError } from "../ledger-decode-error";
-import { TxValidationCode } from "../validation-codes";
+import { LedgerDecodeError } from "../../errors/ledger/ledger-decode-error";
+import { TxValidationCode } from "../../errors/ledger/validation-codes";
 
 /** The well-known group keys of a channel configuration. */
 export const GROUP = { CHANNEL: "Channel", ORDERER: "Orderer", APPLICATION: "Application" } as const;

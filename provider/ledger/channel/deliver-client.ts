@@ -15,12 +15,12 @@ import { serializeIdentity } from "../identity";
 import type { Block } from "../messages";
 import { newNonce } from "../proposal";
 import { HeaderType } from "../unwrap";
-import { STATUS_NAMES } from "./broadcast-error";
+import { STATUS_NAMES } from "../../errors/ledger/broadcast-error";
 import { lastConfigIndexOf, readConfigBlock } from "./config-block";
 import type { ConfigBlock } from "./config-block";
 import { signAs } from "./config-update-signing";
 import type { SigningIdentity } from "./config-update-signing";
-import { DeliverError } from "./deliver-error";
+import { DeliverError } from "../../errors/ledger/deliver-error";
 
 export const DELIVER_METHODS = {
   orderer: "/orderer.AtomicBroadcast/Deliver",

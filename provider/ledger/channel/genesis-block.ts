@@ -16,7 +16,7 @@ import type { Block } from "../messages";
 import { computeTxId, newNonce } from "../proposal";
 import { HeaderType } from "../unwrap";
 import type { BatchSizeConfig, CapabilitySets, OrdererConsenter } from "./channel-config";
-import { ChannelConfigError } from "./channel-config-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 import { checkCapabilities } from "./capabilities";
 import { ADMINS, GROUP, VALUE, emptyGroup } from "./config-tree";
 import { checkBatchSize, checkBatchTimeout, checkConsenters, consensusValues } from "./orderer-values";

@@ -10,8 +10,8 @@ import { newGatewayGrpcClient } from "../gateway-grpc-client";
 import type { GatewayTlsOptions } from "../gateway-grpc-client";
 import { bytes, passthrough } from "../grpc-transport";
 import type { Envelope } from "../messages";
-import { BroadcastError } from "./broadcast-error";
-import type { BroadcastProblem } from "./broadcast-error";
+import { BroadcastError } from "../../errors/ledger/broadcast-error";
+import type { BroadcastProblem } from "../../errors/ledger/broadcast-error";
 
 export const BROADCAST_METHOD = "/orderer.AtomicBroadcast/Broadcast";
 

@@ -7,7 +7,7 @@
 import { codecs } from "../codec";
 import type { ConfigGroup } from "../config-messages";
 import type { BatchSizeConfig, OrdererConsenter } from "./channel-config";
-import { ChannelConfigError } from "./channel-config-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 import { VALUE, decodeValue, missing } from "./config-tree";
 import { checkCertificate } from "./organization-declaration";
 

@@ -10,11 +10,11 @@ import { codecs } from "../codec";
 import type { ConfigGroup, ConfigPolicy, ConfigValue, FabricOuIdentifier } from "../config-messages";
 import { parseCertificate } from "../identity";
 import type { AnchorPeer } from "./channel-config";
-import { ChannelConfigError } from "./channel-config-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 import { ADMINS, VALUE, emptyGroup } from "./config-tree";
 import { policyFromText } from "./policy-text";
 import type { PolicyText } from "./policy-text";
-import { PolicySyntaxError } from "../lifecycle/policy-syntax-error";
+import { PolicySyntaxError } from "../../errors/ledger/policy-syntax-error";
 
 /** A node OU: its name, and the CA certificate it must be certified by (default: the first root certificate). */
 export interface NodeOuDeclaration {

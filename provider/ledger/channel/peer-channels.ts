@@ -7,7 +7,7 @@
  */
 import { codecs } from "../codec";
 import type { Endorser } from "../endorser-client";
-import { EndorserError } from "../endorser-error";
+import { EndorserError } from "../../errors/ledger/endorser-error";
 import type { Block } from "../messages";
 import { readConfigBlock } from "./config-block";
 

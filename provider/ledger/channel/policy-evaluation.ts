@@ -5,6 +5,7 @@
  * MAJORITY more than half; no sub-groups: satisfied); a signature policy NOutOf gate by gate, each signer used for at
  * most one principal. Besides the verdict it says who is missing: the organizations whose signature would count.
  */
+import type { PolicyEvaluation } from "../../errors/ledger/update-authorization-types";
 import { codecs } from "../codec";
 import type { Config, ConfigGroup, FabricMspConfig } from "../config-messages";
 import type { SignaturePolicy, SignaturePolicyEnvelope } from "../messages";
@@ -12,21 +13,6 @@ import { GROUP, groupAt, groupKeys, policyAt } from "./config-tree";
 import type { ChannelSigner } from "./msp-principals";
 import { satisfiesPrincipal } from "./msp-principals";
 import { IMPLICIT_META_RULES, POLICY_TYPE, policyText } from "./policy-text";
-
-/** The verdict on one policy. */
-export interface PolicyEvaluation {
-  /** The policy's full path, e.g. "/Channel/Application/Admins". */
-  readonly path: string;
-  /** Its text: "MAJORITY Admins", "OR('Org1MSP.admin')", or why it is missing. */
-  readonly rule: string;
-  readonly satisfied: boolean;
-  /** How many more of the `missing` organizations must sign (0 when satisfied). */
-  readonly needed: number;
-  /** The MSP ids (or sub-group names) whose signature would count toward the policy and is not there. */
-  readonly missing: readonly string[];
-  /** The MSP ids of the signers that counted. */
-  readonly satisfiedBy: readonly string[];
-}
 
 /** Where a policy is: its group's path below /Channel and its name. */
 export interface PolicyLocation {
@@ -156,3 +142,5 @@ function evaluateImplicitMeta(
     satisfiedBy: [...new Set(met.flatMap((s) => s.result.satisfiedBy))],
   };
 }
+
+export type { PolicyEvaluation };

@@ -5,7 +5,7 @@
  */
 import { codecs } from "../codec";
 import type { ImplicitMetaPolicy, Policy } from "../config-messages";
-import { PolicySyntaxError } from "../lifecycle/policy-syntax-error";
+import { PolicySyntaxError } from "../../errors/ledger/policy-syntax-error";
 import { parseSignaturePolicy, printSignaturePolicy } from "../lifecycle/signature-policy";
 
 /** common.Policy types. */

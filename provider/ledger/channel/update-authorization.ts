@@ -13,7 +13,11 @@ import type { Identity } from "../identity";
 import { GROUP } from "./config-tree";
 import { channelMsps, channelSigners } from "./msp-principals";
 import { evaluatePolicy, locatePolicy } from "./policy-evaluation";
-import type { PolicyEvaluation } from "./policy-evaluation";
+import type {
+  ElementAuthorization,
+  StaleElement,
+  UpdateAuthorization,
+} from "../../errors/ledger/update-authorization-types";
 
 /** One element of a configuration as configtx maps it: "[Group]  /Channel/Application", "[Value]  /Channel/...". */
 export interface ConfigElement {
@@ -58,38 +62,6 @@ export function mapConfig(root: ConfigGroup | undefined): Map<string, ConfigElem
   };
   if (root !== undefined) walk(root, [], GROUP.CHANNEL);
   return map;
-}
-
-/** A read-set element whose version the channel no longer has. */
-export interface StaleElement {
-  readonly element: string;
-  readonly readVersion: bigint;
-  readonly currentVersion: bigint | undefined;
-}
-
-/** The policy check of one modified element. */
-export interface ElementAuthorization {
-  readonly element: string;
-  /** The element's current mod_policy as written ("Admins", "/Channel/Orderer/Admins"). */
-  readonly modPolicy: string;
-  readonly evaluation: PolicyEvaluation;
-}
-
-/** What the update needs and what the signers give. */
-export interface UpdateAuthorization {
-  readonly channelId: string;
-  /** Elements the update modifies or adds, by configtx key. */
-  readonly modified: readonly string[];
-  readonly stale: readonly StaleElement[];
-  /** Write-set elements whose versions do not follow the channel's (version + 1, or 0 for a new one). */
-  readonly badVersions: readonly string[];
-  readonly checks: readonly ElementAuthorization[];
-  /** True when nothing is stale and every check is satisfied. */
-  readonly authorized: boolean;
-  /** The organizations (MSP ids or group names) whose signature some unsatisfied check still needs. */
-  readonly missingOrganizations: readonly string[];
-  /** Signers the channel would not count, with why. */
-  readonly rejectedSigners: readonly { readonly mspId: string; readonly reason: string }[];
 }
 
 export interface AuthorizationOptions {
@@ -150,3 +122,5 @@ export async function authorizeConfigUpdate(
       .map((s) => ({ mspId: s.identity.mspId, reason: s.invalid ?? "" })),
   };
 }
+
+export type { ElementAuthorization, StaleElement, UpdateAuthorization };

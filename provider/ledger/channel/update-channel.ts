@@ -9,13 +9,13 @@
 import type { Config, ConfigSignature, ConfigUpdate } from "../config-messages";
 import { concatBytes } from "../hash";
 import { verifySignature } from "../signing";
-import { BroadcastError } from "./broadcast-error";
-import { ChannelConfigError } from "./channel-config-error";
+import { BroadcastError } from "../../errors/ledger/broadcast-error";
+import { ChannelConfigError } from "../../errors/ledger/channel-config-error";
 import { checkConfigChange } from "./check-change";
 import { applyConfigChange } from "./config-change";
 import type { ApplyOptions, ChannelConfigChange } from "./change-declaration";
 import type { ConfigBlock } from "./config-block";
-import { ConfigUpdateAuthorizationError } from "./config-update-authorization-error";
+import { ConfigUpdateAuthorizationError } from "../../errors/ledger/config-update-authorization-error";
 import { configUpdateBytes, configUpdateEnvelope, signConfigUpdate, signerOf } from "./config-update-signing";
 import type { SigningIdentity } from "./config-update-signing";
 import { computeConfigUpdate } from "./compute-update";

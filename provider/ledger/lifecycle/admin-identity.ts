@@ -10,8 +10,8 @@ import * as crypto from "node:crypto";
 import { verifyCertificateChain } from "../cert-chain";
 import type { TrustedMsp } from "../cert-chain";
 import type { Identity } from "../identity";
-import { IdentityError } from "../identity-error";
-import { LifecycleError } from "./lifecycle-error";
+import { IdentityError } from "../../errors/ledger/identity-error";
+import { LifecycleError } from "../../errors/ledger/lifecycle-error";
 
 const OTHER_ROLES = ["client", "peer", "orderer"];
 

@@ -20,7 +20,7 @@ import { parseCollections, printCollections } from "./collections";
 import type { CollectionJson } from "./collections";
 import { lifecycleCodecs } from "./lifecycle-codecs";
 import type { ChaincodeDefinitionArgs, ChaincodeSource, DefinitionResult } from "./lifecycle-messages";
-import { PolicySyntaxError } from "./policy-syntax-error";
+import { PolicySyntaxError } from "../../errors/ledger/policy-syntax-error";
 
 /** Fabric's chaincode name and version rules, and the system chaincodes a definition may not name (scc.go). */
 export const CHAINCODE_NAME_PATTERN = /^[a-zA-Z0-9]+([-_][a-zA-Z0-9]+)*$/;

@@ -11,7 +11,7 @@ import type { ChaincodePackage } from "./chaincode-package";
 import { checkAdminIdentity } from "./admin-identity";
 import type { TrustedMsp } from "../cert-chain";
 import { lifecycleCodecs } from "./lifecycle-codecs";
-import { LifecycleError } from "./lifecycle-error";
+import { LifecycleError } from "../../errors/ledger/lifecycle-error";
 import { LIFECYCLE_CHAINCODE, lifecycleErrorOf } from "./lifecycle-reads";
 
 /** A package a peer has installed, with the definitions (by channel) that use it. */

@@ -8,14 +8,14 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { Gateway } from "../gateway-client";
-import { EndorserError } from "../endorser-error";
-import { GatewayError } from "../gateway-error";
+import { EndorserError } from "../../errors/ledger/endorser-error";
+import { GatewayError } from "../../errors/ledger/gateway-error";
 import type { MessageCodec, MessageInit } from "../codec";
 import { readErrorOf } from "../qscc-reads";
 import { packageIdOfSource, viewOf } from "./chaincode-definition";
 import type { DefinitionView, PreparedDefinition } from "./chaincode-definition";
 import { lifecycleCodecs } from "./lifecycle-codecs";
-import { LifecycleError } from "./lifecycle-error";
+import { LifecycleError } from "../../errors/ledger/lifecycle-error";
 
 /** The system chaincode of the v2 lifecycle. */
 export const LIFECYCLE_CHAINCODE = "_lifecycle";

@@ -13,16 +13,16 @@ import { deliver, withRetries } from "../delivery";
 import type { DeliveryOptions } from "../delivery";
 import { isTransactionNotFound } from "../gateway-client";
 import type { Gateway } from "../gateway-client";
-import { GatewayError } from "../gateway-error";
+import { GatewayError } from "../../errors/ledger/gateway-error";
 import { bytesEqual } from "../hash";
 import { serializeIdentity } from "../identity";
 import type { Identity } from "../identity";
 import type { ProcessedTransaction } from "../messages";
 import { buildProposal, computeTxId } from "../proposal";
 import { unwrap } from "../unwrap";
-import { validationCodeMeaning, validationCodeName } from "../validation-codes";
+import { validationCodeMeaning, validationCodeName } from "../../errors/ledger/validation-codes";
 import type { ChaincodeDefinition } from "./chaincode-definition";
-import { LifecycleError } from "./lifecycle-error";
+import { LifecycleError } from "../../errors/ledger/lifecycle-error";
 import { LIFECYCLE_CHAINCODE, lifecycleErrorOf } from "./lifecycle-reads";
 
 /** How long one lifecycle step (its reads, endorsement, ordering and commit) may take. */

@@ -23,7 +23,7 @@ import {
 import type { PreparedDefinition } from "./chaincode-definition";
 import { queryInstalledChaincodes } from "./lifecycle-install";
 import { lifecycleCodecs } from "./lifecycle-codecs";
-import { LifecycleError } from "./lifecycle-error";
+import { LifecycleError } from "../../errors/ledger/lifecycle-error";
 import { readLifecycleEndorsementPolicy } from "./lifecycle-policy";
 import { checkCommitReadiness, queryApprovedDefinition, queryCommittedDefinition } from "./lifecycle-reads";
 import { deliveryOf, lifecycleTransactionId, lookUp, submitOnce } from "./lifecycle-submit";

@@ -13,7 +13,7 @@
 import * as crypto from "node:crypto";
 import { codecs } from "../codec";
 import type { SignaturePolicy, SignaturePolicyEnvelope } from "../messages";
-import { PolicySyntaxError } from "./policy-syntax-error";
+import { PolicySyntaxError } from "../../errors/ledger/policy-syntax-error";
 
 /** msp.MSPRole.MSPRoleType by the language's role names. */
 export const MSP_ROLES = { member: 0, admin: 1, client: 2, peer: 3, orderer: 4 } as const;

@@ -12,14 +12,14 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { BroadcastError } from "../../../provider/ledger/channel/broadcast-error";
+import { BroadcastError } from "../../../provider/errors/ledger/broadcast-error";
 import type { ChannelConfigChange } from "../../../provider/ledger/channel/change-declaration";
-import { ChannelConfigError } from "../../../provider/ledger/channel/channel-config-error";
+import { ChannelConfigError } from "../../../provider/errors/ledger/channel-config-error";
 import { joinOrdererChannel, ordererChannelInfo } from "../../../provider/ledger/channel/channel-participation";
-import { ConfigUpdateAuthorizationError } from "../../../provider/ledger/channel/config-update-authorization-error";
+import { ConfigUpdateAuthorizationError } from "../../../provider/errors/ledger/config-update-authorization-error";
 import type { SigningIdentity } from "../../../provider/ledger/channel/config-update-signing";
 import { connectDeliver, fetchBlock, fetchConfigBlock } from "../../../provider/ledger/channel/deliver-client";
-import { DeliverError } from "../../../provider/ledger/channel/deliver-error";
+import { DeliverError } from "../../../provider/errors/ledger/deliver-error";
 import { describeConfigBlock } from "../../../provider/ledger/channel/describe-config";
 import { buildChannelConfig, genesisBlock } from "../../../provider/ledger/channel/genesis-block";
 import { joinPeerChannel, listPeerChannels } from "../../../provider/ledger/channel/peer-channels";

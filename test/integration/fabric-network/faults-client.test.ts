@@ -11,9 +11,9 @@
 import { strict as assert } from "node:assert";
 import { randomUUID } from "node:crypto";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { CommitStatusError } from "../../../provider/errors/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import type { Gateway } from "../../../provider/ledger/gateway-client";
 import type { Transaction } from "../../../provider/ledger/gateway-objects";
 import { deliver, withRetries } from "../../../provider/ledger/delivery";

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isApiError } from "../../../provider/google/api-error";
+import { isApiError } from "../../../provider/errors/google/api-error";
 import { fixture } from "../../../sandbox/google";
 import { DEPLOYER, READER, apiRequests, sandboxClient, tokenRequests, useSandbox } from "./helpers";
 

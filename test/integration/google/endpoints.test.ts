@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
-import { isApiError } from "../../../provider/google/api-error";
+import { isApiError } from "../../../provider/errors/google/api-error";
 import { ENDPOINTS, ENDPOINT_IDS } from "../../../provider/google/endpoints";
 import { crc32c } from "../../../provider/google/kms";
 import { parseComputeOperationRef } from "../../../provider/google/validation";
-import type { ApiError } from "../../../provider/google/api-error";
+import type { ApiError } from "../../../provider/errors/google/api-error";
 import type { EndpointId, EndpointParams } from "../../../provider/google/endpoint-types";
 import { resetDeprecationWarnings } from "../../../provider/google/deprecations";
 import { fixture, FIXTURE_CREATIVE_IDS } from "../../../sandbox/google";

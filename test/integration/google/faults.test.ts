@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { isApiError } from "../../../provider/google/api-error";
+import { isApiError } from "../../../provider/errors/google/api-error";
 import { fixture } from "../../../sandbox/google";
 import { DEPLOYER, tokenClient, useSandbox } from "./helpers";
 

@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import { kmsAsymmetricSign, kmsPublicKey } from "../../../provider/google/kms";
 import { isLowS, toLowSDer, verifySignature } from "../../../provider/ledger/signing";
-import { kmsSignInput } from "../../../provider/resources/ledger-transaction-signer";
+import { kmsSignInput } from "../../../provider/resources/ledger/session/kms-signer";
 import { fixture } from "../../../sandbox/google";
 import { DEPLOYER, apiRequests, tokenClient, useSandbox } from "./helpers";
 

@@ -5,10 +5,10 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import { isApiError } from "../../../provider/google/api-error";
+import { isApiError } from "../../../provider/errors/google/api-error";
 import { DEFAULT_KMS_INTEGRITY_ATTEMPTS, crc32c, kmsAsymmetricSign, kmsPublicKey } from "../../../provider/google/kms";
-import { KmsIntegrityError } from "../../../provider/google/kms-integrity-error";
-import type { ApiError } from "../../../provider/google/api-error";
+import { KmsIntegrityError } from "../../../provider/errors/google/kms-integrity-error";
+import type { ApiError } from "../../../provider/errors/google/api-error";
 import { isLowS, toLowSDer, verifySignature } from "../../../provider/ledger/signing";
 import { fixture } from "../../../sandbox/google";
 import { DEPLOYER, READER, SCOPE, apiRequests, tokenClient, useSandbox } from "./helpers";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import axios from "axios";
 import type { AxiosInstance } from "axios";
 import { ConfigError } from "../../../provider/errors";
-import { isApiError } from "../../../provider/google/api-error";
+import { isApiError } from "../../../provider/errors/google/api-error";
 import { createGoogleClient } from "../../../provider/google/client";
 import { resolveGoogleSettings } from "../../../provider/google/settings";
 import type { GoogleClient } from "../../../provider/google/client";

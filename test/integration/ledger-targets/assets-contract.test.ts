@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../provider/ledger/codec";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { unwrap } from "../../../provider/ledger/unwrap";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { craft } from "../fabric/craft";

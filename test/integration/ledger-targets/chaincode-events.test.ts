@@ -10,7 +10,7 @@ import {
   type Checkpoint,
   type CloseableAsyncIterable,
 } from "../../../provider/ledger/chaincode-events";
-import { ChaincodeEventsError } from "../../../provider/ledger/chaincode-events-error";
+import { ChaincodeEventsError } from "../../../provider/errors/ledger/chaincode-events-error";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
 import { startFabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";

@@ -10,14 +10,14 @@
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
-import { CommitError } from "../../../provider/ledger/commit-error";
+import { CommitError } from "../../../provider/errors/ledger/commit-error";
 import type { Gateway } from "../../../provider/ledger/gateway-client";
 import { buildCcaasPackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import type { ChaincodePackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import { compareDefinitions, prepareDefinition } from "../../../provider/ledger/lifecycle/chaincode-definition";
 import type { ChaincodeDefinition } from "../../../provider/ledger/lifecycle/chaincode-definition";
 import { installChaincode, queryInstalledChaincodes } from "../../../provider/ledger/lifecycle/lifecycle-install";
-import { LifecycleError } from "../../../provider/ledger/lifecycle/lifecycle-error";
+import { LifecycleError } from "../../../provider/errors/ledger/lifecycle-error";
 import {
   checkCommitReadiness,
   queryApprovedDefinition,
@@ -27,7 +27,7 @@ import {
   approveChaincodeDefinition,
   commitChaincodeDefinition,
 } from "../../../provider/ledger/lifecycle/lifecycle-transactions";
-import { PolicySyntaxError } from "../../../provider/ledger/lifecycle/policy-syntax-error";
+import { PolicySyntaxError } from "../../../provider/errors/ledger/policy-syntax-error";
 import { ValidationError } from "../../../provider/errors/validation-error";
 import { ledgerTargets } from "../../helpers/ledger-targets";
 import type { LedgerTarget, LedgerTargetFactory, TargetStartOptions } from "../../helpers/ledger-targets";

@@ -6,15 +6,15 @@
  */
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../provider/ledger/codec";
-import { CommitError } from "../../../provider/ledger/commit-error";
-import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { CommitError } from "../../../provider/errors/ledger/commit-error";
+import { CommitStatusError } from "../../../provider/errors/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
 import { connect, isTransactionNotFound, type Gateway } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { newIdentity } from "../../../provider/ledger/identity";
 import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import { unwrap } from "../../../provider/ledger/unwrap";
-import { validationCodeMeaning } from "../../../provider/ledger/validation-codes";
+import { validationCodeMeaning } from "../../../provider/errors/ledger/validation-codes";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { call, entriesOf, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";

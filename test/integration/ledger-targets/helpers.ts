@@ -14,7 +14,7 @@ import {
   type ProposalRequest,
   type SubmitResult,
 } from "../../../provider/ledger/gateway-client";
-import { validationCodeName } from "../../../provider/ledger/validation-codes";
+import { validationCodeName } from "../../../provider/errors/ledger/validation-codes";
 import type { LedgerTarget } from "../../helpers/ledger-targets";
 
 /** Generous per-test time for a real network on 2 shared cores. */

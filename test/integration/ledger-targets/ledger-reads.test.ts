@@ -1,5 +1,5 @@
 /**
- * The ledger data sources' logic (provider/functions/ledger-reads.ts, what ledger.getTransaction, evaluate and
+ * The ledger data sources' logic (provider/resources/ledger/ledger-reads.ts, what ledger.getTransaction, evaluate and
  * getChainInfo run on both faces) against every ledger target, 3.1.5 included: a committed transaction read by txId
  * (VALID with opaque bytes, MVCC_READ_CONFLICT), decoded and verified; a chaincode query; the chain's height and
  * hashes; and the readable errors for a txId not on the channel, a malformed txId, a channel the peer has not joined,
@@ -17,7 +17,7 @@ import { readChannelCapabilities } from "../../../provider/ledger/channel-capabi
 import { codecs } from "../../../provider/ledger/codec";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
 import { toHex } from "../../../provider/ledger/hash";
-import { LedgerReadError } from "../../../provider/ledger/ledger-read-error";
+import { LedgerReadError } from "../../../provider/errors/ledger/ledger-read-error";
 import { certificateSubject, fabricSki } from "../../../provider/ledger/signer-keys";
 import { ValidationError } from "../../../provider/errors";
 import { invoke } from "../../../provider/plugin/adapter";
@@ -26,7 +26,7 @@ import {
   readLedgerChainInfo,
   readLedgerTransaction,
   type LedgerReadInputs,
-} from "../../../provider/functions/ledger-reads";
+} from "../../../provider/resources/ledger/ledger-reads";
 import { ledgerTargets, type LedgerTarget, type TargetIdentity } from "../../helpers/ledger-targets";
 import { createSoftHsmToken, type SoftHsmToken } from "../../helpers/softhsm";
 import { call, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, uniqueKey } from "./helpers";

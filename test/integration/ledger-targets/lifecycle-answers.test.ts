@@ -7,9 +7,9 @@
  * answers is test/unit/ledger/lifecycle/lifecycle-errors.test.ts and chaincode-lifecycle.test.ts.
  */
 import { strict as assert } from "node:assert";
-import { EndorserError } from "../../../provider/ledger/endorser-error";
+import { EndorserError } from "../../../provider/errors/ledger/endorser-error";
 import type { Gateway } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { prepareDefinition } from "../../../provider/ledger/lifecycle/chaincode-definition";
 import { lifecycleCodecs } from "../../../provider/ledger/lifecycle/lifecycle-codecs";
 import { ledgerTargets } from "../../helpers/ledger-targets";

@@ -8,10 +8,10 @@ import { strict as assert } from "node:assert";
 import * as official from "@hyperledger/fabric-gateway";
 import { type ChaincodeEvent } from "../../../provider/ledger/chaincode-events";
 import { codecs } from "../../../provider/ledger/codec";
-import { CommitError } from "../../../provider/ledger/commit-error";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { CommitError } from "../../../provider/errors/ledger/commit-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { ledgerTargets, type LedgerTarget, type OfficialConnection } from "../../helpers/ledger-targets";
 import { call, failure, submitEverywhere, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";
 

@@ -56,7 +56,7 @@ import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import { common } from "@hyperledger/fabric-protos";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
-import { validationCodeName } from "../../../provider/ledger/validation-codes";
+import { validationCodeName } from "../../../provider/errors/ledger/validation-codes";
 import { ledgerTargets, type LedgerTarget, type TargetIdentity } from "../../helpers/ledger-targets";
 import { codecs } from "../../../provider/ledger/codec";
 import { craft, envelopeOf, type CraftSpec } from "../fabric/craft";

@@ -13,7 +13,7 @@ import * as official from "@hyperledger/fabric-gateway";
 import { type TrustedMsp } from "../../../provider/ledger/cert-chain";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
 import { newPrivateKeySigner, type Signer } from "../../../provider/ledger/signing";
-import { VerificationError } from "../../../provider/ledger/verification-error";
+import { VerificationError } from "../../../provider/errors/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { ledgerTargets, type LedgerTarget } from "../../helpers/ledger-targets";
 import { assertNotOrdered, call, failure, TARGET_TEST_TIMEOUT_MS, text, uniqueKey } from "./helpers";

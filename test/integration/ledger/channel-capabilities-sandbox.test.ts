@@ -19,13 +19,13 @@ import { connect } from "../../../provider/ledger/gateway-client";
 import { newIdentity } from "../../../provider/ledger/identity";
 import { newPrivateKeySigner } from "../../../provider/ledger/signing";
 import { ValidationError } from "../../../provider/errors";
-import { readLedgerChainInfo } from "../../../provider/functions/ledger-reads";
-import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
+import { readLedgerChainInfo } from "../../../provider/resources/ledger/ledger-reads";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../../sandbox/fabric/certificates";
 import { GATEWAY, startGatewayProxy, type GatewayProxy } from "../../helpers/gateway-proxy";
 import { failure } from "./helpers";
+import type { LedgerTransactionInputs } from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 const URN =
   "urn:pulumi:dev::caps::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";

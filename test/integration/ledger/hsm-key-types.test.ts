@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import { openHsmSigner } from "../../../provider/ledger/hsm-signer";
-import { SignerError } from "../../../provider/ledger/signer-error";
+import { SignerError } from "../../../provider/errors/ledger/signer-error";
 import { assertSignerMatchesCertificate, fabricSki } from "../../../provider/ledger/signer-keys";
 import { isLowS, verifySignature } from "../../../provider/ledger/signing";
 import type { HsmSigner } from "../../../provider/ledger/hsm-signer";

@@ -9,7 +9,7 @@ import * as crypto from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import { signers } from "@hyperledger/fabric-gateway";
 import { openHsmSigner } from "../../../provider/ledger/hsm-signer";
-import { SignerError } from "../../../provider/ledger/signer-error";
+import { SignerError } from "../../../provider/errors/ledger/signer-error";
 import { assertSignerMatchesCertificate, ecPointOf, fabricSki } from "../../../provider/ledger/signer-keys";
 import { isLowS, verifySignature } from "../../../provider/ledger/signing";
 import type { HsmSigner } from "../../../provider/ledger/hsm-signer";

@@ -6,8 +6,8 @@
  */
 import { strict as assert } from "node:assert";
 import { type Gateway, type ProposalRequest } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
-import { VerificationError } from "../../../provider/ledger/verification-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
+import { VerificationError } from "../../../provider/errors/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox } from "../../../sandbox/fabric";
 import { connectOurs, failure, ledgerCodes } from "./helpers";
 

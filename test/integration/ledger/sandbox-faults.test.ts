@@ -4,13 +4,13 @@
  * real Fabric in test/integration/ledger-targets/ (gateway-client, chaincode-events, verify-before-sign, ...).
  */
 import { strict as assert } from "node:assert";
-import { CommitError } from "../../../provider/ledger/commit-error";
-import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
+import { CommitError } from "../../../provider/errors/ledger/commit-error";
+import { CommitStatusError } from "../../../provider/errors/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
 import { connect, type Gateway } from "../../../provider/ledger/gateway-client";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { newIdentity } from "../../../provider/ledger/identity";
-import { validationCodeMeaning } from "../../../provider/ledger/validation-codes";
+import { validationCodeMeaning } from "../../../provider/errors/ledger/validation-codes";
 import { ConfigError } from "../../../provider/errors";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";
 import { connectOurs, failure, ledgerCodes, text, trustedMspsOf } from "./helpers";

@@ -8,13 +8,13 @@ import * as crypto from "node:crypto";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { fabricSki } from "../../../provider/ledger/signer-keys";
 import { configureProvider } from "../../../provider/runtime/context";
-import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { certifyPublicKey, createRootCa, issueCertificate, privateKeyPem } from "../../../sandbox/fabric/certificates";
 import { fixture, startGoogleSandbox } from "../../../sandbox/google";
 import type { GoogleSandbox } from "../../../sandbox/google";
 import { createSoftHsmToken } from "../../helpers/softhsm";
 import type { SoftHsmToken } from "../../helpers/softhsm";
+import type { LedgerTransactionInputs } from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 const URN =
   "urn:pulumi:dev::demo::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";

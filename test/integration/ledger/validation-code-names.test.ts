@@ -13,15 +13,19 @@ import { strict as assert } from "node:assert";
 import { common } from "@hyperledger/fabric-protos";
 import { codecs } from "../../../provider/ledger/codec";
 import { type Gateway } from "../../../provider/ledger/gateway-client";
-import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import { LedgerDecodeError } from "../../../provider/errors/ledger/ledger-decode-error";
 import { unwrap } from "../../../provider/ledger/unwrap";
-import { validationCodeName } from "../../../provider/ledger/validation-codes";
-import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import { creatorOf } from "../../../provider/resources/ledger-transaction-txid";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { validationCodeName } from "../../../provider/errors/ledger/validation-codes";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
+import { creatorOf } from "../../../provider/resources/ledger/ledger-transaction-txid";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity } from "../../../sandbox/fabric";
 import { craft, envelopeOf, type CraftSpec } from "../fabric/craft";
 import { connectOurs } from "./helpers";
+import { deriveNonce } from "../../../provider/resources/ledger/ledger-transaction-txid";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 interface Case {
   readonly name: string;

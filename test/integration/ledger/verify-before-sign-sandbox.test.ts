@@ -4,7 +4,7 @@ import { type Gateway, type ProposalRequest } from "../../../provider/ledger/gat
 import { sha256, toHex } from "../../../provider/ledger/hash";
 import { type Visibility } from "../../../provider/ledger/proposal";
 import { newPrivateKeySigner } from "../../../provider/ledger/signing";
-import { VerificationError } from "../../../provider/ledger/verification-error";
+import { VerificationError } from "../../../provider/errors/ledger/verification-error";
 import { startFabricSandbox, type FabricSandbox, type SandboxIdentity, type TamperMode } from "../../../sandbox/fabric";
 import { committed, connectOurs, failure, ledgerCodes, text } from "./helpers";
 

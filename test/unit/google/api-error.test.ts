@@ -1,7 +1,7 @@
 /** ApiError's messages: what a user reads for each kind of Google error, and what programs keep. */
 import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
-import { ApiError, isApiError } from "../../../provider/google/api-error";
+import { ApiError, isApiError } from "../../../provider/errors/google/api-error";
 import { createGoogleClient } from "../../../provider/google/client";
 import { SCOPES } from "../../../provider/google/scopes";
 import type { EndpointId, EndpointParams } from "../../../provider/google/endpoint-types";

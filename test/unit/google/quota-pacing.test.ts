@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import axios, { AxiosHeaders } from "axios";
 import type { AxiosResponse, InternalAxiosRequestConfig } from "axios";
-import { ApiError } from "../../../provider/google/api-error";
+import { ApiError } from "../../../provider/errors/google/api-error";
 import { createGoogleClient } from "../../../provider/google/client";
 import { clearQuotaPacers } from "../../../provider/google/quota-pacer";
 import { describeQuota } from "../../../provider/google/quota-wait-event";

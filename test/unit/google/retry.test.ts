@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { DeadlineError } from "../../../provider/errors";
-import { ApiError } from "../../../provider/google/api-error";
+import { ApiError } from "../../../provider/errors/google/api-error";
 import { clearQuotaPacers } from "../../../provider/google/quota-pacer";
 import {
   DEFAULT_RETRY_INITIAL_DELAY_MS,

@@ -2,10 +2,10 @@ import { strict as assert } from "node:assert";
 import { inspect } from "node:util";
 import axios, { AxiosError, AxiosHeaders } from "axios";
 import type { InternalAxiosRequestConfig } from "axios";
-import { ApiError } from "../../../provider/google/api-error";
-import { AuthError } from "../../../provider/google/auth-error";
+import { ApiError } from "../../../provider/errors/google/api-error";
+import { AuthError } from "../../../provider/errors/google/auth-error";
 import { createGoogleClient } from "../../../provider/google/client";
-import { redactText, redactUrl } from "../../../provider/google/redact";
+import { redactText, redactUrl } from "../../../provider/errors/google/redact";
 import type { TokenSource } from "../../../provider/google/auth";
 import { testSettings } from "./helpers";
 

@@ -10,7 +10,7 @@ import { common } from "@hyperledger/fabric-protos";
 import { lastConfigIndexOf } from "../../../provider/ledger/channel/config-block";
 import { capabilitiesOfConfigBlock, describeChannelCapabilities } from "../../../provider/ledger/channel-capabilities";
 import { codecs } from "../../../provider/ledger/codec";
-import { LedgerError } from "../../../provider/ledger/ledger-error";
+import { LedgerError } from "../../../provider/errors/ledger/ledger-error";
 
 function capabilitiesValue(names: readonly string[]): common.ConfigValue {
   const caps = new common.Capabilities();

@@ -3,7 +3,7 @@ import * as fp from "@hyperledger/fabric-protos";
 import { codecs } from "../../../provider/ledger/codec";
 import type * as m from "../../../provider/ledger/messages";
 import { MetaDataKeys } from "../../../provider/ledger/metadata-keys";
-import { TxValidationCode } from "../../../provider/ledger/validation-codes";
+import { TxValidationCode } from "../../../provider/errors/ledger/validation-codes";
 import {
   assertCompatible,
   CERT,

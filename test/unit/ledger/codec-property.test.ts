@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { codecs } from "../../../provider/ledger/codec";
 import type { CodecName, MessageCodec, MessageInit } from "../../../provider/ledger/codec";
-import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import { LedgerDecodeError } from "../../../provider/errors/ledger/ledger-decode-error";
 import type * as g from "../../../provider/ledger/gateway-messages";
 import type * as m from "../../../provider/ledger/messages";
 import { buildProposal } from "../../../provider/ledger/proposal";
 import { unwrap } from "../../../provider/ledger/unwrap";
-import { VerificationError } from "../../../provider/ledger/verification-error";
+import { VerificationError } from "../../../provider/errors/ledger/verification-error";
 import { verifyPreparedTransaction, verifyTransactionEnvelope } from "../../../provider/ledger/verify";
 import {
   chaincodeAction,

@@ -6,10 +6,10 @@
  */
 import { strict as assert } from "node:assert";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { CommitStatusError } from "../../../provider/ledger/commit-status-error";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
-import { LedgerError } from "../../../provider/ledger/ledger-error";
-import { SubmitError } from "../../../provider/ledger/submit-error";
+import { CommitStatusError } from "../../../provider/errors/ledger/commit-status-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
+import { LedgerError } from "../../../provider/errors/ledger/ledger-error";
+import { SubmitError } from "../../../provider/errors/ledger/submit-error";
 import type { Commit, CommitStatus, Transaction } from "../../../provider/ledger/gateway-objects";
 import {
   DEFAULT_GATEWAY_GRACE_MS,

@@ -6,8 +6,8 @@ import { ConfigError } from "../../../provider/errors/config-error";
 import { ValidationError } from "../../../provider/errors/validation-error";
 import { connectEndorser } from "../../../provider/ledger/endorser-client";
 import type { Endorser } from "../../../provider/ledger/endorser-client";
-import { EndorserError } from "../../../provider/ledger/endorser-error";
-import { LedgerError } from "../../../provider/ledger/ledger-error";
+import { EndorserError } from "../../../provider/errors/ledger/endorser-error";
+import { LedgerError } from "../../../provider/errors/ledger/ledger-error";
 import { newMember, newOrg, NOW } from "./fixtures";
 import type { TestMember } from "./fixtures";
 

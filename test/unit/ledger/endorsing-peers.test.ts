@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../provider/ledger/codec";
 import type { Gateway, ProposalRequest } from "../../../provider/ledger/gateway-client";
-import { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../../../provider/resources/ledger-transaction";
 import { awaitPeersAtBlock } from "../../../provider/ledger/endorsing-peers";
+import { awaitEndorsingPeers, DEFAULT_ENDORSER_CATCH_UP_MS } from "../../../provider/ledger/endorsing-peers";
 
 const TX = "a".repeat(64);
 

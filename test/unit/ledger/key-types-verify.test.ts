@@ -14,7 +14,7 @@ import { serializeIdentity } from "../../../provider/ledger/identity";
 import type { Endorsement } from "../../../provider/ledger/messages";
 import { buildProposal } from "../../../provider/ledger/proposal";
 import type { BuiltProposal } from "../../../provider/ledger/proposal";
-import { VerificationError } from "../../../provider/ledger/verification-error";
+import { VerificationError } from "../../../provider/errors/ledger/verification-error";
 import { verifyPreparedTransaction, verifyTransactionEnvelope } from "../../../provider/ledger/verify";
 import { startFakeGateway } from "./fake-gateway";
 import {

@@ -10,7 +10,7 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256, p384 } from "@noble/curves/nist.js";
 import { decodeDerSignatureOn, encodeDerSignature, P256, P384 } from "../../../provider/ledger/ecdsa";
 import { sha256 } from "../../../provider/ledger/hash";
-import { IdentityError } from "../../../provider/ledger/identity-error";
+import { IdentityError } from "../../../provider/errors/ledger/identity-error";
 import { identityKeyType, newIdentity } from "../../../provider/ledger/identity";
 import type { KeyType } from "../../../provider/ledger/key-types";
 import {

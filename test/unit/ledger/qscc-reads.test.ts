@@ -9,9 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ValidationError } from "../../../provider/errors";
 import { codecs } from "../../../provider/ledger/codec";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import { toHex } from "../../../provider/ledger/hash";
-import { LedgerReadError } from "../../../provider/ledger/ledger-read-error";
+import { LedgerReadError } from "../../../provider/errors/ledger/ledger-read-error";
 import {
   evaluateChaincode,
   readChainInfo,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as crypto from "node:crypto";
-import { IdentityError } from "../../../provider/ledger/identity-error";
+import { IdentityError } from "../../../provider/errors/ledger/identity-error";
 import {
   decodeDerSignature,
   encodeDerSignature,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { codecs } from "../../../provider/ledger/codec";
-import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import { LedgerDecodeError } from "../../../provider/errors/ledger/ledger-decode-error";
 import type { ChaincodeEvent } from "../../../provider/ledger/messages";
 import { unwrap } from "../../../provider/ledger/unwrap";
 

@@ -7,7 +7,7 @@ import {
   validationCodeMeaning,
   validationCodeName,
   validationCodeNumber,
-} from "../../../provider/ledger/validation-codes";
+} from "../../../provider/errors/ledger/validation-codes";
 
 describe("validation codes", () => {
   it("are the .proto's enum, as scripts/gen-tx-validation-code.ts writes it (the table cannot drift)", () => {

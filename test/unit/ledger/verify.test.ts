@@ -5,8 +5,8 @@ import { decodeDerSignature, encodeDerSignature, P256_ORDER } from "../../../pro
 import type { Endorsement } from "../../../provider/ledger/messages";
 import { buildProposal } from "../../../provider/ledger/proposal";
 import type { BuiltProposal } from "../../../provider/ledger/proposal";
-import { VerificationError } from "../../../provider/ledger/verification-error";
-import type { VerificationMismatch } from "../../../provider/ledger/verification-error";
+import { VerificationError } from "../../../provider/errors/ledger/verification-error";
+import type { VerificationMismatch } from "../../../provider/errors/ledger/verification-error";
 import { verifyPreparedTransaction, verifyTransactionEnvelope } from "../../../provider/ledger/verify";
 import type { VerifyOptions } from "../../../provider/ledger/verify";
 import {

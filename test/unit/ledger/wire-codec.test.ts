@@ -8,10 +8,11 @@ import fc from "fast-check";
 import * as protobuf from "protobufjs";
 import { codecs } from "../../../provider/ledger/codec";
 import type { CodecName, MessageCodec } from "../../../provider/ledger/codec";
-import { LedgerDecodeError } from "../../../provider/ledger/ledger-decode-error";
+import { LedgerDecodeError } from "../../../provider/errors/ledger/ledger-decode-error";
 import { buildProposal } from "../../../provider/ledger/proposal";
 import { protoType } from "../../../provider/ledger/proto-root";
-import { decodeWireMessage, WireFormatError } from "../../../provider/ledger/wire-decode";
+import { decodeWireMessage } from "../../../provider/ledger/wire-decode";
+import { WireFormatError } from "../../../provider/errors/ledger/wire-format-error";
 import { encodeWireMessage, SLAB_MAX_MESSAGE } from "../../../provider/ledger/wire-encode";
 import { MAX_DEPTH, wireMessageOf } from "../../../provider/ledger/wire-schema";
 import { chaincodeAction, endorse, newMember, newOrg, NOW, prepare, proposalResponsePayload } from "./fixtures";
@@ -204,10 +205,10 @@ describe("wire reader and writer", () => {
         [[tag(4, 2), 2, 0xc3, 0x28], "a string field is not valid UTF-8"],
       ];
       for (const [bytes, reason] of cases) {
-        assert.throws(() => decodeWireMessage(header, new Uint8Array(bytes)), new WireFormatError(reason));
+        assert.throws(() => decodeWireMessage(header, new Uint8Array(bytes)), new WireFormatError({ message: reason }));
       }
       const deep = new Uint8Array(MAX_DEPTH + 20).fill(tag(5, 3)); // groups nested deeper than the limit
-      assert.throws(() => decodeWireMessage(header, deep), new WireFormatError("max depth exceeded"));
+      assert.throws(() => decodeWireMessage(header, deep), new WireFormatError({ message: "max depth exceeded" }));
     });
 
     it("decodes a Buffer into plain Uint8Array views of the same memory", () => {

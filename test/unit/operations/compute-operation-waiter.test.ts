@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DeadlineError, OpsLedgerError, ValidationError } from "../../../provider/errors";
 import { waitForComputeOperation } from "../../../provider/operations/compute-operation-waiter";
-import { OperationError } from "../../../provider/operations/operation-error";
+import { OperationError } from "../../../provider/errors/operations/operation-error";
 import type { ComputeOperation } from "../../../provider/operations/operation-types";
 import { op, TARGET, zero } from "./compute-fakes";
 import { FakeClock, recorder, scriptedPoll } from "./fakes";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { waitForLongRunningOperation } from "../../../provider/operations/long-running-operation-waiter";
-import { OperationError } from "../../../provider/operations/operation-error";
+import { OperationError } from "../../../provider/errors/operations/operation-error";
 import type { LongRunningOperation } from "../../../provider/operations/operation-types";
 import { FakeClock, recorder, scriptedPoll } from "./fakes";
 

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { OpsLedgerError, isOpsLedgerError } from "../../../provider/errors";
-import { formatDuration } from "../../../provider/operations/format";
-import { OperationError } from "../../../provider/operations/operation-error";
-import { MAX_RENDERED_ERRORS, MAX_RENDERED_MAP_ENTRIES, describeOperation } from "../../../provider/operations/format";
+import { formatDuration } from "../../../provider/errors/operations/operation-format";
+import { OperationError } from "../../../provider/errors/operations/operation-error";
+import {
+  MAX_RENDERED_ERRORS,
+  MAX_RENDERED_MAP_ENTRIES,
+  describeOperation,
+} from "../../../provider/errors/operations/operation-format";
 
 describe("OperationError", () => {
   it("is an OpsLedgerError recognised by instanceof through the brand, even from another copy", () => {

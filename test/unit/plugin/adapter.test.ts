@@ -4,10 +4,10 @@ import * as adapter from "../../../provider/plugin/adapter";
 import { RESOURCES } from "../../../provider/plugin/kinds";
 import type { ResourceKind, ResourceModule } from "../../../provider/plugin/kinds";
 import { isSecret, SECRET_SIG, SIG_KEY } from "../../../provider/plugin/secrets";
-import { deriveTxId } from "../../../provider/resources/ledger-transaction";
 import { createRootCa, issueCertificate, privateKeyPem } from "../../../sandbox/fabric/certificates";
 import { firewallPolicyMoveProvider } from "../../../provider/resources/firewall-policy-move";
 import { moveInputFailures } from "../../../provider/resources/validate";
+import { deriveTxId } from "../../../provider/resources/ledger/ledger-transaction-txid";
 
 const MOVE = "opsledger:compute:FirewallPolicyMove";
 const LEDGER = "opsledger:ledger:LedgerTransaction";

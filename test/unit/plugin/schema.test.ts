@@ -5,7 +5,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { SCHEMA_PATH, schemaFileText } from "../../../scripts/gen-schema";
 import { SCHEMA, requiredFailures, schemaText, secretNames } from "../../../provider/schema/schema";
 import { KEY_TYPE_NAMES } from "../../../provider/ledger/key-types";
-import { KMS_ALGORITHMS } from "../../../provider/resources/ledger-transaction-signer";
+import { KMS_ALGORITHMS } from "../../../provider/resources/ledger/session/kms-signer";
 
 const ROOT = join(__dirname, "..", "..", "..", "..");
 /** pkg/codegen/schema/pulumi.json of pulumi/pulumi at v3.259.0 (the CLI this package pins). */

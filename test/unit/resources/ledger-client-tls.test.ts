@@ -4,17 +4,20 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ConfigError, ValidationError } from "../../../provider/errors";
-import { clientTlsFailures, clientTlsRefusal, readClientTlsKey } from "../../../provider/resources/ledger-client-tls";
-import { readLedgerChainInfo } from "../../../provider/functions/ledger-reads";
-import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { clientTlsRefusal, readClientTlsKey } from "../../../provider/resources/ledger/session/client-tls";
+import { readLedgerChainInfo } from "../../../provider/resources/ledger/ledger-reads";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { findSecrets, privateKeyForms } from "../../helpers/secrets-scan";
 import { newMember, newOrg, newTlsServerCertificate } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";
+import { clientTlsFailures } from "../../../provider/resources/ledger/session/client-tls";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 const URN =
   "urn:pulumi:dev::demo::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";
-const known = (): boolean => false;
 
 let org: TestOrg;
 let member: TestMember;
@@ -68,21 +71,21 @@ function inputs(gatewayInputs: Record<string, unknown>): LedgerTransactionInputs
 
 describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
   it("accepts a certificate with exactly one key: by file, by environment variable, or as a matching value", () => {
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyFile: keyFile }), known), []);
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyEnv: "TLS_KEY" }), known), []);
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyPem: tls.keyPem }), known), []);
-    assert.deepEqual(clientTlsFailures(gateway({}), known), []);
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyFile: keyFile })), []);
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyEnv: "TLS_KEY" })), []);
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyPem: tls.keyPem })), []);
+    assert.deepEqual(clientTlsFailures(gateway({})), []);
   });
 
   it("refuses a certificate without a key, a key without a certificate, two keys and mutual TLS without TLS", () => {
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem }), known), [
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem })), [
       {
         property: "gateway.clientCertPem",
         reason:
           "needs the client TLS key (mutual TLS): set one of gateway.clientKeyFile (a PEM file's path), gateway.clientKeyEnv (an environment variable holding the PEM) or gateway.clientKeyPem (the key itself, as a Pulumi secret)",
       },
     ]);
-    assert.deepEqual(clientTlsFailures(gateway({ clientKeyFile: keyFile }), known), [
+    assert.deepEqual(clientTlsFailures(gateway({ clientKeyFile: keyFile })), [
       {
         property: "gateway.clientKeyFile",
         reason:
@@ -90,7 +93,7 @@ describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
       },
     ]);
     assert.deepEqual(
-      clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyFile: keyFile, clientKeyEnv: "K" }), known),
+      clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyFile: keyFile, clientKeyEnv: "K" })),
       [
         {
           property: "gateway.clientKeyEnv",
@@ -100,7 +103,7 @@ describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
       ],
     );
     assert.deepEqual(
-      clientTlsFailures({ address: "127.0.0.1:7051", clientCertPem: tls.certPem, clientKeyFile: keyFile }, known),
+      clientTlsFailures({ address: "127.0.0.1:7051", clientCertPem: tls.certPem, clientKeyFile: keyFile }),
       [
         {
           property: "gateway.clientCertPem",
@@ -111,23 +114,23 @@ describe("the gateway's client TLS certificate and key (mutual TLS)", () => {
   });
 
   it("refuses a malformed certificate, file path or variable name, and a key value that is not the certificate's", () => {
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: "not a cert", clientKeyFile: keyFile }), known), [
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: "not a cert", clientKeyFile: keyFile })), [
       {
         property: "gateway.clientCertPem",
         reason: "is not a PEM X.509 certificate; pass the client TLS certificate's PEM text",
       },
     ]);
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyFile: " " }), known), [
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyFile: " " })), [
       { property: "gateway.clientKeyFile", reason: "must be the path of the client TLS key's PEM file" },
     ]);
-    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyEnv: "NOT-A-NAME" }), known), [
+    assert.deepEqual(clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyEnv: "NOT-A-NAME" })), [
       {
         property: "gateway.clientKeyEnv",
         reason:
           "must be the name of an environment variable holding the client TLS key's PEM, e.g. 'FABRIC_TLS_KEY_PEM'",
       },
     ]);
-    const mismatched = clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyPem: otherTls.keyPem }), known);
+    const mismatched = clientTlsFailures(gateway({ clientCertPem: tls.certPem, clientKeyPem: otherTls.keyPem }));
     assert.deepEqual(mismatched, [
       {
         property: "gateway.clientKeyPem",

@@ -13,12 +13,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { serializeIdentity } from "../../../provider/ledger/identity";
 import { computeTxId } from "../../../provider/ledger/proposal";
-import { deriveNonce, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs } from "../../../provider/resources/ledger-transaction";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { startFakeGateway } from "../ledger/fake-gateway";
 import type { FakeGateway } from "../ledger/fake-gateway";
 import { newMember, newOrg } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";
+import { deriveNonce } from "../../../provider/resources/ledger/ledger-transaction-txid";
+import type { LedgerTransactionInputs } from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 const URN =
   "urn:pulumi:dev::demo::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";

@@ -7,11 +7,14 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { findSecrets, privateKeyForms } from "../../helpers/secrets-scan";
 import { newMember, newOrg } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 export const URN =
   "urn:pulumi:dev::demo::opsledger:ledger:LedgerTransaction$pulumi-nodejs:dynamic/ledger:LedgerTransactionSubmission::asset";

@@ -4,8 +4,7 @@ import * as crypto from "node:crypto";
 import * as path from "node:path";
 import { serializeIdentity } from "../../../provider/ledger/identity";
 import { computeTxId } from "../../../provider/ledger/proposal";
-import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import {
   URN,
   member,
@@ -19,6 +18,11 @@ import {
   keyFormsIn,
   useLedgerTransactionFixture,
 } from "./ledger-transaction-fixture";
+import { deriveTxId } from "../../../provider/resources/ledger/ledger-transaction-txid";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 useLedgerTransactionFixture();
 

@@ -7,10 +7,13 @@
 import { strict as assert } from "node:assert";
 import { LEDGER_TRANSACTION_RESOURCE_TYPE, LEDGER_TRANSACTION_TYPE } from "../../../sdk/ledger/ledger-transaction";
 import { LEDGER_TRANSACTION_SUBMISSION_TYPE } from "../../../sdk/ledger/ledger-transaction-submission";
-import { ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionInputs, LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import { newMember, newOrg } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";
+import type {
+  LedgerTransactionInputs,
+  LedgerTransactionOutputs,
+} from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 const submissionUrn = (componentType: string): string =>
   `urn:pulumi:dev::demo::${componentType}$${LEDGER_TRANSACTION_SUBMISSION_TYPE}::asset`;

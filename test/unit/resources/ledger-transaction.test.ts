@@ -3,8 +3,7 @@ import * as crypto from "node:crypto";
 import { serializeIdentity } from "../../../provider/ledger/identity";
 import { computeTxId } from "../../../provider/ledger/proposal";
 import { dispatch } from "../../../provider/dynamic";
-import { deriveTxId, ledgerTransactionProvider } from "../../../provider/resources/ledger-transaction";
-import type { LedgerTransactionOutputs } from "../../../provider/resources/ledger-transaction";
+import { ledgerTransactionProvider } from "../../../provider/resources/ledger/ledger-transaction";
 import {
   URN,
   UNKNOWN,
@@ -20,6 +19,8 @@ import {
   keyFormsIn,
   useLedgerTransactionFixture,
 } from "./ledger-transaction-fixture";
+import { deriveTxId } from "../../../provider/resources/ledger/ledger-transaction-txid";
+import type { LedgerTransactionOutputs } from "../../../provider/resources/ledger/ledger-transaction-inputs";
 
 useLedgerTransactionFixture();
 

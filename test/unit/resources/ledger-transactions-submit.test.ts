@@ -8,20 +8,21 @@
 import { strict as assert } from "node:assert";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { codecs } from "../../../provider/ledger/codec";
-import { EndorseError } from "../../../provider/ledger/endorse-error";
-import { GatewayError } from "../../../provider/ledger/gateway-error";
+import { EndorseError } from "../../../provider/errors/ledger/endorse-error";
+import { GatewayError } from "../../../provider/errors/ledger/gateway-error";
 import type { Gateway, ProposalRequest } from "../../../provider/ledger/gateway-client";
 import type { CommitStatus, Transaction } from "../../../provider/ledger/gateway-objects";
 import { newIdentity } from "../../../provider/ledger/identity";
-import { LedgerError } from "../../../provider/ledger/ledger-error";
+import { LedgerError } from "../../../provider/errors/ledger/ledger-error";
 import type { ProcessedTransaction } from "../../../provider/ledger/messages";
 import { buildProposal, computeTxId } from "../../../provider/ledger/proposal";
-import { submitItem } from "../../../provider/resources/ledger-transactions-submit";
-import { proposalRequestOf } from "../../../provider/resources/ledger-transaction-submit";
-import type { Connection, SubmitOnceRequest } from "../../../provider/resources/ledger-transaction-submit";
-import { creatorOf, deriveNonce } from "../../../provider/resources/ledger-transaction-txid";
+import { submitItem } from "../../../provider/resources/ledger/ledger-transactions-submit";
+import { proposalRequestOf } from "../../../provider/resources/ledger/ledger-transaction-submit";
+import type { SubmitOnceRequest } from "../../../provider/resources/ledger/ledger-transaction-submit";
+import { creatorOf, deriveNonce } from "../../../provider/resources/ledger/ledger-transaction-txid";
 import { chaincodeAction, endorse, newMember, newOrg, prepare, proposalResponsePayload } from "../ledger/fixtures";
 import type { TestMember } from "../ledger/fixtures";
+import type { Connection } from "../../../provider/resources/ledger/session/gateway-connection";
 
 const URN = "urn:pulumi:dev::demo::pulumi-nodejs:dynamic/ledger:LedgerTransactions::batch#item/a";
 

@@ -8,23 +8,20 @@ import { strict as assert } from "node:assert";
 import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { deriveTxId } from "../../../provider/resources/ledger-transaction";
-import {
-  itemUrn,
-  ledgerTransactionsInputFailures,
-  ledgerTransactionsProvider,
-} from "../../../provider/resources/ledger-transactions";
-import type {
-  LedgerTransactionsInputs,
-  LedgerTransactionsItem,
-  LedgerTransactionsOutputs,
-} from "../../../provider/resources/ledger-transactions";
+import { ledgerTransactionsProvider } from "../../../provider/resources/ledger/ledger-transactions";
 import { dispatch } from "../../../provider/dynamic";
 import { providerService } from "../../../provider/plugin/server";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { startFakeGateway } from "../ledger/fake-gateway";
 import { newMember, newOrg } from "../ledger/fixtures";
 import type { TestMember, TestOrg } from "../ledger/fixtures";
+import { deriveTxId, itemUrn } from "../../../provider/resources/ledger/ledger-transaction-txid";
+import { ledgerTransactionsInputFailures } from "../../../provider/resources/ledger/ledger-transactions-inputs";
+import type {
+  LedgerTransactionsInputs,
+  LedgerTransactionsOutputs,
+} from "../../../provider/resources/ledger/ledger-transactions-inputs";
+import type { LedgerTransactionsItem } from "../../../provider/resources/ledger/ledger-shapes";
 
 const URN = "urn:pulumi:dev::demo::pulumi-nodejs:dynamic/ledger:LedgerTransactions::batch";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -1,5 +1,5 @@
 /**
- * The ledger's input shapes are declared once (provider/resources/ledger-shapes.ts); the SDK's `*Args` are mapped from
+ * The ledger's input shapes are declared once (provider/resources/ledger/ledger-shapes.ts); the SDK's `*Args` are mapped from
  * them (sdk/ledger/inputs.ts). The types are checked when this file compiles (`npm run lint` runs tsc: a
  * `@ts-expect-error` that no longer finds its error fails it); the secrets the SDK wraps are checked against the
  * fields the schema marks secret, which come from the shapes' `@secret` tags.
@@ -13,7 +13,7 @@ import type {
   LedgerReadShape,
   LedgerTransactionShape,
   LedgerTransactionsShape,
-} from "../../../provider/resources/ledger-shapes";
+} from "../../../provider/resources/ledger/ledger-shapes";
 import type * as ledger from "../../../sdk/ledger";
 import { gatewayInputs, identityInputs } from "../../../sdk/ledger/ledger-transaction";
 

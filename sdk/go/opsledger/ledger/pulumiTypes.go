@@ -2824,13 +2824,25 @@ func (o LedgerTransactionsItemArrayOutput) Index(i pulumi.IntInput) LedgerTransa
 
 // A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview).
 type LedgerTransactionsPlanned struct {
-	Args                   []interface{} `pulumi:"args"`
-	Chaincode              *string       `pulumi:"chaincode"`
-	EndorsingOrganizations []string      `pulumi:"endorsingOrganizations"`
-	Function               string        `pulumi:"function"`
+	// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+	//
+	// Default: []
+	Args []interface{} `pulumi:"args"`
+	// The chaincode name.
+	//
+	// Default: the resource's `chaincode`
+	Chaincode *string `pulumi:"chaincode"`
+	// MSP ids that must endorse.
+	//
+	// Default: the gateway's choice
+	EndorsingOrganizations []string `pulumi:"endorsingOrganizations"`
+	// The chaincode function, e.g. "CreateAsset".
+	Function string `pulumi:"function"`
 	// The generation of the item's transaction (bumped when it changes).
 	Generation *float64 `pulumi:"generation"`
-	Key        string   `pulumi:"key"`
+	// A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+	// reordering the list or inserting items changes no txId.
+	Key string `pulumi:"key"`
 	// The txId the item is (or was) submitted with.
 	TxId *string `pulumi:"txId"`
 }
@@ -2850,18 +2862,28 @@ func (o LedgerTransactionsPlannedOutput) ToLedgerTransactionsPlannedOutputWithCo
 	return o
 }
 
+// Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+//
+// Default: []
 func (o LedgerTransactionsPlannedOutput) Args() pulumi.ArrayOutput {
 	return o.ApplyT(func(v LedgerTransactionsPlanned) []interface{} { return v.Args }).(pulumi.ArrayOutput)
 }
 
+// The chaincode name.
+//
+// Default: the resource's `chaincode`
 func (o LedgerTransactionsPlannedOutput) Chaincode() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerTransactionsPlanned) *string { return v.Chaincode }).(pulumi.StringPtrOutput)
 }
 
+// MSP ids that must endorse.
+//
+// Default: the gateway's choice
 func (o LedgerTransactionsPlannedOutput) EndorsingOrganizations() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LedgerTransactionsPlanned) []string { return v.EndorsingOrganizations }).(pulumi.StringArrayOutput)
 }
 
+// The chaincode function, e.g. "CreateAsset".
 func (o LedgerTransactionsPlannedOutput) Function() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerTransactionsPlanned) string { return v.Function }).(pulumi.StringOutput)
 }
@@ -2871,6 +2893,8 @@ func (o LedgerTransactionsPlannedOutput) Generation() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v LedgerTransactionsPlanned) *float64 { return v.Generation }).(pulumi.Float64PtrOutput)
 }
 
+// A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+// reordering the list or inserting items changes no txId.
 func (o LedgerTransactionsPlannedOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerTransactionsPlanned) string { return v.Key }).(pulumi.StringOutput)
 }

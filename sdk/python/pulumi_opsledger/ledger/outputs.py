@@ -972,6 +972,18 @@ class LedgerTransactionsPlanned(dict):
         """
         A transaction of the list as the resource planned it: its generation and the txId it submits (shown in preview).
 
+        :param _builtins.str function: The chaincode function, e.g. "CreateAsset".
+        :param _builtins.str key: A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+               reordering the list or inserting items changes no txId.
+        :param Sequence[Any] args: Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+               
+               Default: []
+        :param _builtins.str chaincode: The chaincode name.
+               
+               Default: the resource's `chaincode`
+        :param Sequence[_builtins.str] endorsing_organizations: MSP ids that must endorse.
+               
+               Default: the gateway's choice
         :param _builtins.float generation: The generation of the item's transaction (bumped when it changes).
         :param _builtins.str tx_id: The txId the item is (or was) submitted with.
         """
@@ -991,26 +1003,48 @@ class LedgerTransactionsPlanned(dict):
     @_builtins.property
     @pulumi.getter
     def function(self) -> _builtins.str:
+        """
+        The chaincode function, e.g. "CreateAsset".
+        """
         return pulumi.get(self, "function")
 
     @_builtins.property
     @pulumi.getter
     def key(self) -> _builtins.str:
+        """
+        A key of your choosing, unique in the list: the transaction's txId derives from it (with the resource's URN), so
+        reordering the list or inserting items changes no txId.
+        """
         return pulumi.get(self, "key")
 
     @_builtins.property
     @pulumi.getter
     def args(self) -> Optional[Sequence[Any]]:
+        """
+        Arguments: strings are sent as UTF-8; bytes as `{ base64: "..." }`.
+
+        Default: []
+        """
         return pulumi.get(self, "args")
 
     @_builtins.property
     @pulumi.getter
     def chaincode(self) -> Optional[_builtins.str]:
+        """
+        The chaincode name.
+
+        Default: the resource's `chaincode`
+        """
         return pulumi.get(self, "chaincode")
 
     @_builtins.property
     @pulumi.getter(name="endorsingOrganizations")
     def endorsing_organizations(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        MSP ids that must endorse.
+
+        Default: the gateway's choice
+        """
         return pulumi.get(self, "endorsing_organizations")
 
     @_builtins.property

@@ -11,8 +11,8 @@ import type { AddressInfo } from "node:net";
 import { main } from "../../../../provider/ledger/cli";
 import { codecs } from "../../../../provider/ledger/codec";
 import type { Endorser, EndorserProposalRequest } from "../../../../provider/ledger/endorser-client";
-import { EndorserError } from "../../../../provider/ledger/endorser-error";
-import { ChannelParticipationError } from "../../../../provider/ledger/channel/channel-participation-error";
+import { EndorserError } from "../../../../provider/errors/ledger/endorser-error";
+import { ChannelParticipationError } from "../../../../provider/errors/ledger/channel-participation-error";
 import {
   joinOrdererChannel,
   listOrdererChannels,
@@ -26,7 +26,7 @@ import {
   configUpdateEnvelope,
   signConfigUpdate,
 } from "../../../../provider/ledger/channel/config-update-signing";
-import { DeliverError } from "../../../../provider/ledger/channel/deliver-error";
+import { DeliverError } from "../../../../provider/errors/ledger/deliver-error";
 import { fetchBlock } from "../../../../provider/ledger/channel/deliver-client";
 import { genesisBlock } from "../../../../provider/ledger/channel/genesis-block";
 import { connectOrderer } from "../../../../provider/ledger/channel/orderer-client";

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../../provider/ledger/codec";
-import { ChannelConfigError } from "../../../../provider/ledger/channel/channel-config-error";
+import { ChannelConfigError } from "../../../../provider/errors/ledger/channel-config-error";
 import { computeConfigUpdate } from "../../../../provider/ledger/channel/compute-update";
 import { applyConfigChange } from "../../../../provider/ledger/channel/config-change";
 import { describeChannelConfig } from "../../../../provider/ledger/channel/describe-config";

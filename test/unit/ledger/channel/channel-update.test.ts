@@ -8,17 +8,17 @@
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../../provider/ledger/codec";
 import type { Config } from "../../../../provider/ledger/config-messages";
-import { BroadcastError } from "../../../../provider/ledger/channel/broadcast-error";
+import { BroadcastError } from "../../../../provider/errors/ledger/broadcast-error";
 import { computeConfigUpdate } from "../../../../provider/ledger/channel/compute-update";
 import { applyConfigChange } from "../../../../provider/ledger/channel/config-change";
-import { ConfigUpdateAuthorizationError } from "../../../../provider/ledger/channel/config-update-authorization-error";
+import { ConfigUpdateAuthorizationError } from "../../../../provider/errors/ledger/config-update-authorization-error";
 import {
   configUpdateBytes,
   readConfigUpdateEnvelope,
   signConfigUpdate,
   signerOf,
 } from "../../../../provider/ledger/channel/config-update-signing";
-import { ChannelConfigError } from "../../../../provider/ledger/channel/channel-config-error";
+import { ChannelConfigError } from "../../../../provider/errors/ledger/channel-config-error";
 import { connectOrderer } from "../../../../provider/ledger/channel/orderer-client";
 import type { OrdererClient } from "../../../../provider/ledger/channel/orderer-client";
 import type { DeliverTarget } from "../../../../provider/ledger/channel/deliver-client";

@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../../provider/ledger/codec";
 import { parseImplicitMetaPolicy, policyFromText, policyText } from "../../../../provider/ledger/channel/policy-text";
-import { PolicySyntaxError } from "../../../../provider/ledger/lifecycle/policy-syntax-error";
+import { PolicySyntaxError } from "../../../../provider/errors/ledger/policy-syntax-error";
 import { newMember, newOrg } from "../fixtures";
 
 describe("channel policy text", () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { EndorserError } from "../../../../provider/ledger/endorser-error";
-import { GatewayError } from "../../../../provider/ledger/gateway-error";
-import { LedgerReadError } from "../../../../provider/ledger/ledger-read-error";
-import { LifecycleError } from "../../../../provider/ledger/lifecycle/lifecycle-error";
+import { EndorserError } from "../../../../provider/errors/ledger/endorser-error";
+import { GatewayError } from "../../../../provider/errors/ledger/gateway-error";
+import { LedgerReadError } from "../../../../provider/errors/ledger/ledger-read-error";
+import { LifecycleError } from "../../../../provider/errors/ledger/lifecycle-error";
 import { isNotDefined, lifecycleErrorOf } from "../../../../provider/ledger/lifecycle/lifecycle-reads";
 
 /** An Evaluate failure as a real 2.5.16 gateway answers it: the peer's words in the message and one ErrorDetail. */

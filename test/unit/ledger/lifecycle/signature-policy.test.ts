@@ -8,7 +8,7 @@ import {
   endorsementPolicyBytes,
   printEndorsementPolicyBytes,
 } from "../../../../provider/ledger/lifecycle/application-policy";
-import { PolicySyntaxError } from "../../../../provider/ledger/lifecycle/policy-syntax-error";
+import { PolicySyntaxError } from "../../../../provider/errors/ledger/policy-syntax-error";
 import {
   parseSignaturePolicy,
   printSignaturePolicy,
