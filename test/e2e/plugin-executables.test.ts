@@ -184,7 +184,7 @@ describe("pulumi-resource-opsledger as one executable per platform (scripts/buil
       ),
     ) as { name: string; version: string; resources: object; functions: object };
     const expected = JSON.parse(
-      fs.readFileSync(path.join(REPO_ROOT, "provider", "plugin", "schema.json"), "utf8"),
+      fs.readFileSync(path.join(REPO_ROOT, "provider", "schema", "schema.json"), "utf8"),
     ) as typeof schema;
     assert.deepEqual(
       [schema.name, schema.version, Object.keys(schema.resources).sort(), Object.keys(schema.functions).sort()],
