@@ -126,9 +126,9 @@ export interface LedgerOnDestroy {
 
 /** Deadlines of the commit wait, as durations ("2m", "90s"). `customTimeouts` never reaches a dynamic provider. */
 export interface LedgerTimeouts {
-  /** @default "20m" */
+  /** @default "{@link DEFAULT_OPERATION_TIMEOUT_MS}" */
   create?: string;
-  /** The onDestroy transaction. @default "20m" */
+  /** The onDestroy transaction. @default "{@link DEFAULT_OPERATION_TIMEOUT_MS}" */
   delete?: string;
 }
 
@@ -208,9 +208,9 @@ export interface LedgerTransactionsItem {
 
 /** Deadlines of one item's commit wait, as durations ("2m", "90s"). */
 export interface LedgerTransactionsTimeouts {
-  /** Each item of the first `pulumi up`. @default "20m" */
+  /** Each item of the first `pulumi up`. @default "{@link DEFAULT_OPERATION_TIMEOUT_MS}" */
   create?: string;
-  /** Each item a later `pulumi up` submits. @default "20m" */
+  /** Each item a later `pulumi up` submits. @default "{@link DEFAULT_OPERATION_TIMEOUT_MS}" */
   update?: string;
 }
 
