@@ -12,6 +12,10 @@ if command -v rcodesign >/dev/null 2>&1 && rcodesign --version 2>/dev/null | gre
 fi
 dest="$CACHE/rcodesign/$VERSION"
 if [ ! -x "$dest/bin/rcodesign" ]; then
+  # rustup puts cargo in ~/.cargo/bin, which a non-login shell's PATH may lack.
+  if ! command -v cargo >/dev/null 2>&1 && [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]; then
+    PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+  fi
   if ! command -v cargo >/dev/null 2>&1; then
     echo "[opsledger:rcodesign] rcodesign $VERSION is needed to sign the darwin executables, and cargo (Rust) to build it: install Rust, or rcodesign $VERSION on PATH" >&2
     exit 1
