@@ -31,6 +31,8 @@ export interface RefreshScriptResult {
   readonly workMs: number;
   /** The txIds found VALID on the ledger. */
   readonly found: number;
+  /** The process's CPU time (user + system) from its start to its end, start-up included. */
+  readonly cpuMs: number;
 }
 
 async function main(): Promise<void> {
@@ -60,7 +62,9 @@ async function main(): Promise<void> {
       connection.close();
     }
   }
-  const result: RefreshScriptResult = { workMs: Math.round(performance.now() - started), found };
+  const workMs = Math.round(performance.now() - started);
+  const cpu = process.cpuUsage();
+  const result: RefreshScriptResult = { workMs, found, cpuMs: Math.round((cpu.user + cpu.system) / 1000) };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -12,8 +12,9 @@
  *   without the engine), `pulumi refresh` of one no-op dynamic resource (the engine's fixed cost: CLI, plugin and
  *   provider process start-up, one Read), and the refresh with PULUMI_SKIP_CHECKPOINTS=true (a diagnostic of the
  *   engine's checkpoint writes, not a setting to use).
- * Last, maxInFlight 1 (set by an up that sends nothing) and the script at concurrency 1: the lookups one after another,
- * as a refresh made them before they were bounded-concurrent.
+ * Last, `runs` times, maxInFlight 1 (set by an up that sends nothing: the refresh, and the provider's read alone) and
+ * the script at concurrency 1: the lookups one after another, as a refresh made them before they were bounded-concurrent. Each run's CPU time is split by process (the CLI's tree
+ * sampled every 100 ms, bench/process-sampler.ts; a script reads its own): on 2 shared cores, CPU is what a side costs.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -53,9 +54,20 @@ export interface LedgerRefreshResult {
   /** Each side's wall time per run, milliseconds. */
   readonly ms: Readonly<Record<Side, readonly number[]>>;
   /** The processes' own time from connecting to the last answer (start-up excluded), per run. */
-  readonly workMs: Readonly<Record<"official" | "provider", readonly number[]>>;
+  readonly workMs: Readonly<
+    Record<"official" | "provider" | "officialSequential" | "providerSequential", readonly number[]>
+  >;
   /** The dynamic-provider process's peak memory during the refreshes, MiB. */
   readonly providerMb: number;
+  /** CPU time (user + system) of each side's processes per run, milliseconds: where a 2-core machine's time goes. */
+  readonly cpuMs: Readonly<Record<"official" | "provider" | "refresh" | "floor", readonly CpuSplit[]>>;
+}
+
+/** One run's CPU time, by process: the pulumi CLI (the engine), the dynamic-provider host, the rest (a script's own). */
+export interface CpuSplit {
+  readonly cli: number;
+  readonly host: number;
+  readonly other: number;
 }
 
 export type Side =
@@ -116,12 +128,32 @@ export async function benchLedgerRefresh(options: LedgerRefreshOptions): Promise
         const { ms, result } = await runBaselineScript("ledger-refresh-script.js", [JSON.stringify(job)], {});
         const r = result as RefreshScriptResult;
         if (r.found !== count) throw new Error(`the ${mode} script found ${String(r.found)} of ${String(count)}`);
-        return { ms, workMs: r.workMs };
+        return { ms, workMs: r.workMs, cpuMs: r.cpuMs };
       };
       let providerMb = 0;
-      const refresh = async (on: ProjectStack, env: Readonly<Record<string, string>> = {}) => {
-        const { measured } = await measuredRun(on, ["refresh", ...cli], undefined, env);
+      const cpuMs = {
+        official: [] as CpuSplit[],
+        provider: [] as CpuSplit[],
+        refresh: [] as CpuSplit[],
+        floor: [] as CpuSplit[],
+      };
+      const refresh = async (
+        on: ProjectStack,
+        env: Readonly<Record<string, string>> = {},
+        cpuOf?: "refresh" | "floor",
+      ) => {
+        const { measured, processes } = await measuredRun(on, ["refresh", ...cli], undefined, env);
         providerMb = Math.max(providerMb, measured.providerMb);
+        const sum = (pick: (command: string) => boolean) =>
+          processes.filter((p) => pick(p.command)).reduce((total, p) => total + p.cpuMs, 0);
+        const isCli = (command: string) => /(^|\/)pulumi /.test(command);
+        const isHost = (command: string) => command.includes("dynamic-provider");
+        if (cpuOf !== undefined)
+          cpuMs[cpuOf].push({
+            cli: sum(isCli),
+            host: sum(isHost),
+            other: sum((command) => !isCli(command) && !isHost(command)),
+          });
         return measured.ms;
       };
       const ms: Record<Side, number[]> = {
@@ -133,7 +165,12 @@ export async function benchLedgerRefresh(options: LedgerRefreshOptions): Promise
         officialSequential: [],
         refreshSequential: [],
       };
-      const workMs = { official: [] as number[], provider: [] as number[] };
+      const workMs = {
+        official: [] as number[],
+        provider: [] as number[],
+        officialSequential: [] as number[],
+        providerSequential: [] as number[],
+      };
       await withStack(
         "noop",
         { count: { value: "1" }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
@@ -142,13 +179,14 @@ export async function benchLedgerRefresh(options: LedgerRefreshOptions): Promise
           const scriptSide = (mode: RefreshScriptJob["mode"]) => async () => {
             const r = await script(mode, parallel);
             workMs[mode].push(r.workMs);
+            cpuMs[mode].push({ cli: 0, host: 0, other: r.cpuMs });
             return r.ms;
           };
           const sides: readonly (readonly [Side, () => Promise<number>])[] = [
             ["official", scriptSide("official")],
-            ["refresh", () => refresh(stack)],
+            ["refresh", () => refresh(stack, {}, "refresh")],
             ["provider", scriptSide("provider")],
-            ["floor", () => refresh(floor)],
+            ["floor", () => refresh(floor, {}, "floor")],
             ["noCheckpoints", () => refresh(stack, { PULUMI_SKIP_CHECKPOINTS: "true" })],
           ];
           for (let run = 0; run < runs; run++) {
@@ -161,8 +199,17 @@ export async function benchLedgerRefresh(options: LedgerRefreshOptions): Promise
       say("maxInFlight 1: the lookups one after another");
       await stack.setConfig({ maxInFlight: { value: "1" } });
       await measuredRun(stack, ["up", ...cli]);
-      ms.refreshSequential.push(await refresh(stack));
-      ms.officialSequential.push((await script("official", 1)).ms);
+      const sequential = await batchState(stack);
+      if (sequential.props["maxInFlight"] !== 1) throw new Error("the up did not record maxInFlight 1");
+      fs.writeFileSync(stateFile, JSON.stringify(sequential));
+      for (let run = 0; run < runs; run++) {
+        say(`maxInFlight 1, run ${String(run + 1)} of ${String(runs)}`);
+        ms.refreshSequential.push(await refresh(stack));
+        const official = await script("official", 1);
+        ms.officialSequential.push(official.ms);
+        workMs.officialSequential.push(official.workMs);
+        workMs.providerSequential.push((await script("provider", 1)).workMs);
+      }
       return {
         version: network.version,
         consensus: network.consensus,
@@ -172,6 +219,7 @@ export async function benchLedgerRefresh(options: LedgerRefreshOptions): Promise
         ms,
         workMs,
         providerMb,
+        cpuMs,
       };
     });
   } finally {
@@ -213,7 +261,33 @@ export function printLedgerRefresh(r: LedgerRefreshResult): void {
     [
       ["the official client's script (baseline)", work(r.workMs.official), "1.00x"],
       ["the provider's read", work(r.workMs.provider), ratio(median(r.workMs.provider), median(r.workMs.official))],
+      ["the official client's script at concurrency 1", work(r.workMs.officialSequential), "—"],
+      [
+        "the provider's read at maxInFlight 1 (as before)",
+        work(r.workMs.providerSequential),
+        ratio(median(r.workMs.providerSequential), median(r.workMs.officialSequential)),
+      ],
     ],
+  );
+  const cpu = (splits: readonly CpuSplit[], part: keyof CpuSplit | "total"): string =>
+    (median(splits.map((c) => (part === "total" ? c.cli + c.host + c.other : c[part]))) / 1000).toFixed(2);
+  printTable(
+    "CPU time of each side's processes in one run (user + system, s, median of the runs; 2 cores in all)",
+    ["side", "pulumi CLI", "dynamic-provider host", "other processes", "total"],
+    (
+      [
+        ["script, the official client (its one process)", "official"],
+        ["the provider's read alone (its one process)", "provider"],
+        ["pulumi refresh", "refresh"],
+        ["pulumi refresh of one no-op dynamic resource", "floor"],
+      ] as const
+    ).map(([label, side]) => [
+      label,
+      cpu(r.cpuMs[side], "cli"),
+      cpu(r.cpuMs[side], "host"),
+      cpu(r.cpuMs[side], "other"),
+      cpu(r.cpuMs[side], "total"),
+    ]),
   );
   process.stdout.write(`(the dynamic-provider process peaked at ${String(r.providerMb)} MiB during the refreshes)\n`);
 }
