@@ -2,13 +2,15 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * plugin-scale, plugin-executables, python, key-types, ledger-scale, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * plugin-scale, plugin-executables, python, key-types, ledger-scale, ledger-refresh, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks; OPSLEDGER_BENCH_MOVE_MS (default 2000) is how long
  * `python`'s moves take in the sandbox (0: every side's floor). `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
  * LedgerTransaction `pulumi up` against it. `ledger-scale` runs on a real network too: Raft on the LTS by default,
  * `--consensus BFT` for SmartBFT on 3.1.5; OPSLEDGER_BENCH_LEDGER_SIZES (default 1,100) sizes it, and
  * OPSLEDGER_BENCH_LEDGER_SINGLES_UP_TO caps the sizes run as one LedgerTransaction each (1,000 of those take long).
+ * `ledger-refresh` (the same networks and flags) refreshes one LedgerTransactions of OPSLEDGER_BENCH_REFRESH_SIZE items
+ * (default 1000), OPSLEDGER_BENCH_PARALLEL at once.
  */
 import * as os from "node:os";
 import { benchClientOverhead } from "./client-overhead";
@@ -17,6 +19,7 @@ import { benchLedgerCodec } from "./ledger-codec";
 import { benchLedgerKeyTypes } from "./ledger-key-types";
 import { benchLedgerScale } from "./ledger-scale";
 import { printLedgerScale } from "./ledger-scale-report";
+import { benchLedgerRefresh, printLedgerRefresh } from "./ledger-refresh";
 import { benchPluginExecutables } from "./plugin-executables";
 import { benchPluginScale } from "./plugin-scale";
 import { benchPythonScale, printPythonScale } from "./python-scale";
@@ -52,6 +55,12 @@ function flag(name: string): string | undefined {
   return i === -1 ? undefined : args[i + 1];
 }
 const REAL = process.argv.includes("--real");
+
+/** The real network `--consensus` and `--fabric` ask for: Raft on the LTS by default, SmartBFT on 3.1.5. */
+function realNetwork(): { version: FabricVersion; consensus: FabricConsensus } {
+  const consensus = (flag("consensus") ?? "etcdraft") as FabricConsensus;
+  return { consensus, version: (flag("fabric") ?? (consensus === "BFT" ? "3.1.5" : "2.5.16")) as FabricVersion };
+}
 
 async function realSubmit(): Promise<void> {
   const r = await benchRealLedgerSubmit({ version: (flag("fabric") ?? "2.5.16") as FabricVersion });
@@ -308,8 +317,7 @@ const sections: readonly Section[] = [
   [
     "ledger-scale",
     async () => {
-      const consensus = (flag("consensus") ?? "etcdraft") as FabricConsensus;
-      const version = (flag("fabric") ?? (consensus === "BFT" ? "3.1.5" : "2.5.16")) as FabricVersion;
+      const { version, consensus } = realNetwork();
       const sizes = numbers(process.env["OPSLEDGER_BENCH_LEDGER_SIZES"]) ?? [1, 100];
       const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
       const singlesUpTo = numbers(process.env["OPSLEDGER_BENCH_LEDGER_SINGLES_UP_TO"])?.[0];
@@ -322,6 +330,15 @@ const sections: readonly Section[] = [
         onProgress: progress,
       });
       printLedgerScale(r);
+    },
+  ],
+  [
+    "ledger-refresh",
+    async () => {
+      const { version, consensus } = realNetwork();
+      const count = numbers(process.env["OPSLEDGER_BENCH_REFRESH_SIZE"])?.[0] ?? 1000;
+      const parallel = numbers(process.env["OPSLEDGER_BENCH_PARALLEL"])?.[0] ?? 16;
+      printLedgerRefresh(await benchLedgerRefresh({ version, consensus, count, parallel, onProgress: progress }));
     },
   ],
   [

@@ -23,8 +23,9 @@
  * other scale benchmarks, transpile-only (the type-check is the program's cost, not the engine's).
  */
 import { startFabricNetwork } from "../sandbox/fabric-network";
-import type { FabricConsensus, FabricVersion } from "../sandbox/fabric-network";
+import type { FabricConsensus, FabricNetwork, FabricVersion } from "../sandbox/fabric-network";
 import { initProjectStack } from "../scripts/lib/pulumi-cli";
+import type { ConfigValues } from "../scripts/lib/pulumi-cli";
 import { LEDGER_TRANSACTIONS_TYPE } from "../sdk/ledger/ledger-transactions";
 import { runBaselineScript } from "./baseline-script";
 import { writeBenchProject } from "./generated-project";
@@ -84,9 +85,34 @@ export interface LedgerScaleResult {
   readonly rows: readonly LedgerScaleRow[];
 }
 
+/**
+ * The stack config of the `ledger` and `ledgerBatch` programs (bench/generated-project.ts): `count` PutAssets of keys
+ * `<prefix>-<i>` through Org1's gateway as Org1's client, the key by reference (its file); `maxInFlight` for the batch.
+ */
+export function ledgerStackConfig(
+  network: FabricNetwork,
+  o: { readonly count: number; readonly maxInFlight?: number; readonly prefix: string },
+): ConfigValues {
+  const org = network.organization("Org1MSP");
+  return {
+    ...(o.maxInFlight === undefined ? {} : { maxInFlight: { value: String(o.maxInFlight) } }),
+    count: { value: String(o.count) },
+    prefix: { value: o.prefix },
+    gateway: { value: org.gatewayAddress },
+    tlsRootCertPem: { value: org.tlsRootCertPem },
+    serverNameOverride: { value: org.tlsServerName },
+    channel: { value: network.channel },
+    chaincode: { value: network.chaincode },
+    mspId: { value: org.client.mspId },
+    certificatePem: { value: org.client.certificatePem },
+    keyFile: { value: org.client.privateKeyPath },
+    trustedRootCertificates: { value: JSON.stringify(network.caCertificates) },
+  };
+}
+
 async function pulumiUp(
   program: BenchProgram,
-  config: Readonly<Record<string, { value: string; secret?: boolean }>>,
+  config: ConfigValues,
   parallel: number,
   env: Readonly<Record<string, string>> = {},
   /** The type token whose step (the provider's create, from the engine's events) is timed. */
@@ -142,7 +168,6 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
   say(`starting Fabric ${options.version} (${options.consensus})`);
   const network = await startFabricNetwork({ version: options.version, consensus: options.consensus });
   try {
-    const org = network.organization("Org1MSP");
     const run = `${String(process.pid)}-${String(Date.now())}`;
     const script = async (
       mode: LedgerScriptJob["mode"],
@@ -182,20 +207,11 @@ export async function benchLedgerScale(options: LedgerScaleOptions): Promise<Led
       ) => {
         const result = await pulumiUp(
           program,
-          {
-            maxInFlight: { value: String(parallel) },
-            count: { value: String(count) },
-            prefix: { value: `bench-${label}-${run}-${String(count)}` },
-            gateway: { value: org.gatewayAddress },
-            tlsRootCertPem: { value: org.tlsRootCertPem },
-            serverNameOverride: { value: org.tlsServerName },
-            channel: { value: network.channel },
-            chaincode: { value: network.chaincode },
-            mspId: { value: org.client.mspId },
-            certificatePem: { value: org.client.certificatePem },
-            keyFile: { value: org.client.privateKeyPath },
-            trustedRootCertificates: { value: JSON.stringify(network.caCertificates) },
-          },
+          ledgerStackConfig(network, {
+            count,
+            maxInFlight: parallel,
+            prefix: `bench-${label}-${run}-${String(count)}`,
+          }),
           parallel,
           env,
           stepOf,

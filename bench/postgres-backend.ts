@@ -20,6 +20,7 @@ import { runBaselineScript } from "./baseline-script";
 import { writeBenchProject } from "./generated-project";
 import type { BenchProgram } from "./generated-project";
 import { printTable, ratio } from "./table";
+import { ledgerStackConfig } from "./ledger-scale";
 import type { LedgerScriptJob } from "./ledger-scale-script";
 import { SCRIPT_BASE, STACK_BASE, TO, measured, runScript, seedPolicies } from "./scale-moves";
 
@@ -146,7 +147,6 @@ export async function benchPostgresBackend(options: PostgresBenchOptions): Promi
     });
     if (network !== undefined)
       try {
-        const org = network.organization("Org1MSP");
         const run = `${String(process.pid)}-${String(Date.now())}`;
         const script = async (label: string, count: number) => {
           const job: LedgerScriptJob = {
@@ -159,19 +159,8 @@ export async function benchPostgresBackend(options: PostgresBenchOptions): Promi
           return (await runBaselineScript("ledger-scale-script.js", [JSON.stringify(job)], {})).ms;
         };
         await script("warm-up", 1);
-        const config = (label: string): ConfigValues => ({
-          count: { value: String(options.transactions) },
-          prefix: { value: `pg-${label}-${run}` },
-          gateway: { value: org.gatewayAddress },
-          tlsRootCertPem: { value: org.tlsRootCertPem },
-          serverNameOverride: { value: org.tlsServerName },
-          channel: { value: network.channel },
-          chaincode: { value: network.chaincode },
-          mspId: { value: org.client.mspId },
-          certificatePem: { value: org.client.certificatePem },
-          keyFile: { value: org.client.privateKeyPath },
-          trustedRootCertificates: { value: JSON.stringify(network.caCertificates) },
-        });
+        const config = (label: string): ConfigValues =>
+          ledgerStackConfig(network, { count: options.transactions, prefix: `pg-${label}-${run}` });
         say(`${String(options.transactions)} transactions: plain script`);
         const scriptMs = await script("script", options.transactions);
         say(`${String(options.transactions)} transactions: pulumi up, file backend`);

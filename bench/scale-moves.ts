@@ -98,10 +98,13 @@ export async function measuredRun(
   stack: ProjectStack,
   args: readonly string[],
   serves: (command: string) => boolean = DYNAMIC_PROVIDER,
+  /** Environment of this command only, over the stack's. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ measured: Measured; result: CommandResult; processes: SampledProcess[] }> {
   let sampler: ReturnType<typeof sampleProcessTree> | undefined;
   const started = performance.now();
   const result = await stack.run(args, {
+    env,
     onSpawn: (pid) => {
       sampler = sampleProcessTree(pid);
     },

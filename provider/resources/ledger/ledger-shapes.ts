@@ -242,7 +242,10 @@ export interface LedgerTransactionsShape {
    * same key in one block fail as MVCC_READ_CONFLICT. @default false
    */
   ordered?: boolean;
-  /** Items in flight at once when not ordered (1 to 256). @default 16 */
+  /**
+   * Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+   * ordered or not. @default 16
+   */
   maxInFlight?: number;
   /** Our own deadlines, per item. */
   timeouts?: LedgerTransactionsTimeouts;

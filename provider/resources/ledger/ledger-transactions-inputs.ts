@@ -19,6 +19,16 @@ export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** The most items in flight a resource may ask for. */
 export const MAX_IN_FLIGHT_LIMIT = 256;
 
+/** Items submitted at once: one with `ordered` (each may read what the one before wrote), else `maxInFlight`. */
+export function submissionLimit(i: Pick<LedgerTransactionsShape, "ordered" | "maxInFlight">): number {
+  return i.ordered === true ? 1 : lookupLimit(i);
+}
+
+/** Recorded txIds a refresh looks up at once: `maxInFlight`, ordered or not (a lookup depends on no other). */
+export function lookupLimit(i: Pick<LedgerTransactionsShape, "maxInFlight">): number {
+  return i.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+}
+
 /** The inputs as the provider gets them: the shape (ledger-shapes.ts), its plumbing, and what check sets. */
 export interface LedgerTransactionsInputs extends Omit<LedgerTransactionsShape, "transactions" | "timeouts"> {
   /** Plumbing (decision 0007): the resource's URN, which every item's nonce is derived from. */

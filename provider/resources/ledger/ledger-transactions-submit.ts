@@ -197,21 +197,3 @@ export async function peersAt(
     urn,
   );
 }
-
-/** Runs `work` on each of `items`, at most `limit` at once; `stop` ends the starting of new ones. */
-export async function pool<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<boolean>,
-): Promise<number> {
-  let next = 0;
-  let stopped = false;
-  const runner = async (): Promise<void> => {
-    while (!stopped && next < items.length) {
-      const item = items[next++] as T;
-      if (!(await work(item))) stopped = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
-  return items.length - next;
-}

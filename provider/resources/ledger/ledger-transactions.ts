@@ -21,26 +21,20 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { LedgerTransactionsError } from "../../errors";
+import { mapBounded } from "../../ledger/bounded-map";
 import { log } from "../../runtime/context";
 import { messageOf, nameFromUrn } from "../common";
 import type { Timeouts } from "../common";
 import type { LedgerTransactionsCommitted, LedgerTransactionsPlanned } from "./ledger-shapes";
-import { lookup } from "./ledger-transaction-submit";
 import type { SubmitOnceRequest } from "./ledger-transaction-submit";
-import { batchId, DEFAULT_MAX_IN_FLIGHT, ledgerTransactionsInputFailures } from "./ledger-transactions-inputs";
+import { batchId, ledgerTransactionsInputFailures, submissionLimit } from "./ledger-transactions-inputs";
 import { itemAsTransaction, plannedItems } from "./ledger-transaction-txid";
 import type { LedgerTransactionsInputs, LedgerTransactionsOutputs } from "./ledger-transactions-inputs";
-import { peersAt, pool, progress, submitItem } from "./ledger-transactions-submit";
+import { readLedgerTransactions } from "./ledger-transactions-refresh";
+import { peersAt, progress, submitItem } from "./ledger-transactions-submit";
 import type { ItemOutcome } from "./ledger-transactions-submit";
 import { canonical } from "./ledger-values";
-import {
-  checkSession,
-  resourceFrame,
-  sessionChanged,
-  sessionOfOutputs,
-  sessionOutputs,
-  withSession,
-} from "./session/ledger-session";
+import { checkSession, resourceFrame, sessionChanged, sessionOutputs, withSession } from "./session/ledger-session";
 
 const KIND = "LedgerTransactions";
 
@@ -186,11 +180,12 @@ async function apply(
   const failed: { key: string; message: string }[] = [];
   const frame = resourceFrame(`${KIND} ${name}`, { urn: i.__urn });
   const notStarted = await withSession(i, step, frame, async ({ gateway, connection }) => {
-    const limit = i.ordered === true ? 1 : (i.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     const shown = progress(i.__urn, todo.length);
     const reached = { block: -1n, endorsers: new Set<string>(), submitted: 0, adopted: 0 };
-    const left = await pool(todo, limit, async (item) => {
-      try {
+    const run = await mapBounded(
+      todo,
+      submissionLimit(i),
+      async (item) => {
         const outcome = await submitItem(gateway, connection, requestOf(i, item), step, i.__urn);
         outcomes.set(item.key, {
           outcome: outcomeOf(item.key, outcome),
@@ -204,14 +199,20 @@ async function apply(
         shown.done();
         // In list order the next item may read what this one wrote: its endorsing peers must have its block.
         if (i.ordered === true) await peersAt(gateway, i.channel, i.__urn, outcome.blockNumber, outcome.endorsers);
-        return true;
-      } catch (error) {
-        // The single transaction's message offers allowInvalid, which a list item does not have.
-        const message = messageOf(error).replace(/, or set allowInvalid: true to record it$/, "");
-        failed.push({ key: item.key, message });
-        return i.ordered !== true; // in list order, a later item may depend on this one
-      }
-    });
+      },
+      // In list order, a later item may depend on a failed one.
+      { stopAfter: (o) => !o.ok && i.ordered === true },
+    );
+    // In list order, whatever order they failed in.
+    for (const [index, item] of todo.entries()) {
+      const o = run.outcomes[index];
+      if (o?.ok !== false) continue;
+      // The single transaction's message offers allowInvalid, which a list item does not have.
+      failed.push({
+        key: item.key,
+        message: messageOf(o.error).replace(/, or set allowInvalid: true to record it$/, ""),
+      });
+    }
     // Concurrently, once for the batch: each endorsing organization's peer has the highest block of any item.
     if (i.ordered !== true && reached.block >= 0n)
       await peersAt(gateway, i.channel, i.__urn, reached.block, [...reached.endorsers]);
@@ -224,14 +225,11 @@ async function apply(
         i.__urn,
       );
     }
-    return left;
+    return run.notStarted;
   });
   const outs = outputsOf(i, outcomes);
   const id = batchId(i.__urn);
   if (failed.length === 0) return { id, outs };
-  // In list order, whatever order they failed in.
-  const place = new Map(i.transactions.map((t, index) => [t.key, index]));
-  failed.sort((x, y) => (place.get(x.key) ?? 0) - (place.get(y.key) ?? 0));
   const items = failed.map((f) => `'${f.key}': ${f.message}`);
   const waiting = notStarted > 0 ? `; ${String(notStarted)} not started (ordered: each waits for the one before)` : "";
   const summary =
@@ -260,33 +258,8 @@ export const ledgerTransactionsProvider = {
     const { outs } = await apply(news, olds, "update");
     return { outs };
   },
-  /** Refresh: each recorded txId is read back through qscc; one the ledger does not have leaves the outputs. */
-  async read(id: string, props: LedgerTransactionsOutputs): Promise<dynamic.ReadResult> {
-    const frame = resourceFrame(`${KIND} ${nameFromUrn(props.__urn)}`);
-    return withSession(sessionOfOutputs(props), "create", frame, async ({ gateway }) => {
-      const kept: LedgerTransactionsCommitted[] = [];
-      for (const c of props.committed) {
-        if ((await lookup(gateway, props.channel, c.txId)) !== undefined) kept.push(c);
-        else
-          log(
-            "warning",
-            `${KIND} ${nameFromUrn(props.__urn)}: '${c.key}' (${c.txId}) is not on the ledger`,
-            props.__urn,
-          );
-      }
-      const keys = new Set(kept.map((c) => c.key));
-      const only = <T>(m: Record<string, T>) => Object.fromEntries(Object.entries(m).filter(([k]) => keys.has(k)));
-      return {
-        id,
-        props: {
-          ...props,
-          committed: kept,
-          __planned: only(props.__planned),
-          __generations: only(props.__generations),
-        },
-      };
-    });
-  },
+  /** Refresh: each recorded txId read back through qscc, `maxInFlight` at once (ledger-transactions-refresh.ts). */
+  read: readLedgerTransactions,
   /** The ledger is append-only: destroying the resource sends nothing. */
   delete(_id: string, props: LedgerTransactionsOutputs): Promise<void> {
     log(

@@ -39,7 +39,8 @@ type LedgerTransactions struct {
 	Gateway LedgerGatewayPtrOutput `pulumi:"gateway"`
 	// Who submits (and signs) every item. A change submits every item again.
 	Identity LedgerIdentityPtrOutput `pulumi:"identity"`
-	// Items in flight at once when not ordered (1 to 256).
+	// Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+	// ordered or not.
 	//
 	// Default: 16
 	MaxInFlight pulumi.Float64PtrOutput `pulumi:"maxInFlight"`
@@ -129,7 +130,8 @@ type ledgerTransactionsArgs struct {
 	Gateway LedgerGateway `pulumi:"gateway"`
 	// Who submits (and signs) every item. A change submits every item again.
 	Identity LedgerIdentity `pulumi:"identity"`
-	// Items in flight at once when not ordered (1 to 256).
+	// Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+	// ordered or not.
 	//
 	// Default: 16
 	MaxInFlight *float64 `pulumi:"maxInFlight"`
@@ -163,7 +165,8 @@ type LedgerTransactionsArgs struct {
 	Gateway LedgerGatewayInput
 	// Who submits (and signs) every item. A change submits every item again.
 	Identity LedgerIdentityInput
-	// Items in flight at once when not ordered (1 to 256).
+	// Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+	// ordered or not.
 	//
 	// Default: 16
 	MaxInFlight pulumi.Float64PtrInput
@@ -258,7 +261,8 @@ func (o LedgerTransactionsOutput) Identity() LedgerIdentityPtrOutput {
 	return o.ApplyT(func(v *LedgerTransactions) LedgerIdentityPtrOutput { return v.Identity }).(LedgerIdentityPtrOutput)
 }
 
-// Items in flight at once when not ordered (1 to 256).
+// Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+// ordered or not.
 //
 // Default: 16
 func (o LedgerTransactionsOutput) MaxInFlight() pulumi.Float64PtrOutput {

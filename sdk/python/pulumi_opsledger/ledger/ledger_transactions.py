@@ -45,7 +45,8 @@ class LedgerTransactionsArgs:
                identities need.
                
                Default: "V2_0"
-        :param pulumi.Input[_builtins.float] max_in_flight: Items in flight at once when not ordered (1 to 256).
+        :param pulumi.Input[_builtins.float] max_in_flight: Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+               ordered or not.
                
                Default: 16
         :param pulumi.Input[_builtins.bool] ordered: Submit one item at a time, in list order, each once the one before is committed (and stop at the first that
@@ -163,7 +164,8 @@ class LedgerTransactionsArgs:
     @pulumi.getter(name="maxInFlight")
     def max_in_flight(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Items in flight at once when not ordered (1 to 256).
+        Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+        ordered or not.
 
         Default: 16
         """
@@ -237,7 +239,8 @@ class LedgerTransactions(pulumi.CustomResource):
                Default: "V2_0"
         :param pulumi.Input[Union['LedgerGatewayArgs', 'LedgerGatewayArgsDict']] gateway: The gateway to endorse, submit and query through, for every item.
         :param pulumi.Input[Union['LedgerIdentityArgs', 'LedgerIdentityArgsDict']] identity: Who submits (and signs) every item. A change submits every item again.
-        :param pulumi.Input[_builtins.float] max_in_flight: Items in flight at once when not ordered (1 to 256).
+        :param pulumi.Input[_builtins.float] max_in_flight: Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+               ordered or not.
                
                Default: 16
         :param pulumi.Input[_builtins.bool] ordered: Submit one item at a time, in list order, each once the one before is committed (and stop at the first that
@@ -422,7 +425,8 @@ class LedgerTransactions(pulumi.CustomResource):
     @pulumi.getter(name="maxInFlight")
     def max_in_flight(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Items in flight at once when not ordered (1 to 256).
+        Items in flight at once when not ordered (1 to 256); a refresh reads this many recorded transactions back at once,
+        ordered or not.
 
         Default: 16
         """
