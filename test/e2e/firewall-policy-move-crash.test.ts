@@ -28,7 +28,7 @@ import {
   whileTheOperationRuns,
 } from "../helpers/kill-during-up";
 import type { Interrupted, KillPoint } from "../helpers/kill-during-up";
-import { GOOGLE_FACES, TYPESCRIPT, projectOf, resourcesOf } from "../helpers/faces";
+import { GOOGLE_FACES, TYPESCRIPT, isProvider, projectOf, resourcesOf } from "../helpers/faces";
 import type { Face } from "../helpers/faces";
 
 const { policy: POLICY, folderA: A, folderB: B } = FIXTURE.firewallPolicyMove;
@@ -107,7 +107,7 @@ for (const face of GOOGLE_FACES) {
       // flight finished or failed, and releases the lock: nothing is pending and the user just runs `pulumi up` again.
       const cliDies = target !== "program" && target !== "provider";
       const stack = await initProjectStack({
-        projectDir: projectOf(face, "move"),
+        projectDir: await projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       try {
@@ -236,9 +236,7 @@ for (const face of GOOGLE_FACES) {
         );
         assertProcessCount(face, "provider", k.killed);
         assert.ok(
-          k.killed.some((p) =>
-            (face === TYPESCRIPT ? /dynamic-provider/ : /bin\/pulumi-resource-opsledger /).test(p.args),
-          ),
+          k.killed.some((p) => (face === TYPESCRIPT ? /dynamic-provider/.test(p.args) : isProvider(face, p))),
           `the process serving the move was killed: ${k.killed.map((p) => p.args).join("; ")}`,
         );
         assert.equal(k.postsAtKill, 1);
@@ -273,7 +271,7 @@ for (const face of GOOGLE_FACES) {
 
     it("re-POSTs the move with the same requestId and gets the original operation back: one move", async () => {
       const stack = await initProjectStack({
-        projectDir: projectOf(face, "move"),
+        projectDir: await projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       const answers: { requestId: string | undefined; name: string | undefined; status: string | undefined }[] = [];

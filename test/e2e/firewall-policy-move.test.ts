@@ -88,7 +88,7 @@ for (const face of GOOGLE_FACES) {
       sandbox = await startGoogleSandbox({ moveDurationMs: 1500 });
       const config: ConfigValues = { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), parentId: { value: A } };
       tokens.push(config["opsledger:accessToken"]?.value ?? "");
-      stack = await initProjectStack({ projectDir: projectOf(face, "move"), config });
+      stack = await initProjectStack({ projectDir: await projectOf(face, "move"), config });
     });
     after(async () => {
       await stack.dispose();
@@ -262,7 +262,7 @@ for (const face of GOOGLE_FACES) {
 
     it("moves the policy back on destroy with restoreOnDelete", async () => {
       const stack = await initProjectStack({
-        projectDir: projectOf(face, "move"),
+        projectDir: await projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: B }, restoreOnDelete: { value: "true" } },
       });
       try {
@@ -281,7 +281,7 @@ for (const face of GOOGLE_FACES) {
 
     it("fails on QUOTA_EXCEEDED with one paragraph under the move, keeps the old parent in state, and succeeds once the fault clears", async () => {
       const stack = await initProjectStack({
-        projectDir: projectOf(face, "move"),
+        projectDir: await projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       try {
@@ -322,7 +322,7 @@ for (const face of GOOGLE_FACES) {
 
     it("moves exactly once per change under 20% faults, every run losing the answer of a move that took effect", async () => {
       const stack = await initProjectStack({
-        projectDir: projectOf(face, "move"),
+        projectDir: await projectOf(face, "move"),
         config: { ...deployerConfig(sandbox), parentId: { value: A } },
       });
       try {

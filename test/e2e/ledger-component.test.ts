@@ -1,10 +1,10 @@
 /**
  * The LedgerTransaction's behaviours through the real engine and the plain `pulumi` CLI, one body per behaviour, each
  * run on the targets and faces TARGETS names for it: examples/ledger (TypeScript: the SDK's component), its YAML twin
- * through bin/pulumi-resource-opsledger and examples/python's ledger transaction (test/helpers/faces.ts), on the Fabric
- * sandbox and on real Fabric 2.5.16 and 3.1.5, Raft or SmartBFT ordering. Everything is observed through the gateway
- * proxy and read back through qscc, the same way on every target and face. The SmartBFT network is the run's shared
- * one of that kind (test/helpers/fabric-network-fixture.ts). VALID through the component on the sandbox is
+ * and examples/python's ledger transaction through pulumi-resource-opsledger's executable (test/helpers/faces.ts), on
+ * the Fabric sandbox and on real Fabric 2.5.16 and 3.1.5, Raft or SmartBFT ordering. Everything is observed through
+ * the gateway proxy and read back through qscc, the same way on every target and face. The SmartBFT network is the
+ * run's shared one of that kind (test/helpers/fabric-network-fixture.ts). VALID through the component on the sandbox is
  * test/e2e/ledger-signers.test.ts's, for every signer; an Ed25519 client on SmartBFT, test/e2e/
  * ledger-capabilities-fabric.test.ts's. The behaviour that needs a network of its own (a peer frozen) is in
  * test/e2e/ledger-component-peers.test.ts.

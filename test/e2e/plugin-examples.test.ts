@@ -64,9 +64,9 @@ interface Example {
   readonly describe: string;
   readonly dir: "yaml" | "go" | "python";
   /**
-   * The plugin builds it runs against (test/helpers/plugin-builds.ts): the Go program through the script only, as the
-   * Go SDK speaks to the plugin as the YAML and Python programs do, and its module's `replace ../../sdk/go` ties it to
-   * the checkout.
+   * The plugin builds it runs against (test/helpers/plugin-builds.ts): the Go program through the executable only,
+   * what Go users install: the Go SDK speaks to the plugin as the YAML and Python programs do, whose rows run the
+   * script too.
    */
   readonly builds: readonly PluginBuild["name"][];
   /** The program's explicit providers: resources of their own to create. */
@@ -314,7 +314,7 @@ const EXAMPLES: readonly Example[] = [
   {
     describe: "examples/go through pulumi-resource-opsledger (Go SDK, pulumi CLI, sandbox)",
     dir: "go",
-    builds: ["script"],
+    builds: ["executable"],
     explicitProviders: 0,
     previewShows: [
       /deploymentOperationStatus\s*: "DONE"/,

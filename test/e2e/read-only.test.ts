@@ -103,8 +103,9 @@ describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function 
   // Through both faces (test/helpers/faces.ts): examples/read-only, and its YAML twin through the resource plugin.
   for (const face of GOOGLE_FACES) {
     it(`prints a data source's 404 as one paragraph through the ${face.name}: what failed, the server's words, the hint`, async () => {
+      const projectDir = await projectOf(face, "readOnly");
       const stack = await initProjectStack({
-        projectDir: projectOf(face, "readOnly"),
+        projectDir,
         config: { ...tokenConfig(sandbox, READER, READ_ONLY_SCOPES), workforcePoolId: { value: "no-such-pool" } },
       });
       try {
@@ -121,7 +122,7 @@ describe("examples/read-only and examples/demo (pulumi CLI, sandbox)", function 
           paragraph,
           dataSourceFailure(
             face,
-            projectOf(face, "readOnly"),
+            projectDir,
             "opsledger:iam:getWorkforcePoolIamPolicy",
             "iam.workforcePools.getIamPolicy workforce pool locations/global/workforcePools/no-such-pool: " +
               "404 NOT_FOUND notFound: Resource 'locations/global/workforcePools/no-such-pool' was not found. " +

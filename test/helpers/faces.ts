@@ -9,17 +9,21 @@
  *   through their Pulumi.yaml's plugins.providers.
  * - PYTHON: examples/python's ledger transaction through sdk/python and the plugin (test/fixtures/pulumi/ledger-python,
  *   run by the virtualenv of scripts/ensure-python.sh --sdk).
+ * The plugin faces run the linux-amd64 executable, what YAML, Go and Python users install (projectOf: a copy of the
+ * project whose plugins.providers names it); the script is the other row of the plugin test files (PLUGIN_BUILDS).
  * A twin takes the same config keys with the same defaults and names its resources and outputs as the TypeScript
  * program does, so a body differs between faces only where the face itself does, which each field here names.
  * Type tokens are read where they are declared: the SDK's `*_TYPE` constants and the plugin's schema.json.
  */
 import { strict as assert } from "node:assert";
+import { rmSync } from "node:fs";
 import * as path from "node:path";
 import { FIREWALL_POLICY_MOVE_TYPE } from "../../sdk/compute/firewall-policy-move";
 import { resourceOfType } from "../../provider/registry";
 import { LEDGER_TRANSACTION_TYPE } from "../../sdk/ledger/ledger-transaction";
 import type { LedgerProgram } from "../../scripts/lib/ledger-program-config";
 import type { Proc } from "./kill-stack";
+import { pluginExecutableDir, projectWithPlugin } from "./plugin-builds";
 import { REPO_ROOT, dynamicResources, exampleDir } from "./project-stack";
 import type { StackDeployment, StateResource } from "./project-stack";
 import { pythonBinDir, pythonEnv } from "./python-toolchain";
@@ -36,15 +40,25 @@ export interface Face {
   readonly language: "nodejs" | "yaml" | "python";
   /** Who serves the resources: @pulumi/pulumi's dynamic-provider host, or the resource plugin. */
   readonly provider: "dynamic" | "plugin";
-  /** The projects the bodies run (the Google ones only where the face has a twin of them). */
-  readonly projects: { readonly move?: string; readonly readOnly?: string; readonly ledger: string };
+  /**
+   * The projects the bodies run (the Google ones only where the face has a twin of them; `batch` the
+   * LedgerTransactions program where the face has its own, test/helpers/ledger-batch-project.ts). Read them with
+   * projectOf.
+   */
+  readonly projects: {
+    readonly move?: string;
+    readonly readOnly?: string;
+    readonly ledger: string;
+    readonly batch?: string;
+  };
   /**
    * The processes a `pulumi up` of the move's project runs besides the CLI (kill-stack.ts names their roles): what a
    * tree kill must take. The dynamic face runs the language host and the program, and the provider's launcher script
    * and its node. The plugin face runs the YAML language host (which is the program) and one or two plugin processes,
-   * each one node (the `#!/usr/bin/env node` wrapper execs node: no process of its own): `ps` showed two children of
-   * the CLI, `node <repo>/bin/pulumi-resource-opsledger <engine address>`, through a create, and one at the kill
-   * point of an update; how many the engine starts is its own choice. (None for a face without the move's project.)
+   * each one process (the executable carries its Node.js; the script's `#!/usr/bin/env node` wrapper execs node): `ps`
+   * showed two children of the CLI, `pulumi-resource-opsledger <engine address>`, through a create, and one at the
+   * kill point of an update; how many the engine starts is its own choice. (None for a face without the move's
+   * project.)
    */
   readonly processes?: {
     readonly program: number;
@@ -79,6 +93,7 @@ export const YAML: Face = {
     move: path.join(REPO_ROOT, "test", "fixtures", "yaml-twins", "firewall-policy-move"),
     readOnly: path.join(REPO_ROOT, "test", "fixtures", "yaml-twins", "read-only"),
     ledger: path.join(REPO_ROOT, "test", "fixtures", "pulumi", "ledger-yaml"),
+    batch: path.join(REPO_ROOT, "test", "fixtures", "pulumi", "ledger-batch-yaml"),
   },
   processes: { program: 1, provider: { min: 1, max: 2 } },
   languageHost: /pulumi-language-yaml/,
@@ -97,11 +112,30 @@ export const PYTHON: Face = {
 /** The faces of the Google resources' bodies, in the order their `describe`s run. */
 export const GOOGLE_FACES: readonly Face[] = [TYPESCRIPT, YAML];
 
-/** A face's project, failing (naming the face) where it has none. */
-export function projectOf(face: Face, project: keyof Face["projects"]): string {
+/** The copies of the plugin faces' projects that name the executable, one per project for this process. */
+const throughExecutable = new Map<string, Promise<string>>();
+
+/**
+ * The folder to run a face's project in, failing (naming the face) where it has none: the project itself for the
+ * dynamic face; for a plugin face, a copy whose plugins.providers names the executable (built first if need be),
+ * made once per process and removed when it exits.
+ */
+export function projectOf(face: Face, project: keyof Face["projects"]): Promise<string> {
   const dir = face.projects[project];
-  if (dir === undefined) throw new Error(`the ${face.name} has no ${project} project`);
-  return dir;
+  if (dir === undefined) return Promise.reject(new Error(`the ${face.name} has no ${project} project`));
+  if (face.provider === "dynamic") return Promise.resolve(dir);
+  let copy = throughExecutable.get(dir);
+  if (copy === undefined) {
+    copy = pluginExecutableDir().then((plugin) => {
+      const made = projectWithPlugin(dir, plugin);
+      process.once("exit", () => {
+        rmSync(made, { recursive: true, force: true });
+      });
+      return made;
+    });
+    throughExecutable.set(dir, copy);
+  }
+  return copy;
 }
 
 /**
@@ -145,18 +179,24 @@ export function dataSourceFailure(face: Face, projectDir: string, fn: string, me
   return [`error: rpc error: code = Unknown desc = invocation of ${fn} returned an error: ${message}`];
 }
 
-/** Whether `p`, under a `pulumi` command, is the process serving the resources (the dynamic provider, the plugin). */
+/**
+ * Whether `p`, under a `pulumi` command, is the process serving the resources: the dynamic provider, or the plugin's
+ * executable (its command line starts with the executable itself; the script's starts with `node`).
+ */
 export function isProvider(face: Face, p: Proc): boolean {
   return face.provider === "dynamic"
     ? /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]index\.js/.test(p.args)
-    : /pulumi-resource-opsledger|[\\/]dist[\\/]provider[\\/]plugin[\\/]main\.js/.test(p.args);
+    : /^\S*[\\/]pulumi-resource-opsledger(\s|$)/.test(p.args);
 }
 
-/** What the face's stack needs in its environment: the Python face, the project's virtualenv first on PATH. */
+/**
+ * What the face's stack needs in its environment: the Python face, the project's virtualenv first on PATH and
+ * examples/python on PYTHONPATH (its program imports the example's function, from a copy of the project too).
+ */
 export function faceEnv(face: Face): Readonly<Record<string, string>> {
   if (face.language !== "python") return {};
   const env = pythonEnv(pythonBinDir({ sdk: true }));
-  return { PATH: env["PATH"] ?? "", PYTHONDONTWRITEBYTECODE: "1" };
+  return { PATH: env["PATH"] ?? "", PYTHONPATH: exampleDir("python"), PYTHONDONTWRITEBYTECODE: "1" };
 }
 
 /** The move's resource in a state. */

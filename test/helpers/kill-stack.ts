@@ -25,8 +25,8 @@ export interface Proc {
 /**
  * What a `pulumi` command runs: the CLI; the language host and the program (Node.js: pulumi-language-nodejs and the
  * node running the program; YAML: pulumi-language-yaml alone); the provider (the dynamic-provider plugin's launcher
- * script and its node, or pulumi-resource-opsledger's one node process, `node <path>/bin/pulumi-resource-opsledger
- * <engine address>`: its wrapper's `#!/usr/bin/env node` execs node).
+ * script and its node, or pulumi-resource-opsledger's one process: the executable, `<path>/pulumi-resource-opsledger
+ * <engine address>`, or the script's node, whose wrapper's `#!/usr/bin/env node` execs node).
  */
 export type ProcessRole = "cli" | "program" | "provider";
 

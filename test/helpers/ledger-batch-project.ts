@@ -1,9 +1,9 @@
 /**
  * A Pulumi project of one ledger.LedgerTransactions whose items the stack config's `items` lists, as a user would
  * write it (written by test/helpers/ledger-project.ts's writer, run with the plain `pulumi` CLI), against a
- * ComponentTarget's gateway proxy (test/helpers/ledger-component.ts); or its YAML twin through the plugin
- * (test/fixtures/pulumi/ledger-batch-yaml, face "plugin"). Its outputs: `committed` (the resource's output) and
- * `planned` (each item's key and txId).
+ * ComponentTarget's gateway proxy (test/helpers/ledger-component.ts); or its YAML twin through the plugin's
+ * executable (test/fixtures/pulumi/ledger-batch-yaml, face "plugin"). Its outputs: `committed` (the resource's output)
+ * and `planned` (each item's key and txId).
  */
 
 /** The resource's type token in the state and in the engine's events, per face. */
@@ -11,14 +11,13 @@ export function batchType(face: Face): string {
   return typeOf(face, LEDGER_TRANSACTIONS_TYPE);
 }
 import * as crypto from "node:crypto";
-import * as path from "node:path";
 import type { LedgerTransactionsCommitted } from "../../provider/resources/ledger/ledger-shapes";
 import type { ComponentTarget } from "./ledger-component";
 import { LEDGER_TRANSACTIONS_TYPE } from "../../sdk/ledger/ledger-transactions";
-import { YAML, typeOf } from "./faces";
+import { YAML, projectOf, typeOf } from "./faces";
 import type { Face } from "./faces";
 import { writeLedgerProject } from "./ledger-project";
-import { initProjectStack, REPO_ROOT } from "./project-stack";
+import { initProjectStack } from "./project-stack";
 import type { ProjectStack } from "./project-stack";
 
 /** One item as the program declares it. */
@@ -69,7 +68,7 @@ export async function batchStack(
 ): Promise<BatchStack> {
   const project =
     options.face === YAML
-      ? { dir: path.join(REPO_ROOT, "test", "fixtures", "pulumi", "ledger-batch-yaml"), remove: () => undefined }
+      ? { dir: await projectOf(YAML, "batch"), remove: () => undefined }
       : writeLedgerProject(INDEX_TS);
   try {
     const stack = await initProjectStack({

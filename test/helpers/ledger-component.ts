@@ -19,7 +19,7 @@ import type { FabricOrganization } from "../../sandbox/fabric-network";
 import { GATEWAY, startGatewayProxy } from "./gateway-proxy";
 import type { GatewayProxy, HeldCall, ProxiedCall } from "./gateway-proxy";
 import { ledgerProgramConfig } from "../../scripts/lib/ledger-program-config";
-import { TYPESCRIPT, faceEnv } from "./faces";
+import { TYPESCRIPT, faceEnv, projectOf } from "./faces";
 import type { Face } from "./faces";
 import { ledgerReader } from "./ledger-reader";
 import type { LedgerReader } from "./ledger-reader";
@@ -186,13 +186,13 @@ export function ledgerConfig(t: ComponentTarget, s: TransactionSettings): Config
  * faces.ts). Its name is random: the txId derives from the URN, so a stack name used before on a long-lived
  * network would find that run's transactions.
  */
-export function componentStack(
+export async function componentStack(
   t: ComponentTarget,
   s: TransactionSettings,
   face: Face = TYPESCRIPT,
 ): Promise<ProjectStack> {
   return initProjectStack({
-    projectDir: face.projects.ledger,
+    projectDir: await projectOf(face, "ledger"),
     stackName: `c${crypto.randomBytes(5).toString("hex")}`,
     config: ledgerProgramConfig(face.key, ledgerConfig(t, s)),
     env: {

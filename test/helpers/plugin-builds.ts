@@ -100,7 +100,11 @@ export const PLUGIN_BUILDS: readonly PluginBuild[] = [
   { name: "executable", dir: () => pluginExecutableDir() },
 ];
 
-/** The temp folder of a copy of `projectDir` whose Pulumi.yaml takes the plugin from `pluginDir`. */
+/**
+ * The temp folder of a copy of `projectDir` whose Pulumi.yaml takes the plugin from `pluginDir`; a Go module's
+ * `replace` of a relative folder (examples/go's `../../sdk/go`) names that folder absolutely, so the copy builds
+ * against the checkout's SDK.
+ */
 export function projectWithPlugin(projectDir: string, pluginDir: string): string {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), `opsledger-${path.basename(projectDir)}-`));
   fs.cpSync(projectDir, copy, { recursive: true });
@@ -109,5 +113,16 @@ export function projectWithPlugin(projectDir: string, pluginDir: string): string
   const rewritten = text.replace(/^(\s*path:\s*)\S*bin\s*$/m, `$1${pluginDir}`);
   if (rewritten === text) throw new Error(`${projectDir}/Pulumi.yaml names no plugin path to rewrite`);
   fs.writeFileSync(file, rewritten);
+  const goMod = path.join(copy, "go.mod");
+  if (fs.existsSync(goMod)) {
+    const mod = fs.readFileSync(goMod, "utf8");
+    fs.writeFileSync(
+      goMod,
+      mod.replace(
+        /^(replace \S+ => )(\.\.?\/\S*)$/gm,
+        (_, head: string, rel: string) => head + path.resolve(projectDir, rel),
+      ),
+    );
+  }
   return copy;
 }

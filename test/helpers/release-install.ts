@@ -189,10 +189,10 @@ export function ledgerConfigCommands(sandbox: SandboxCli): string[] {
   ];
 }
 
-/** A README's block marked `readme-install` (examples/<example>/README.md). */
-export function installBlock(example: string): string {
-  const block = readmeCommands(readFileSync(path.join(exampleDir(example), "README.md"), "utf8"), "readme-install");
-  assert.ok(block, `examples/${example}/README.md marks its install commands (readme-install)`);
+/** A README's block marked `marker` (examples/<example>/README.md): its install commands by default. */
+export function installBlock(example: string, marker = "readme-install"): string {
+  const block = readmeCommands(readFileSync(path.join(exampleDir(example), "README.md"), "utf8"), marker);
+  assert.ok(block, `examples/${example}/README.md marks its install commands (${marker})`);
   return block;
 }
 
@@ -235,15 +235,26 @@ export async function upAcquiringThePlugin(
   return { output, outputs };
 }
 
-/** A copy of the YAML program `program` as a project of its own (`name`) asking for the plugin at `version`. */
-export function yamlProjectAsking(program: string, dir: string, name: string, version: string): string {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    readFileSync(program, "utf8")
-      .replace(/^name: .*$/m, `name: ${name}`)
-      .replaceAll(`version: ${VERSION}`, `version: ${version}`),
-  );
+/**
+ * The folder (under the project's sdks/) and file name of the declaration `pulumi package add` writes for the package
+ * at `version`, the one the YAML host reads.
+ */
+export function packageDeclaration(version: string): string {
+  return path.join("sdks", "opsledger", `opsledger-${version}.yaml`);
+}
+
+/**
+ * A copy of the YAML project `project` (its Pulumi.yaml and its package declaration) as a project of its own (`name`)
+ * asking for the plugin at `version`.
+ */
+export function yamlProjectAsking(project: string, dir: string, name: string, version: string): string {
+  const asking = (text: string): string => text.replaceAll(`version: ${VERSION}`, `version: ${version}`);
+  mkdirSync(path.join(dir, path.dirname(packageDeclaration(version))), { recursive: true });
+  const program = readFileSync(path.join(project, "Pulumi.yaml"), "utf8").replace(/^name: .*$/m, `name: ${name}`);
+  writeFileSync(path.join(dir, "Pulumi.yaml"), asking(program));
+  const declaration = readFileSync(path.join(project, packageDeclaration(VERSION)), "utf8");
+  assert.match(declaration, new RegExp(`^version: ${VERSION.replace(/\./g, "\\.")}$`, "m"));
+  writeFileSync(path.join(dir, packageDeclaration(version)), asking(declaration));
   return dir;
 }
 

@@ -1,22 +1,26 @@
 /**
- * A YAML user needs no installer: a program that names the package's version and where its releases live (no plugin
- * path; test/fixtures/release-install/yaml) makes the engine download the plugin archive for this platform by
- * itself, in a shell with no Node.js and no npm and an empty plugin cache; `pulumi plugin install --server` (the
- * block examples/yaml/README.md marks) installs it ahead of time. And what such a user can meet: a release without
- * this platform's archive, an archive whose checksum does not match, a version that was never released.
+ * A YAML user needs no installer: `pulumi package add` (the block examples/yaml/README.md marks) declares the package
+ * once, writing what examples/yaml holds, and a program whose resources name only their type (no version, no plugin
+ * path; test/fixtures/release-install/yaml) then makes the engine download the plugin archive for this platform by
+ * itself, in a shell with no Node.js and no npm and an empty plugin cache; `pulumi plugin install --server` installs
+ * it ahead of time. And what such a user can meet: a release without this platform's archive, an archive whose
+ * checksum does not match, a version that was never released.
  */
 import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { parse } from "yaml";
+import { releaseLocation } from "../../../scripts/gen-schema";
 import { archiveName } from "../../../scripts/release";
-import { REPO_ROOT } from "../../helpers/project-stack";
+import { exampleDir, REPO_ROOT } from "../../helpers/project-stack";
 import { runShell } from "../../helpers/readme-commands";
 import {
   archiveRequest,
   installBlock,
   installedPlugins,
   ledgerConfigCommands,
+  packageDeclaration,
   pluginDownloadOverride,
   startInstallWorld,
   upAcquiringThePlugin,
@@ -79,7 +83,7 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
     await world?.close();
   });
 
-  it("has neither Node.js nor npm in the user's shell, and a program that names the version and no path", async () => {
+  it("has neither Node.js nor npm in the user's shell, and a program whose resources name only their type", async () => {
     assert.ok(world);
     const out = await runShell(
       "command -v node || echo no-node; command -v npm || echo no-npm",
@@ -89,12 +93,46 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
     );
     assert.deepEqual(out.trim().split("\n"), ["no-node", "no-npm"]);
     const program = fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8");
-    assert.doesNotMatch(program, /^plugins:|path:/m);
-    assert.equal(program.match(new RegExp(`version: ${VERSION.replace(/\./g, "\\.")}$`, "gm"))?.length, 3);
+    assert.equal(program.match(/^ {4}type: opsledger:/gm)?.length, 2);
+    assert.doesNotMatch(program, /^(plugins|packages):|path:|version:|pluginDownloadURL|options:/m);
   });
 
-  it("pulumi up downloads the plugin for this platform once, then moves, reads and commits a transaction", async () => {
+  it("declares the package once with examples/yaml/README.md's pulumi package add, writing what examples/yaml holds", async () => {
     assert.ok(world);
+    const env = freshHome("package-add", world.plugins);
+    const program = fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8");
+    const before = world.plugins.requests.length;
+    await runShell(installBlock("yaml", "readme-package-add"), project, env, "pulumi package add");
+    // The CLI runs the plugin for its schema: one download, of this platform's archive.
+    assert.deepEqual(world.plugins.requests.slice(before), [archiveRequest(VERSION)]);
+    const declaration = fs.readFileSync(path.join(project, packageDeclaration(VERSION)), "utf8");
+    assert.deepEqual(declaration.trim().split("\n"), [
+      "packageDeclarationVersion: 1",
+      "name: opsledger",
+      `version: ${VERSION}`,
+      `downloadUrl: ${releaseLocation().pluginDownloadURL}`,
+    ]);
+    assert.deepEqual(fs.readdirSync(path.join(project, "sdks"), { recursive: true }).sort(), [
+      "opsledger",
+      path.join("opsledger", path.basename(packageDeclaration(VERSION))),
+    ]);
+    // examples/yaml is this project's state after the command: the same declaration, the same `packages` entry at the
+    // end of a Pulumi.yaml that holds what it held (the CLI writes the file again: a folded line may be refolded).
+    const example = exampleDir("yaml");
+    assert.equal(declaration, fs.readFileSync(path.join(example, packageDeclaration(VERSION)), "utf8"));
+    const entry = (text: string): string => text.slice(text.search(/^packages:$/m));
+    const written = fs.readFileSync(path.join(project, "Pulumi.yaml"), "utf8");
+    const exampleEntry = entry(fs.readFileSync(path.join(example, "Pulumi.yaml"), "utf8"));
+    assert.equal(entry(written), exampleEntry);
+    assert.deepEqual(parse(written), { ...(parse(program) as object), ...(parse(exampleEntry) as object) });
+  });
+
+  it("pulumi up, from another empty plugin cache, downloads the plugin the declaration names once, then moves, reads and commits a transaction", async () => {
+    assert.ok(world);
+    assert.ok(
+      fs.existsSync(path.join(project, packageDeclaration(VERSION))),
+      "pulumi package add declared the package",
+    );
     const { outputs } = await upAcquiringThePlugin(world, project, world.env);
     assert.deepEqual(outputs, {
       parent: "folders/200000000003",
@@ -114,7 +152,7 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
     assert.match(ls, new RegExp(`^opsledger\\s+resource\\s+${VERSION.replace(/\./g, "\\.")}\\b`, "m"));
   });
 
-  it("refuses an archive whose checksum does not match, and installs nothing", async () => {
+  it("refuses an archive whose checksum does not match, and installs nothing, outside a project that declares the package", async () => {
     assert.ok(world);
     const name = archiveName(VERSION, "linux-amd64");
     const sums = fs.readFileSync(path.join(world.release, "SHA256SUMS"), "utf8");
@@ -128,16 +166,19 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
       .update(fs.readFileSync(path.join(world.tmp, "tampered", name)))
       .digest("hex");
     assert.notEqual(served, published);
+    const install = `pulumi plugin install resource opsledger ${VERSION} --server ${releaseLocation().pluginDownloadURL} --checksum ${published}`;
     const env = freshHome("tampered-home", tampered);
-    const r = await attempt(
-      `pulumi plugin install resource opsledger ${VERSION} --server github://api.github.com/pulumi-opsledger/pulumi-opsledger --checksum ${published}`,
-      project,
-      env,
-    );
+    const r = await attempt(install, path.join(world.tmp, "tampered-home"), env);
     assert.notEqual(r.code, 0, r.output);
-    assert.match(r.output, /checksum/i);
+    assert.match(r.output, new RegExp(`invalid checksum, expected ${published}, actual [0-9a-f]{64}\\n`));
     assert.deepEqual(tampered.requests, [archiveRequest(VERSION)], "the archive was fetched, then refused");
     assert.deepEqual(installedPlugins(env), [], "nothing installed");
+    // Inside a project whose Pulumi.yaml declares the package, CLI 3.259.0 installs that entry instead, dropping
+    // --checksum (docs/installation-configuration.md says to run the command elsewhere).
+    const inProject = freshHome("tampered-project-home", tampered);
+    const quirk = await attempt(install, project, inProject);
+    assert.equal(quirk.code, 0, quirk.output);
+    assert.deepEqual(installedPlugins(inProject), [`resource-opsledger-v${VERSION}`]);
   });
 
   it("names the archive of this platform and where it looked when the release has none for it", async () => {
@@ -162,12 +203,7 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
   it("names the version when a program asks for one that was never released", async () => {
     assert.ok(world);
     const env = freshHome("unreleased-home", world.plugins);
-    const other = yamlProjectAsking(
-      path.join(project, "Pulumi.yaml"),
-      path.join(world.tmp, "unreleased"),
-      "unreleased",
-      "9.9.9",
-    );
+    const other = yamlProjectAsking(project, path.join(world.tmp, "unreleased"), "unreleased", "9.9.9");
     const r = await attempt("pulumi stack init dev && pulumi preview", other, env);
     assert.notEqual(r.code, 0, r.output);
     assert.match(r.output, /pulumi-resource-opsledger-v9\.9\.9-linux-amd64\.tar\.gz/);
@@ -178,12 +214,7 @@ describe("the release for YAML: the engine acquires the plugin a program names, 
   it("refuses a plugin older than the version the program asks for, naming both", async () => {
     assert.ok(world);
     const env = freshHome("older-plugin-home", world.plugins);
-    const other = yamlProjectAsking(
-      path.join(project, "Pulumi.yaml"),
-      path.join(world.tmp, "newer-sdk"),
-      "newer-sdk",
-      "9.9.9",
-    );
+    const other = yamlProjectAsking(project, path.join(world.tmp, "newer-sdk"), "newer-sdk", "9.9.9");
     const before = world.plugins.requests.length;
     // This release's plugin, installed under the version a newer SDK names (as a hand-made install can leave it).
     const archive = path.join(world.release, archiveName(VERSION, "linux-amd64"));

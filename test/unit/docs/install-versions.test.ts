@@ -9,6 +9,8 @@ import * as path from "node:path";
 import { releaseLocation } from "../../../scripts/gen-schema";
 
 const ROOT = path.join(__dirname, "..", "..", "..", "..");
+/** examples/yaml's package declaration, whose file name carries the version too. */
+const DECLARATIONS = path.join("examples", "yaml", "sdks", "opsledger");
 const FILES = [
   "README.md",
   "docs/_index.md",
@@ -18,10 +20,13 @@ const FILES = [
   "examples/go/README.md",
   "examples/python/README.md",
   "test/fixtures/release-install/yaml/Pulumi.yaml",
+  ...fs.readdirSync(path.join(ROOT, DECLARATIONS)).map((f) => path.join(DECLARATIONS, f)),
 ];
 const VERSIONED = [
   /sdk\/go@v(\d+\.\d+\.\d+)/g,
   /plugin install resource opsledger (\d+\.\d+\.\d+)/g,
+  /package add opsledger@(\d+\.\d+\.\d+)/g,
+  /sdks\/opsledger\/opsledger-(\d+\.\d+\.\d+)\.yaml/g,
   /^\s*version: (\d+\.\d+\.\d+)$/gm,
 ];
 
@@ -42,7 +47,8 @@ describe("the install commands of the docs and examples", () => {
       }
     }
     assert.deepEqual(wrong, []);
-    assert.ok(seen >= 15, `the patterns find the commands (${String(seen)})`);
+    assert.deepEqual(fs.readdirSync(path.join(ROOT, DECLARATIONS)), [`opsledger-${version}.yaml`]);
+    assert.ok(seen >= 10, `the patterns find the commands (${String(seen)})`);
   });
 
   it("name one download URL, the schema's", () => {
