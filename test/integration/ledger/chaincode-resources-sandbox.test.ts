@@ -6,6 +6,7 @@
  * evaluations its gateway answered) and the exact values and errors; a step run again sends nothing.
  */
 import { strict as assert } from "node:assert";
+import { LifecycleError } from "../../../provider/errors/ledger/lifecycle-error";
 import { buildCcaasPackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import { queryInstalledChaincodes } from "../../../provider/ledger/lifecycle/lifecycle-install";
 import { chaincodeApprovalProvider } from "../../../provider/resources/ledger/chaincode/chaincode-approval";
@@ -204,7 +205,14 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
     // The commit's check reads the readiness; its create is refused naming the organization that has not approved.
     const commit = await checked(chaincodeDefinitionProvider, {}, definition());
     assert.match(commit.lines[0] ?? "", /approved now: Org1MSP yes, Org2MSP no; LifecycleEndorsement .* not met yet/);
-    await assert.rejects(() => printed(() => chaincodeDefinitionProvider.create(commit.inputs)), /Org2MSP/);
+    await assert.rejects(
+      () => printed(() => chaincodeDefinitionProvider.create(commit.inputs)),
+      (e: LifecycleError) => {
+        assert.deepEqual([e.problem, e.organizations], ["NOT_APPROVED", ["Org2MSP"]]);
+        assert.match(e.message, /approved by Org1MSP, not by Org2MSP\. .*; nothing was sent$/);
+        return true;
+      },
+    );
     assert.equal(sandbox.transactionCount(), before + 1, "the refused commit sent nothing");
 
     const org2 = await checked(chaincodeApprovalProvider, {}, approval("Org2MSP"));
@@ -291,10 +299,14 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
       committed,
       definition({ definition: { name: NAME, version: "1.0", endorsementPolicy: "AND('Org1MSP.peer'" } }),
     );
-    assert.equal(
-      (policy.failures as { property: string }[] | undefined)?.[0]?.property,
-      "definition.endorsementPolicy",
-    );
+    assert.deepEqual(policy.failures, [
+      {
+        property: "definition.endorsementPolicy",
+        reason:
+          `at column 19 of "AND('Org1MSP.peer'": expected ',' or ')' after the first rule of AND, found the end of ` +
+          "the policy",
+      },
+    ]);
     const installed = await installedOnOrg1();
     const missing = await chaincodeApprovalProvider.check(
       {},
@@ -352,10 +364,14 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
       {},
       approval("Org1MSP", { definition: { ...next, collections: [{ name: "private", policy: "OR(" }] } }),
     );
-    assert.equal(
-      (collections.failures as { property: string }[] | undefined)?.[0]?.property,
-      "definition.collections[0].policy",
-    );
+    assert.deepEqual(collections.failures, [
+      {
+        property: "definition.collections[0].policy",
+        reason:
+          `at column 4 of "OR(": expected a quoted principal such as 'Org1MSP.peer', or a nested gate, found the ` +
+          "end of the policy",
+      },
+    ]);
     assert.equal(sandbox.transactionCount(), count + 3, "the refused checks sent nothing");
   });
 
