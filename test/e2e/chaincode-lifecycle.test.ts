@@ -1,0 +1,127 @@
+/**
+ * A second chaincode deployed on a real Fabric network entirely from a Pulumi program, through the plain `pulumi` CLI:
+ * examples/chaincode, acting for both organizations, packages a chaincode-as-a-service for each organization's own
+ * chaincode server (sandbox/fabric-network/chaincode-server.ts, started for the package id computed here), installs
+ * each package on its organization's peer, approves as each organization's admin, commits once the channel's
+ * LifecycleEndorsement policy is met and submits a transaction on the new chaincode: VALID. Run again, every resource
+ * is unchanged (no step runs, so nothing is sent). Then an upgrade by a changed endorsement policy: sequence 2, both organizations
+ * approve again, one commit, and a transaction only Org1MSP endorses is VALID under the new policy. One body per
+ * target of TARGETS, on the run's shared networks (decision 0051).
+ */
+import { strict as assert } from "node:assert";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { buildCcaasPackage } from "../../provider/ledger/lifecycle/chaincode-package";
+import { ledgerTargets } from "../helpers/ledger-targets";
+import type { LedgerTarget, LedgerTargetFactory, TargetStartOptions } from "../helpers/ledger-targets";
+import { lifecycleTarget } from "../helpers/lifecycle-targets";
+import type { LifecycleTarget, TargetChaincodeServer } from "../helpers/lifecycle-targets";
+import { exampleDir, initProjectStack } from "../helpers/project-stack";
+import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
+
+const [, FABRIC_2_5] = ledgerTargets(["2.5.16"]) as [LedgerTargetFactory, LedgerTargetFactory];
+
+/** Where the body runs: a real network, and how it is started. */
+const TARGETS: readonly {
+  readonly label: string;
+  readonly factory: LedgerTargetFactory;
+  readonly start: TargetStartOptions;
+}[] = [{ label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {} }];
+
+const ORGS = ["Org1MSP", "Org2MSP"] as const;
+const FIRST_POLICY = "AND('Org1MSP.peer','Org2MSP.peer')";
+const SECOND_POLICY = "OR('Org1MSP.peer','Org2MSP.peer')";
+
+for (const target of TARGETS) {
+  describe(`a chaincode deployed from examples/chaincode with the pulumi CLI (${target.label})`, function () {
+    this.timeout(900_000);
+    let ledger: LedgerTarget;
+    let lt: LifecycleTarget;
+    let stack: ProjectStack;
+    let keyDir: string;
+    const servers: TargetChaincodeServer[] = [];
+    const packageIds: Record<string, string> = {};
+    const name = `cc${crypto.randomBytes(4).toString("hex")}`;
+
+    /** The example's settings for both organizations, the definition's policy and the transaction to submit. */
+    function config(policy: string, invoke: { args: string[]; endorsingOrganizations: string[] }): ConfigValues {
+      const gateways: Record<string, unknown> = {};
+      const admins: Record<string, unknown> = {};
+      for (const mspId of ORGS) {
+        const g = ledger.gateway(mspId);
+        gateways[mspId] = {
+          address: g.address,
+          tlsRootCertPem: g.tlsRootCertPem,
+          ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
+        };
+        const keyFile = path.join(keyDir, `${mspId}-admin-key.pem`);
+        fs.writeFileSync(keyFile, lt.admin(mspId).privateKeyPem, { mode: 0o600 });
+        admins[mspId] = { certificatePem: lt.admin(mspId).certificatePem, keyFile };
+      }
+      const connections = Object.fromEntries(ORGS.map((o, i) => [o, servers[i]?.connection]));
+      return {
+        organizations: { value: JSON.stringify(ORGS) },
+        commit: { value: "true" },
+        channel: { value: ledger.channel },
+        chaincodeName: { value: name },
+        gateways: { value: JSON.stringify(gateways) },
+        admins: { value: JSON.stringify(admins) },
+        trustedRootCertificates: { value: JSON.stringify(ledger.caCertificates) },
+        chaincodeServers: { value: JSON.stringify(connections), secret: true },
+        endorsementPolicy: { value: policy },
+        invoke: { value: JSON.stringify({ function: "CreateAsset", ...invoke }) },
+      };
+    }
+
+    before(async function () {
+      this.timeout(1_200_000);
+      ledger = await target.factory.start(target.start);
+      lt = lifecycleTarget(ledger);
+      keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-cc-admins-"));
+      // Each organization's chaincode server is started first, for the package id its package will have.
+      for (const mspId of ORGS) {
+        const server = await lt.chaincodeServer(mspId, name);
+        servers.push(server);
+        packageIds[mspId] = buildCcaasPackage({ label: `${name}_1`, connection: server.connection }).packageId;
+        await server.start(packageIds[mspId] ?? "");
+      }
+      stack = await initProjectStack({
+        projectDir: exampleDir("chaincode"),
+        stackName: `c${crypto.randomBytes(5).toString("hex")}`,
+        config: config(FIRST_POLICY, { args: ["cc-1", "blue"], endorsingOrganizations: [...ORGS] }),
+      });
+    });
+    after(async () => {
+      for (const s of servers) await s.stop();
+      fs.rmSync(keyDir, { recursive: true, force: true });
+      await ledger.close();
+    });
+
+    it("deploys it entirely from the program (package, install, approve ×2, commit), a transaction VALID; run again sends nothing", async () => {
+      const first = await stack.up();
+      assert.deepEqual(first.outputs["packageIds"], packageIds);
+      assert.equal(first.outputs["committedSequence"], 1);
+      assert.equal(first.outputs["committedPolicy"], FIRST_POLICY);
+      assert.deepEqual(first.outputs["committedApprovals"], { Org1MSP: true, Org2MSP: true });
+      assert.equal(first.outputs["invokeValidationCode"], "VALID");
+      assert.deepEqual([...(first.outputs["invokeEndorsers"] as string[])].sort(), [...ORGS]);
+
+      // Every resource unchanged: no create or update ran, so nothing was installed, endorsed or ordered again.
+      const again = await stack.up();
+      assert.match(again.stdout, /^\s+10 unchanged$/m);
+      assert.deepEqual(again.outputs, first.outputs);
+    });
+
+    it("upgrades by a changed endorsement policy: sequence 2, both re-approve, one commit, a transaction Org1MSP alone endorses VALID", async () => {
+      await stack.setConfig(config(SECOND_POLICY, { args: ["cc-2", "green"], endorsingOrganizations: ["Org1MSP"] }));
+      const upgraded = await stack.up();
+      assert.equal(upgraded.outputs["committedSequence"], 2);
+      assert.equal(upgraded.outputs["committedPolicy"], SECOND_POLICY);
+      assert.deepEqual(upgraded.outputs["approvedSequences"], { Org1MSP: 2, Org2MSP: 2 });
+      assert.equal(upgraded.outputs["invokeValidationCode"], "VALID");
+      assert.deepEqual(upgraded.outputs["invokeEndorsers"], ["Org1MSP"]);
+    });
+  });
+}
