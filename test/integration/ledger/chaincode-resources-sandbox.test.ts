@@ -7,6 +7,11 @@
  */
 import { strict as assert } from "node:assert";
 import { LifecycleError } from "../../../provider/errors/ledger/lifecycle-error";
+import {
+  approveChaincodeDefinition,
+  commitChaincodeDefinition,
+} from "../../../provider/ledger/lifecycle/lifecycle-transactions";
+import { connectOurs } from "./helpers";
 import { buildCcaasPackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import { queryInstalledChaincodes } from "../../../provider/ledger/lifecycle/lifecycle-install";
 import { chaincodeApprovalProvider } from "../../../provider/resources/ledger/chaincode/chaincode-approval";
@@ -51,8 +56,8 @@ async function printed<T>(work: () => Promise<T>): Promise<{ value: T; lines: st
     );
     return true;
   };
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
+  process.stdout.write = capture;
+  process.stderr.write = capture;
   try {
     return { value: await work(), lines };
   } finally {
@@ -144,7 +149,7 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
     };
     const check = await chaincodePackageProvider.check({}, news);
     assert.deepEqual(check, { inputs: { ...news, packageId: pkg.packageId, type: "ccaas" } });
-    const created = await chaincodePackageProvider.create(check.inputs as ChaincodePackageInputs);
+    const created = await chaincodePackageProvider.create(check.inputs);
     assert.equal(created.id, pkg.packageId);
     assert.equal((created.outs as { packageBase64: string }).packageBase64, packageBase64);
     assert.deepEqual(await chaincodePackageProvider.check({}, { ...news, file: "/nowhere.tar.gz" }), {
@@ -375,6 +380,56 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
     assert.equal(sandbox.transactionCount(), count + 3, "the refused checks sent nothing");
   });
 
+  it("finds drift on refresh: another admin's approval and commit reported field by field, the next up planned past them", async () => {
+    assert.ok(committed !== undefined);
+    const { sequence: _planned, ...declaredFields } = committed.definition;
+    // Another admin of each organization approves and commits version 9.9 at sequence 3 with the peer-CLI-like library.
+    const theirs = { name: NAME, version: "9.9", sequence: 3, endorsementPolicy: POLICY };
+    for (const mspId of ORGS) {
+      const gateway = connectOurs(sandbox, admin(mspId));
+      try {
+        await approveChaincodeDefinition(gateway, { channelId: sandbox.channel, definition: theirs });
+      } finally {
+        gateway.close();
+      }
+    }
+    const gateway = connectOurs(sandbox, admin("Org1MSP"));
+    try {
+      await commitChaincodeDefinition(gateway, { channelId: sandbox.channel, definition: theirs });
+    } finally {
+      gateway.close();
+    }
+    const org1 = approvals.get("Org1MSP");
+    assert.ok(org1 !== undefined);
+    const approvalRead = await printed(() => chaincodeApprovalProvider.read("", org1));
+    assert.deepEqual(
+      [(approvalRead.value.props as ChaincodeApprovalOutputs).approved.version, approvalRead.lines.length],
+      ["9.9", 1],
+    );
+    assert.deepEqual(approvalRead.lines, [
+      "warning: [opsledger] ChaincodeApproval Org1MSP-approval: Org1MSP's newest approval of assets2 differs from " +
+        `the declared definition (version "1.1" (declared) vs "9.9"; sequence 2 (declared) vs 3; endorsementPolicy ` +
+        `"AND('Org1MSP.peer','Org2MSP.peer')" (declared) vs "${POLICY}"; packageId "${pkg.packageId}" (declared) ` +
+        'vs ""): the next pulumi up approves the declared one again, at the next sequence',
+    ]);
+    const read = await printed(() => chaincodeDefinitionProvider.read("", committed as ChaincodeDefinitionOutputs));
+    const refreshed = read.value.props as ChaincodeDefinitionOutputs;
+    assert.deepEqual([refreshed.committed.version, refreshed.committed.sequence], ["9.9", 3]);
+    assert.match(
+      read.lines[0] ?? "",
+      /differs from the declared one \(version "1\.1" \(declared\) vs "9\.9"; sequence 2 \(declared\) vs 3; endorsementPolicy .*\): the next pulumi up commits the declared definition at the next sequence/,
+    );
+    // The refreshed state differs from the declaration: the next up restores it at sequence 4.
+    const next = await checked(
+      chaincodeDefinitionProvider,
+      refreshed,
+      definition({ definition: { ...declaredFields } }),
+    );
+    assert.equal(next.inputs.definition.sequence, 4);
+    assert.equal((await chaincodeDefinitionProvider.diff("", refreshed, next.inputs)).changes, true);
+    committed = refreshed;
+  });
+
   it("reads the committed definition and the admin's own approval (getChaincodeDefinition)", async () => {
     const read = await readChaincodeDefinition({
       gateway: { address: sandbox.address },
@@ -385,7 +440,7 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
     assert.deepEqual(read.committed?.approvals, { Org1MSP: true, Org2MSP: true });
     assert.deepEqual(
       [read.approval?.organization, read.approval?.sequence, read.approval?.packageId],
-      ["Org2MSP", 2, pkg.packageId],
+      ["Org2MSP", 3, ""],
     );
   });
 
@@ -396,7 +451,7 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
       chaincodeDefinitionProvider.delete("", committed as ChaincodeDefinitionOutputs),
     );
     assert.deepEqual(lines, [
-      `[opsledger] ChaincodeDefinition ${NAME}: the definition of ${NAME} (sequence 2) stays committed on channel 'opsledger': Fabric cannot remove a committed definition; it leaves the stack only`,
+      `[opsledger] ChaincodeDefinition ${NAME}: the definition of ${NAME} (sequence 3) stays committed on channel 'opsledger': Fabric cannot remove a committed definition; it leaves the stack only`,
     ]);
     assert.equal(sandbox.transactionCount(), count);
   });

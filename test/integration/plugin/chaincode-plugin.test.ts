@@ -24,7 +24,7 @@ import { call } from "../../helpers/grpc-unary";
 import { PLUGIN_BUILDS } from "../../helpers/plugin-builds";
 import { waitFor } from "../../helpers/wait-for";
 
-/** Pulumi's marker of a secret value in a Struct (sdk/go/common/resource/sig). */
+/** Pulumi's marker of a secret value in a Struct (the engine's secret signature key and value). */
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const POLICY = "OR('Org1MSP.peer','Org2MSP.peer')";
 const ORGS = ["Org1MSP", "Org2MSP"] as const;
@@ -76,7 +76,7 @@ for (const build of executable)
           .setType(type)
           .setProperties(checked.getInputs() ?? struct({})),
       );
-      return { id: created.getId(), outs: (created.getProperties()?.toJavaScript() ?? {}) as Props };
+      return { id: created.getId(), outs: created.getProperties()?.toJavaScript() ?? {} };
     }
     const step = (mspId: string): Props => ({
       gateway: { address: sandbox.address },
