@@ -5,8 +5,9 @@
  * each package on its organization's peer, approves as each organization's admin, commits once the channel's
  * LifecycleEndorsement policy is met and submits a transaction on the new chaincode: VALID. Run again, every resource
  * is unchanged (no step runs, so nothing is sent). Then an upgrade by a changed endorsement policy: sequence 2, both organizations
- * approve again, one commit, and a transaction only Org1MSP endorses is VALID under the new policy. One body per
- * target of TARGETS, on the run's shared networks (decision 0051).
+ * approve again, one commit, and a transaction only Org1MSP endorses is VALID under the new policy. Then drift: another
+ * admin approves and commits another version with the peer CLI; refresh reports it field by field, and the next up
+ * restores the declared definition at the next sequence. One body per target of TARGETS, on the run's shared networks (decision 0051).
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
@@ -17,18 +18,27 @@ import { buildCcaasPackage } from "../../provider/ledger/lifecycle/chaincode-pac
 import { ledgerTargets } from "../helpers/ledger-targets";
 import type { LedgerTarget, LedgerTargetFactory, TargetStartOptions } from "../helpers/ledger-targets";
 import { lifecycleTarget } from "../helpers/lifecycle-targets";
+import { readNetworkFile } from "../../sandbox/fabric-network/network-file";
 import type { LifecycleTarget, TargetChaincodeServer } from "../helpers/lifecycle-targets";
 import { exampleDir, initProjectStack } from "../helpers/project-stack";
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
 
-const [, FABRIC_2_5] = ledgerTargets(["2.5.16"]) as [LedgerTargetFactory, LedgerTargetFactory];
+const [, FABRIC_2_5, FABRIC_3_1] = ledgerTargets(["2.5.16", "3.1.5"]) as [
+  LedgerTargetFactory,
+  LedgerTargetFactory,
+  LedgerTargetFactory,
+];
 
 /** Where the body runs: a real network, and how it is started. */
 const TARGETS: readonly {
   readonly label: string;
   readonly factory: LedgerTargetFactory;
   readonly start: TargetStartOptions;
-}[] = [{ label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {} }];
+}[] = [
+  { label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {} },
+  { label: `${FABRIC_3_1.label} (Raft)`, factory: FABRIC_3_1, start: {} },
+  { label: `${FABRIC_3_1.label} (SmartBFT)`, factory: FABRIC_3_1, start: { shared: "3.1.5 SmartBFT" } },
+];
 
 const ORGS = ["Org1MSP", "Org2MSP"] as const;
 const FIRST_POLICY = "AND('Org1MSP.peer','Org2MSP.peer')";
@@ -122,6 +132,58 @@ for (const target of TARGETS) {
       assert.deepEqual(upgraded.outputs["approvedSequences"], { Org1MSP: 2, Org2MSP: 2 });
       assert.equal(upgraded.outputs["invokeValidationCode"], "VALID");
       assert.deepEqual(upgraded.outputs["invokeEndorsers"], ["Org1MSP"]);
+    });
+
+    it("finds drift another admin made with the peer CLI on refresh, and the next up restores the declared definition at the next sequence", async () => {
+      const peerCli = lt.peerCli;
+      const network = ledger.network;
+      assert.ok(peerCli !== undefined && network !== undefined);
+      const description = readNetworkFile(network.networkFile);
+      const orderer = description.orderers[0];
+      assert.ok(orderer !== undefined);
+      const ordererArgs = ["-o", orderer.address, "--tls", "--cafile", description.ordererTlsRootCertPath];
+      const theirs = [
+        "-C",
+        ledger.channel,
+        "-n",
+        name,
+        "-v",
+        "9.9",
+        "--sequence",
+        "3",
+        "--signature-policy",
+        SECOND_POLICY,
+      ];
+      for (const mspId of ORGS) {
+        await peerCli(mspId, [
+          ...["lifecycle", "chaincode", "approveformyorg", ...ordererArgs, ...theirs],
+          ...["--package-id", packageIds[mspId] ?? "", "--ordererTLSHostnameOverride", orderer.tlsServerName],
+        ]);
+      }
+      const peers = ORGS.flatMap((o) => [
+        ...["--peerAddresses", network.organization(o).gatewayAddress],
+        ...["--tlsRootCertFiles", network.organization(o).tlsRootCertPath],
+      ]);
+      await peerCli("Org1MSP", [
+        ...["lifecycle", "chaincode", "commit", ...ordererArgs, ...theirs, ...peers],
+        ...["--ordererTLSHostnameOverride", orderer.tlsServerName],
+      ]);
+
+      const refreshed = await stack.refresh();
+      assert.match(
+        refreshed.stdout,
+        new RegExp(
+          `the definition of ${name} committed on channel '${ledger.channel}' differs from the declared one \\(version "1\\.0" \\(declared\\) vs "9\\.9"; sequence 2 \\(declared\\) vs 3\\)`,
+        ),
+      );
+      assert.match(
+        refreshed.stdout,
+        /Org2MSP's newest approval of \S+ differs from the declared definition \(version "1\.0" \(declared\) vs "9\.9"/,
+      );
+      const restored = await stack.up();
+      assert.equal(restored.outputs["committedSequence"], 4);
+      assert.equal(restored.outputs["committedPolicy"], SECOND_POLICY);
+      assert.deepEqual(restored.outputs["approvedSequences"], { Org1MSP: 4, Org2MSP: 4 });
     });
   });
 }
