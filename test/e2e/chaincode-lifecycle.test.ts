@@ -7,13 +7,17 @@
  * is unchanged (no step runs, so nothing is sent). Then an upgrade by a changed endorsement policy: sequence 2, both organizations
  * approve again, one commit, and a transaction only Org1MSP endorses is VALID under the new policy. Then drift: another
  * admin approves and commits another version with the peer CLI; refresh reports it field by field, and the next up
- * restores the declared definition at the next sequence. One body per target of TARGETS, on the run's shared networks (decision 0051).
+ * restores the declared definition at the next sequence. On 2.5.16, kill -9 of the whole `pulumi up` once an approval
+ * is committed (its CommitStatus answer held by a proxy): the next up adopts it and sends nothing again. One body per
+ * target of TARGETS, on the run's shared networks (decision 0051).
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { LifecycleError } from "../../provider/errors/ledger/lifecycle-error";
+import { readChaincodeDefinition } from "../../provider/resources/ledger/chaincode/chaincode-reads";
 import { buildCcaasPackage } from "../../provider/ledger/lifecycle/chaincode-package";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import type { LedgerTarget, LedgerTargetFactory, TargetStartOptions } from "../helpers/ledger-targets";
@@ -21,6 +25,15 @@ import { lifecycleTarget } from "../helpers/lifecycle-targets";
 import { readNetworkFile } from "../../sandbox/fabric-network/network-file";
 import type { LifecycleTarget, TargetChaincodeServer } from "../helpers/lifecycle-targets";
 import { exampleDir, initProjectStack } from "../helpers/project-stack";
+import { GATEWAY } from "../helpers/gateway-proxy";
+import {
+  commitStatusOf,
+  runUntilHeld,
+  startComponentTarget,
+  submits,
+  submittedTxId,
+} from "../helpers/ledger-component";
+import { killCommand } from "../helpers/kill-stack";
 import type { ConfigValues, ProjectStack } from "../helpers/project-stack";
 
 const [, FABRIC_2_5, FABRIC_3_1] = ledgerTargets(["2.5.16", "3.1.5"]) as [
@@ -34,8 +47,10 @@ const TARGETS: readonly {
   readonly label: string;
   readonly factory: LedgerTargetFactory;
   readonly start: TargetStartOptions;
+  /** Whether the kill -9 body runs here too (one target: it proves the resource's rule, not the network's). */
+  readonly kill?: boolean;
 }[] = [
-  { label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {} },
+  { label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {}, kill: true },
   { label: `${FABRIC_3_1.label} (Raft)`, factory: FABRIC_3_1, start: {} },
   { label: `${FABRIC_3_1.label} (SmartBFT)`, factory: FABRIC_3_1, start: { shared: "3.1.5 SmartBFT" } },
 ];
@@ -124,6 +139,43 @@ for (const target of TARGETS) {
       assert.deepEqual(again.outputs, first.outputs);
     });
 
+    it("reads it as a client (a channel Writer) with getChaincodeDefinition; a peer's identity (Readers only) is refused naming the ACL", async () => {
+      const gateway = ledger.gateway("Org1MSP");
+      const reader = { address: gateway.address, tlsRootCertPem: gateway.tlsRootCertPem };
+      const read = await readChaincodeDefinition({
+        gateway: {
+          ...reader,
+          ...(gateway.serverNameOverride === undefined ? {} : { serverNameOverride: gateway.serverNameOverride }),
+        },
+        channel: ledger.channel,
+        identity: ledger.client("Org1MSP"),
+        name,
+      });
+      assert.deepEqual(
+        [read.committed?.sequence, read.committed?.approvals, read.approval],
+        [1, { Org1MSP: true, Org2MSP: true }, undefined],
+      );
+      await assert.rejects(
+        readChaincodeDefinition({
+          gateway: {
+            ...reader,
+            ...(gateway.serverNameOverride === undefined ? {} : { serverNameOverride: gateway.serverNameOverride }),
+          },
+          channel: ledger.channel,
+          identity: ledger.peer("Org1MSP"),
+          name,
+        }),
+        (e: LifecycleError) => {
+          assert.equal(e.problem, "NOT_A_WRITER");
+          assert.match(
+            e.message,
+            /The channel's ACL _lifecycle\/QueryChaincodeDefinition names \/Channel\/Application\/Writers/,
+          );
+          return true;
+        },
+      );
+    });
+
     it("upgrades by a changed endorsement policy: sequence 2, both re-approve, one commit, a transaction Org1MSP alone endorses VALID", async () => {
       await stack.setConfig(config(SECOND_POLICY, { args: ["cc-2", "green"], endorsingOrganizations: ["Org1MSP"] }));
       const upgraded = await stack.up();
@@ -185,5 +237,67 @@ for (const target of TARGETS) {
       assert.equal(restored.outputs["committedPolicy"], SECOND_POLICY);
       assert.deepEqual(restored.outputs["approvedSequences"], { Org1MSP: 4, Org2MSP: 4 });
     });
+
+    if (target.kill === true)
+      it("kill -9 of pulumi up once Org1MSP's approval is committed: the next up adopts it, nothing is sent twice", async () => {
+        // A proxy in front of Org1MSP's gateway holds the approval's CommitStatus answer: the peer has committed the
+        // approval, the provider has not heard it, so the engine cannot have recorded the resource.
+        const t = await startComponentTarget(target.factory, target.start);
+        const settings = config(FIRST_POLICY, { args: [], endorsingOrganizations: [] });
+        const killed = await initProjectStack({
+          projectDir: exampleDir("chaincode"),
+          stackName: `k${crypto.randomBytes(5).toString("hex")}`,
+          config: {
+            ...Object.fromEntries(Object.entries(settings).filter(([k]) => !["commit", "invoke"].includes(k))),
+            organizations: { value: JSON.stringify(["Org1MSP"]) },
+            chaincodeName: { value: `k${name}` },
+            gateways: {
+              value: JSON.stringify({
+                Org1MSP: {
+                  address: t.proxy.address,
+                  tlsRootCertPem: t.proxyTls.rootCertPem,
+                  serverNameOverride: t.proxyTls.serverName,
+                },
+              }),
+            },
+          },
+        });
+        try {
+          const held = t.proxy.hold(GATEWAY.commitStatus);
+          const mark = t.proxy.calls.length;
+          let cliPid: number | undefined;
+          const { call, command } = await runUntilHeld(
+            killed.up({ allowFailure: true, onSpawn: (pid) => (cliPid = pid) }),
+            held,
+            "the commit status of Org1MSP's approval",
+          );
+          const [submitted, ...more] = submits(t.proxy, mark);
+          assert.ok(submitted !== undefined);
+          assert.deepEqual([submitted.status, more.length], [0, 0], "one Submit, accepted by the orderer");
+          const txId = submittedTxId(submitted);
+          assert.equal(commitStatusOf(call).code, 0, "the peer reports the approval committed VALID");
+          assert.ok(cliPid !== undefined);
+          const kill = killCommand(cliPid, "tree");
+          assert.equal((await command).signal, "SIGKILL");
+          await kill.gone();
+          held.release(); // its client is gone: nothing to answer
+
+          await killed.run(["cancel", "--yes"]);
+          const after = t.proxy.calls.length;
+          await killed.refresh({ clearPendingCreates: true });
+          const { outputs } = await killed.up();
+          assert.deepEqual(outputs["approvedSequences"], { Org1MSP: 1 });
+          assert.deepEqual(submits(t.proxy, after), [], "nothing was submitted after the kill");
+          const approval = (await killed.exportState()).resources?.find((r) => r.urn.endsWith("::org1-approval"));
+          assert.deepEqual(
+            [approval?.outputs?.["outcome"], approval?.outputs?.["txId"]],
+            ["adopted", txId],
+            "the approval committed before the kill, adopted under its txId",
+          );
+        } finally {
+          await killed.dispose();
+          await t.close();
+        }
+      });
   });
 }
