@@ -9,11 +9,6 @@
  * tokens, the URN plumbing, secrets on the wire.
  */
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
-import type { ChildProcessByStdio } from "node:child_process";
-import * as path from "node:path";
-import type { Readable } from "node:stream";
-import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -22,7 +17,8 @@ import { startFabricSandbox } from "../../../sandbox/fabric";
 import type { FabricSandbox, SandboxIdentity } from "../../../sandbox/fabric";
 import { call } from "../../helpers/grpc-unary";
 import { PLUGIN_BUILDS } from "../../helpers/plugin-builds";
-import { waitFor } from "../../helpers/wait-for";
+import { startPluginProcess } from "../../helpers/plugin-process";
+import type { PluginProcess } from "../../helpers/plugin-process";
 
 /** Pulumi's marker of a secret value in a Struct (the engine's secret signature key and value). */
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
@@ -42,7 +38,7 @@ for (const build of executable)
   describe(`the chaincode lifecycle through pulumi-resource-opsledger, the ${build.name} (plugin process, Fabric sandbox)`, function () {
     this.timeout(180_000);
     let sandbox: FabricSandbox;
-    let plugin: ChildProcessByStdio<null, Readable, Readable>;
+    let plugin: PluginProcess;
     let client: provrpc.ResourceProviderClient;
     const admins = new Map<string, SandboxIdentity>();
     const pkg = buildCcaasPackage({ label: "assets3_1", connection: { address: "127.0.0.1:7052" } });
@@ -92,28 +88,15 @@ for (const build of executable)
       const dir = await build.dir();
       sandbox = await startFabricSandbox({ organizations: [...ORGS] });
       for (const mspId of ORGS) admins.set(mspId, sandbox.newAdminIdentity(mspId));
-      plugin = spawn(path.join(dir, "pulumi-resource-opsledger"), [], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      plugin.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-      plugin.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-      await waitFor({
-        what: "the plugin to print its port",
-        read: () => ({ stdout, stderr }),
-        until: (out) => /^\d+\n/.test(out.stdout),
-        timeoutMs: 60_000,
-      });
-      client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
+      plugin = await startPluginProcess(dir);
+      client = plugin.client;
       await call(
         client.configure.bind(client),
         new provproto.ConfigureRequest().setArgs(struct({})).setAcceptsecrets(true),
       );
     });
     after(async () => {
-      client.close();
-      const exited = new Promise((resolve) => plugin.once("exit", resolve));
-      plugin.kill("SIGTERM");
-      await exited;
+      await plugin.stop();
       await sandbox.close();
     });
 
