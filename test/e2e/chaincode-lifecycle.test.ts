@@ -18,6 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LifecycleError } from "../../provider/errors/ledger/lifecycle-error";
 import { readChaincodeDefinition } from "../../provider/resources/ledger/chaincode/chaincode-reads";
+import { newMember, newOrg } from "../unit/ledger/fixtures";
 import { buildCcaasPackage } from "../../provider/ledger/lifecycle/chaincode-package";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import type { LedgerTarget, LedgerTargetFactory, TargetStartOptions } from "../helpers/ledger-targets";
@@ -47,10 +48,10 @@ const TARGETS: readonly {
   readonly label: string;
   readonly factory: LedgerTargetFactory;
   readonly start: TargetStartOptions;
-  /** Whether the kill -9 body runs here too (one target: it proves the resource's rule, not the network's). */
-  readonly kill?: boolean;
+  /** Whether the kill -9 and refusal bodies run here too (one target: they prove the resources' rules). */
+  readonly rules?: boolean;
 }[] = [
-  { label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {}, kill: true },
+  { label: `${FABRIC_2_5.label} (Raft)`, factory: FABRIC_2_5, start: {}, rules: true },
   { label: `${FABRIC_3_1.label} (Raft)`, factory: FABRIC_3_1, start: {} },
   { label: `${FABRIC_3_1.label} (SmartBFT)`, factory: FABRIC_3_1, start: { shared: "3.1.5 SmartBFT" } },
 ];
@@ -238,7 +239,75 @@ for (const target of TARGETS) {
       assert.deepEqual(restored.outputs["approvedSequences"], { Org1MSP: 4, Org2MSP: 4 });
     });
 
-    if (target.kill === true)
+    if (target.rules === true)
+      it("refuses at preview, naming the field, a policy that does not parse and an admin of an organization the channel does not know", async () => {
+        const settings = config(FIRST_POLICY, { args: [], endorsingOrganizations: [] });
+        const base = Object.fromEntries(Object.entries(settings).filter(([k]) => !["commit", "invoke"].includes(k)));
+        const badPolicy = await initProjectStack({
+          projectDir: exampleDir("chaincode"),
+          stackName: `r${crypto.randomBytes(5).toString("hex")}`,
+          config: {
+            ...base,
+            organizations: { value: JSON.stringify(["Org1MSP"]) },
+            endorsementPolicy: { value: "AND('Org1MSP.peer'" },
+          },
+        });
+        try {
+          const preview = await badPolicy.preview({ allowFailure: true });
+          assert.notEqual(preview.code, 0);
+          assert.match(
+            preview.output,
+            /property definition\.endorsementPolicy value .* has a problem: at column 19 of "AND\('Org1MSP\.peer'": expected ',' or '\)' after the first rule of AND, found the end of the policy/,
+          );
+        } finally {
+          await badPolicy.dispose();
+        }
+        const org9 = await newOrg("Org9MSP");
+        const stranger = await newMember(org9, "Admin@org9msp", { ou: "admin" });
+        const strangerKey = path.join(keyDir, "Org9MSP-admin-key.pem");
+        fs.writeFileSync(strangerKey, stranger.privateKeyPem, { mode: 0o600 });
+        const g = ledger.gateway("Org1MSP");
+        const unknown = await initProjectStack({
+          projectDir: exampleDir("chaincode"),
+          stackName: `r${crypto.randomBytes(5).toString("hex")}`,
+          config: {
+            ...base,
+            organizations: { value: JSON.stringify(["Org9MSP"]) },
+            gateways: {
+              value: JSON.stringify({
+                Org9MSP: {
+                  address: g.address,
+                  tlsRootCertPem: g.tlsRootCertPem,
+                  serverNameOverride: g.serverNameOverride,
+                },
+              }),
+            },
+            admins: {
+              value: JSON.stringify({
+                Org9MSP: {
+                  certificatePem: Buffer.from(stranger.identity.credentials).toString("utf8"),
+                  keyFile: strangerKey,
+                },
+              }),
+            },
+            trustedRootCertificates: { value: JSON.stringify({ ...ledger.caCertificates, Org9MSP: org9.caPem }) },
+            chaincodeServers: { value: JSON.stringify({ Org9MSP: servers[0]?.connection }), secret: true },
+          },
+        });
+        try {
+          const preview = await unknown.preview({ allowFailure: true });
+          assert.notEqual(preview.code, 0);
+          assert.match(
+            preview.output,
+            // The installation, the first step, is refused by the peer (a channelless call): before anything is sent.
+            /property identity\.certificatePem value .* has a problem: QueryInstalledChaincodes on the peer at [\d.:]+: .*does not know the identity of Org9MSP it was signed with \(Fabric: error validating proposal: access denied: channel \[\] creator org unknown/,
+          );
+        } finally {
+          await unknown.dispose();
+        }
+      });
+
+    if (target.rules === true)
       it("kill -9 of pulumi up once Org1MSP's approval is committed: the next up adopts it, nothing is sent twice", async () => {
         // A proxy in front of Org1MSP's gateway holds the approval's CommitStatus answer: the peer has committed the
         // approval, the provider has not heard it, so the engine cannot have recorded the resource.

@@ -12,6 +12,7 @@ import {
   commitChaincodeDefinition,
 } from "../../../provider/ledger/lifecycle/lifecycle-transactions";
 import { connectOurs } from "./helpers";
+import { newMember, newOrg } from "../../unit/ledger/fixtures";
 import { buildCcaasPackage } from "../../../provider/ledger/lifecycle/chaincode-package";
 import { queryInstalledChaincodes } from "../../../provider/ledger/lifecycle/lifecycle-install";
 import { chaincodeApprovalProvider } from "../../../provider/resources/ledger/chaincode/chaincode-approval";
@@ -328,6 +329,35 @@ describe("the chaincode resources' providers on the Fabric sandbox", function ()
     ]);
     assert.equal(sandbox.transactionCount(), count, "no check sends a transaction");
     assert.ok(lifecycleReads().length > reads);
+  });
+
+  it("refuses an admin of an organization the channel does not know, naming the identity, before anything is sent", async () => {
+    const org9 = await newOrg("Org9MSP");
+    const stranger = await newMember(org9, "Admin@org9msp", { ou: "admin" });
+    const count = sandbox.transactionCount();
+    const refused = await chaincodeApprovalProvider.check(
+      {},
+      approval("Org1MSP", {
+        identity: {
+          mspId: "Org9MSP",
+          certificatePem: Buffer.from(stranger.identity.credentials).toString("utf8"),
+          privateKeyPem: stranger.privateKeyPem,
+        },
+        trustedRootCertificates: { ...sandbox.caCertificates, Org9MSP: org9.caPem },
+        packageId: "",
+      }),
+    );
+    assert.deepEqual(refused.failures, [
+      {
+        property: "identity.certificatePem",
+        reason:
+          "QueryChaincodeDefinition of assets2: channel 'opsledger' does not know the identity of Org9MSP it was " +
+          "signed with (Fabric: error validating proposal: access denied: channel [opsledger] creator org unknown, " +
+          "creator is malformed). Use a certificate issued by Org9MSP's CA for a member of the channel; nothing was " +
+          "submitted",
+      },
+    ]);
+    assert.equal(sandbox.transactionCount(), count);
   });
 
   it("upgrades at the next sequence (both re-approve, one commit), then refuses a sequence lower than committed", async () => {
