@@ -300,7 +300,7 @@ for (const target of TARGETS) {
           assert.match(
             preview.output,
             // The installation, the first step, is refused by the peer (a channelless call): before anything is sent.
-            /property identity\.certificatePem value .* has a problem: QueryInstalledChaincodes on the peer at [\d.:]+: .*does not know the identity of Org9MSP it was signed with \(Fabric: error validating proposal: access denied: channel \[\] creator org unknown/,
+            /property identity\.certificatePem value .* has a problem: QueryInstalledChaincodes on the peer at [\d.:]+: the peer does not know the identity of Org9MSP it was signed with \(Fabric: error validating proposal: access denied: channel \[\] creator org unknown/,
           );
         } finally {
           await unknown.dispose();

@@ -90,9 +90,11 @@ export function lifecycleErrorOf(
       problem: "UNKNOWN_IDENTITY",
       field: "identity.certificatePem",
       message:
-        `${context.what}: channel '${context.channel}' does not know the identity of ${context.organization} it was ` +
-        `signed with (Fabric: ${fabric}). Use a certificate issued by ${context.organization}'s CA for a member of the ` +
-        "channel; nothing was submitted",
+        // A channelless call (install, query installed) is judged by the peer's own MSP, not a channel's.
+        `${context.what}: ${context.channel === "" ? "the peer" : `channel '${context.channel}'`} does not know the ` +
+        `identity of ${context.organization} it was signed with (Fabric: ${fabric}). Use a certificate issued by ` +
+        `${context.organization}'s CA for a member of the ${context.channel === "" ? "peer's organizations" : "channel"}; ` +
+        "nothing was submitted",
     });
   }
   if (NOT_ADMIN.test(fabric)) {
