@@ -1,7 +1,7 @@
 /**
- * The chaincode lifecycle through the resource plugin, the face YAML, Go and Python programs use: the linux-amd64
- * executable (test/helpers/plugin-builds.ts) called over its gRPC service as the engine calls it, against the
- * in-process Fabric sandbox. A package, its installation on both organizations' peers, both approvals and the commit
+ * The chaincode lifecycle through the resource plugin, the face YAML, Go and Python programs use: each build of it
+ * (test/helpers/plugin-builds.ts: the npm package's script and the linux-amd64 executable) called over its gRPC
+ * service as the engine calls it, against the in-process Fabric sandbox. A package, its installation on both organizations' peers, both approvals and the commit
  * by their schema tokens (Check, then Create), the package's bytes marked secret in the outputs, a second Check and
  * Diff planning nothing, a bad policy refused by Check naming the field with nothing read or sent, and the
  * getChaincodeDefinition function by Invoke. The same modules as the TypeScript face's dynamic providers
@@ -32,9 +32,7 @@ const urnOf = (type: string, name: string): string => `urn:pulumi:dev::chaincode
 /** A secret's value, as the wire carries it. */
 const unsecret = (value: unknown): unknown => (value as { value?: unknown }).value;
 
-const executable = PLUGIN_BUILDS.filter((b) => b.name === "executable");
-
-for (const build of executable)
+for (const build of PLUGIN_BUILDS)
   describe(`the chaincode lifecycle through pulumi-resource-opsledger, the ${build.name} (plugin process, Fabric sandbox)`, function () {
     this.timeout(180_000);
     let sandbox: FabricSandbox;
