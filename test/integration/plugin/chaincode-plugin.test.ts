@@ -3,10 +3,10 @@
  * (test/helpers/plugin-builds.ts: the npm package's script and the linux-amd64 executable) called over its gRPC
  * service as the engine calls it, against the in-process Fabric sandbox. A package, its installation on both
  * organizations' peers, both approvals and the commit by their schema tokens (Check, then Create), the package's bytes
- * marked secret in the outputs, a second Check and Diff planning nothing, a bad policy refused by Check naming the field with nothing read or sent, and the
- * getChaincodeDefinition function by Invoke. The same modules as the TypeScript face's dynamic providers
- * (test/integration/ledger/chaincode-resources-sandbox.test.ts); here what the plugin adds is under test: the registry's
- * tokens, the URN plumbing, secrets on the wire.
+ * marked secret in the outputs, a second Check and Diff planning nothing, a bad policy refused by Check naming the
+ * field with nothing read or sent, and the getChaincodeDefinition function by Invoke. The same modules as the
+ * TypeScript face's dynamic providers (test/integration/ledger/chaincode-resources-sandbox.test.ts); here what the
+ * plugin adds is under test: the registry's tokens, the URN plumbing, secrets on the wire.
  */
 import { strict as assert } from "node:assert";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
