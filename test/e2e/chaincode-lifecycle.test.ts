@@ -4,12 +4,13 @@
  * chaincode server (sandbox/fabric-network/chaincode-server.ts, started for the package id computed here), installs
  * each package on its organization's peer, approves as each organization's admin, commits once the channel's
  * LifecycleEndorsement policy is met and submits a transaction on the new chaincode: VALID. Run again, every resource
- * is unchanged (no step runs, so nothing is sent). Then an upgrade by a changed endorsement policy: sequence 2, both organizations
- * approve again, one commit, and a transaction only Org1MSP endorses is VALID under the new policy. Then drift: another
- * admin approves and commits another version with the peer CLI; refresh reports it field by field, and the next up
- * restores the declared definition at the next sequence. On 2.5.16, kill -9 of the whole `pulumi up` once an approval
- * is committed (its CommitStatus answer held by a proxy): the next up adopts it and sends nothing again. One body per
- * target of TARGETS, on the run's shared networks (decision 0051).
+ * is unchanged (no step runs, so nothing is sent). A client reads the definition; a peer's identity is refused by the
+ * Writers ACL. Then an upgrade by a changed endorsement policy: sequence 2, both organizations approve again, one
+ * commit, and a transaction only Org1MSP endorses is VALID under the new policy. Then drift: another admin approves and
+ * commits another version with the peer CLI; refresh reports it field by field, and the next up restores the declared
+ * definition at the next sequence. On 2.5.16 also: refusals at preview, and kill -9 of the whole `pulumi up` once an
+ * approval is committed (its CommitStatus answer held by a proxy): the next up adopts it and sends nothing again. One
+ * body per target of TARGETS, on the run's shared networks (decision 0051).
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
