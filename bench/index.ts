@@ -381,6 +381,11 @@ const sections: readonly Section[] = [
             seconds(r.pulumiUpMs),
             `${(median(r.pulumiUpMs) / median(r.scriptMs)).toFixed(2)}x`,
           ],
+          [
+            "the same stack's next pulumi up, nothing sent (engine, program, checks' reads)",
+            seconds(r.unchangedUpMs),
+            `${(median(r.unchangedUpMs) / median(r.scriptMs)).toFixed(2)}x`,
+          ],
         ],
       );
     },
