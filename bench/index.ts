@@ -2,7 +2,9 @@
  * `npm run bench`: every benchmark, each printed as a table with its baseline side by side and the ratio against the
  * target. Never part of `npm test`. A section that fails prints its error and the others still run.
  * `npm run bench -- <name> ...` runs only the named sections (client, waiter, scale, reads, quota, codec, signing,
- * plugin-scale, plugin-executables, python, key-types, ledger-scale, ledger-refresh, submit, fabric-start, postgres). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
+ * plugin-scale, plugin-executables, python, key-types, ledger-scale, ledger-refresh, submit, fabric-start, postgres,
+ * chaincode:
+ * `--fabric 3.1.5` picks its release). OPSLEDGER_BENCH_SCALE_SIZES (default 10,100,1000) and
  * OPSLEDGER_BENCH_PARALLEL (default 16) size the scale benchmarks; OPSLEDGER_BENCH_MOVE_MS (default 2000) is how long
  * `python`'s moves take in the sandbox (0: every side's floor). `--real` makes `submit` run through a real Fabric
  * network instead of the sandbox (`--fabric 3.1.5` picks the release; default the LTS), with the time of one
@@ -13,6 +15,7 @@
  * (default 1000), OPSLEDGER_BENCH_PARALLEL at once.
  */
 import * as os from "node:os";
+import { benchChaincodeDeploy } from "./chaincode-deploy";
 import { benchClientOverhead } from "./client-overhead";
 import { benchFabricNetworkStart } from "./fabric-network-start";
 import { benchLedgerCodec } from "./ledger-codec";
@@ -378,6 +381,33 @@ const sections: readonly Section[] = [
     },
   ],
   ["postgres", postgresBackend],
+  [
+    "chaincode",
+    async () => {
+      const r = await benchChaincodeDeploy({ version: (flag("fabric") ?? "2.5.16") as FabricVersion });
+      const median = (ms: readonly number[]): number => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0;
+      const seconds = (ms: readonly number[]): string =>
+        `${(median(ms) / 1000).toFixed(1)} (${ms.map((x) => (x / 1000).toFixed(1)).join(", ")})`;
+      printTable(
+        `One chaincode deployed on two organizations of a real Fabric ${r.version} network (package, install, approve ` +
+          "×2, commit, awaited on both peers; target pulumi up <= 1.5x the peer CLI script)",
+        ["run", "s, median (each run)", "ratio"],
+        [
+          ["peer CLI script as each organization's admin (baseline)", seconds(r.scriptMs), "1.00x"],
+          [
+            "pulumi up of examples/chaincode (real engine)",
+            seconds(r.pulumiUpMs),
+            `${(median(r.pulumiUpMs) / median(r.scriptMs)).toFixed(2)}x`,
+          ],
+          [
+            "the same stack's next pulumi up, nothing sent (engine, program, checks' reads)",
+            seconds(r.unchangedUpMs),
+            `${(median(r.unchangedUpMs) / median(r.scriptMs)).toFixed(2)}x`,
+          ],
+        ],
+      );
+    },
+  ],
 ];
 
 async function main(): Promise<void> {

@@ -142,6 +142,11 @@ export const FABRIC_FILES = {
   privateKey: "fabric-client-key.pem",
   /** `{ "<mspId>": "<root CA PEM>" }`: the ledger component's trustedRootCertificates, as JSON. */
   rootCertificates: "fabric-root-cas.json",
+  /**
+   * `{ "<mspId>": { "certificatePem": "...", "keyFile": "<path>" } }`: each organization's admin (its key in a file of
+   * its own beside), as examples/chaincode takes them.
+   */
+  admins: "fabric-admins.json",
 } as const;
 
 /**
@@ -156,6 +161,14 @@ export async function fabricBanner(fabric: FabricSandbox, dir: string): Promise<
   await writeFile(certificate, identity.certificatePem);
   await writeFile(key, identity.privateKeyPem, { mode: 0o600 });
   await writeFile(join(dir, FABRIC_FILES.rootCertificates), JSON.stringify(fabric.caCertificates));
+  const admins: Record<string, { certificatePem: string; keyFile: string }> = {};
+  for (const msp of Object.keys(fabric.caCertificates)) {
+    const admin = fabric.newAdminIdentity(msp);
+    const keyFile = join(dir, `fabric-admin-${msp}-key.pem`);
+    await writeFile(keyFile, admin.privateKeyPem, { mode: 0o600 });
+    admins[msp] = { certificatePem: admin.certificatePem, keyFile };
+  }
+  await writeFile(join(dir, FABRIC_FILES.admins), JSON.stringify(admins));
   const roots: string[] = [];
   for (const [msp, pem] of Object.entries(fabric.caCertificates)) {
     const file = join(dir, `fabric-ca-${msp}.pem`);
@@ -166,6 +179,7 @@ export async function fabricBanner(fabric: FabricSandbox, dir: string): Promise<
     "",
     `Fabric gateway listening on ${fabric.address} (insecure gRPC; channel ${fabric.channel}, chaincode ${fabric.chaincode})`,
     `  client identity ${mspId}: certificate ${certificate}, private key ${key}`,
+    `  each organization's admin (for the chaincode lifecycle): ${join(dir, FABRIC_FILES.admins)}`,
     "  organizations' root CAs (trust these for verify-before-sign):",
     ...roots,
     "",

@@ -133,6 +133,73 @@ export const RESOURCES = {
       return { provider: m.ledgerTransactionsProvider };
     },
   }),
+  chaincodePackage: resource({
+    module: "ledger",
+    name: "ChaincodePackage",
+    sdk: { file: "sdk/ledger/chaincode-package.ts", cls: "ChaincodePackage", args: "ChaincodePackageArgs" },
+    timeoutSteps: [],
+    importRefusal: {
+      why: "a package is computed where pulumi runs from its label and connection, or read from its file; there is nothing to adopt",
+      instead: "Declare it without import: the same inputs make the same bytes and package id every time",
+    },
+    load: () => {
+      const m =
+        require("../resources/ledger/chaincode/chaincode-packaging") as typeof import("../resources/ledger/chaincode/chaincode-packaging");
+      return { provider: m.chaincodePackageProvider };
+    },
+  }),
+  chaincodeInstallation: resource({
+    module: "ledger",
+    name: "ChaincodeInstallation",
+    sdk: {
+      file: "sdk/ledger/chaincode-installation.ts",
+      cls: "ChaincodeInstallation",
+      args: "ChaincodeInstallationArgs",
+    },
+    timeoutSteps: ["create"],
+    importRefusal: {
+      why: "an installation's package and its peer's admin identity cannot be read back from the peer",
+      instead:
+        "Declare it without import: a package the peer has installed already is found and adopted, not sent again",
+    },
+    load: () => {
+      const m =
+        require("../resources/ledger/chaincode/chaincode-installation") as typeof import("../resources/ledger/chaincode/chaincode-installation");
+      return { provider: m.chaincodeInstallationProvider };
+    },
+  }),
+  chaincodeApproval: resource({
+    module: "ledger",
+    name: "ChaincodeApproval",
+    sdk: { file: "sdk/ledger/chaincode-approval.ts", cls: "ChaincodeApproval", args: "ChaincodeApprovalArgs" },
+    timeoutSteps: ["create", "update"],
+    importRefusal: {
+      why: "its exactly-once txIds are derived from the resource's URN, and its admin identity cannot be read back from the channel",
+      instead:
+        "Declare it without import: an approval the organization has already made is found and not sent again, and one this resource made is adopted",
+    },
+    load: () => {
+      const m =
+        require("../resources/ledger/chaincode/chaincode-approval") as typeof import("../resources/ledger/chaincode/chaincode-approval");
+      return { provider: m.chaincodeApprovalProvider };
+    },
+  }),
+  chaincodeDefinition: resource({
+    module: "ledger",
+    name: "ChaincodeDefinition",
+    sdk: { file: "sdk/ledger/chaincode-definition.ts", cls: "ChaincodeDefinition", args: "ChaincodeDefinitionArgs" },
+    timeoutSteps: ["create", "update"],
+    importRefusal: {
+      why: "its exactly-once txIds are derived from the resource's URN, and its admin identity cannot be read back from the channel",
+      instead:
+        "Declare it without import: a definition the channel has committed already is found and not sent again, and one this resource committed is adopted",
+    },
+    load: () => {
+      const m =
+        require("../resources/ledger/chaincode/chaincode-commit") as typeof import("../resources/ledger/chaincode/chaincode-commit");
+      return { provider: m.chaincodeDefinitionProvider };
+    },
+  }),
 } as const satisfies Readonly<Record<string, ResourceDescriptor>>;
 /* eslint-enable @typescript-eslint/no-require-imports */
 

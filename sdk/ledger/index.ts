@@ -1,4 +1,7 @@
-/** ledger: a declarative Hyperledger Fabric transaction (the LedgerTransaction component) and the ledger's read side. */
+/**
+ * ledger: a declarative Hyperledger Fabric transaction (the LedgerTransaction component), the chaincode lifecycle
+ * (package, installation, approval, committed definition) and the ledger's read side.
+ */
 export { LEDGER_TRANSACTION_RESOURCE_TYPE, LEDGER_TRANSACTION_TYPE, LedgerTransaction } from "./ledger-transaction";
 export type {
   LedgerGatewayArgs,
@@ -20,6 +23,30 @@ export type {
   LedgerTransactionsPlanned,
   LedgerTransactionsTimeouts,
 } from "./ledger-transactions";
+export { ChaincodePackage } from "./chaincode-package";
+export type { CcaasConnectionArgs, ChaincodePackageArgs } from "./chaincode-package";
+export { ChaincodeInstallation } from "./chaincode-installation";
+export type {
+  ChaincodeInstallationArgs,
+  ChaincodeInstallationTimeouts,
+  LedgerReadGatewayArgs,
+} from "./chaincode-installation";
+export { ChaincodeApproval } from "./chaincode-approval";
+export type { ChaincodeApprovalArgs } from "./chaincode-approval";
+export { ChaincodeDefinition } from "./chaincode-definition";
+export type {
+  ChaincodeDefinitionArgs,
+  ChaincodeDefinitionFieldsArgs,
+  ChaincodeStepTimeoutsArgs,
+} from "./chaincode-definition";
+export type {
+  ChaincodeApprovalView,
+  ChaincodeCollection,
+  ChaincodeCommittedView,
+  ChaincodeDefinitionView,
+} from "../../provider/resources/ledger/chaincode/chaincode-shapes";
+export { getChaincodeDefinition, getChaincodeDefinitionOutput } from "./get-chaincode-definition";
+export type { GetChaincodeDefinitionArgs, GetChaincodeDefinitionResult } from "./get-chaincode-definition";
 export { getTransaction, getTransactionOutput } from "./get-transaction";
 export type { GetTransactionArgs, GetTransactionResult } from "./get-transaction";
 export { evaluate, evaluateOutput } from "./evaluate";

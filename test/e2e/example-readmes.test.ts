@@ -28,6 +28,14 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   // The second `pulumi up` changes nothing: the stack, the component and its submission.
   ledger: [/ledgerValidationCode\s*: "VALID"/, /^\s+3 unchanged$/m],
   demo: [/ledgerValidationCode\s*: "VALID"/, /^\s+- \d+ deleted$/m],
+  // Org2MSP approves from its stack; Org1MSP's preview sees that approval, its up commits; its second up sends nothing
+  // (the stack, its package, installation, approval, definition and the transaction's component and submission).
+  chaincode: [
+    /approved now: Org1MSP no, Org2MSP yes/,
+    /committedSequence\s*: 1/,
+    /invokeValidationCode\s*: "VALID"/,
+    /^\s+7 unchanged$/m,
+  ],
   // The Go program through the generated SDK and the plugin, as the YAML one (last: test/e2e/plugin-examples.test.ts
   // warms Go's build cache meanwhile).
   go: [/^\s+~ parentId\s*: "folders\/200000000003" => "folders\/200000000002"$/m, /^\s+~ 1 updated$/m],

@@ -8,6 +8,8 @@ export type LifecycleProblem =
   | "UNKNOWN_IDENTITY"
   /** The identity is a client, peer or orderer of its organization, not an admin. */
   | "NOT_AN_ADMIN"
+  /** The channel's ACL for the _lifecycle function refused the identity (by default its Writers: a client or admin). */
+  | "NOT_A_WRITER"
   /** The sequence is lower than the committed one, or more than one above it. */
   | "SEQUENCE"
   /** The committed definition at this sequence has other fields. */

@@ -17,7 +17,7 @@ import {
   printEndorsementPolicyBytes,
 } from "./application-policy";
 import { parseCollections, printCollections } from "./collections";
-import type { CollectionJson } from "./collections";
+import type { ChaincodeCollection } from "./collections";
 import { lifecycleCodecs } from "./lifecycle-codecs";
 import type { ChaincodeDefinitionArgs, ChaincodeSource, DefinitionResult } from "./lifecycle-messages";
 import { PolicySyntaxError } from "../../errors/ledger/policy-syntax-error";
@@ -44,7 +44,7 @@ export interface ChaincodeDefinition {
    */
   readonly endorsementPolicy?: string;
   /** The peer CLI's collections config: JSON text or the parsed array. @default none */
-  readonly collections?: string | readonly CollectionJson[];
+  readonly collections?: string | readonly ChaincodeCollection[];
   /** Whether the chaincode's Init must run first. @default false */
   readonly initRequired?: boolean;
   /** @default "escc" */
@@ -61,7 +61,7 @@ export interface DefinitionView {
   /** The policy text (a printed signature policy or a reference). */
   readonly endorsementPolicy: string;
   /** The collections in the peer CLI's JSON form, every key written. */
-  readonly collections: readonly CollectionJson[];
+  readonly collections: readonly ChaincodeCollection[];
   readonly initRequired: boolean;
   readonly endorsementPlugin: string;
   readonly validationPlugin: string;

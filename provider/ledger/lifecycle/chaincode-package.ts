@@ -41,7 +41,10 @@ export interface CcaasConnection {
   readonly rootCert?: string;
   /** PEM certificate the peer presents (needed with clientAuthRequired). */
   readonly clientCert?: string;
-  /** PEM private key of clientCert: a secret, and with it the whole package. */
+  /**
+   * PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+   * @secret
+   */
   readonly clientKey?: string;
 }
 

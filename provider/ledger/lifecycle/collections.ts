@@ -17,7 +17,7 @@ import type { CollectionConfigPackage, StaticCollectionConfig } from "./lifecycl
 import { parseSignaturePolicy, printSignaturePolicy } from "./signature-policy";
 
 /** One collection as the peer CLI's JSON holds it. */
-export interface CollectionJson {
+export interface ChaincodeCollection {
   readonly name: string;
   /** Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member'). */
   readonly policy: string;
@@ -87,7 +87,7 @@ function unknownKeys(value: Record<string, unknown>, known: readonly string[], a
  * every failure named (a PolicySyntaxError's failure for a policy that does not parse, under its own field).
  */
 export function parseCollections(
-  collections: string | readonly CollectionJson[],
+  collections: string | readonly ChaincodeCollection[],
   options: CollectionsOptions = {},
 ): CollectionConfigPackage {
   const field = options.field ?? "collections";
@@ -244,7 +244,7 @@ export function parseCollections(
  * The peer CLI's JSON form of a package, every key written (defaults included), so two packages compare as text:
  * printCollections(parseCollections(x)) is x with its defaults filled in and its policies printed canonically.
  */
-export function printCollections(collections: CollectionConfigPackage | undefined): CollectionJson[] {
+export function printCollections(collections: CollectionConfigPackage | undefined): ChaincodeCollection[] {
   return (collections?.config ?? []).map((c) => {
     const s = c.staticCollectionConfig;
     if (s === undefined) return { name: "", policy: "Unsupported(collection type)" };

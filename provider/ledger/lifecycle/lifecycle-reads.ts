@@ -38,6 +38,8 @@ const UNKNOWN_IDENTITY = /creator org unknown|creator is malformed|creator org \
 const NOT_ADMIN = /policy \[Admins\]|is not an admin|does not contain OU \[ADMIN\]/;
 /** Fabric's words when a peer's local Admins get another organization's identity. */
 const OTHER_ORGANIZATION = /expected MSP ID (\S+), received (\S+?)\]/;
+/** Fabric's words when a channel ACL (`_lifecycle/<function>`, by default the channel's Writers) refuses the identity. */
+const CHANNEL_ACL = /policy \[(\/Channel\/Application\/\w+)\]/;
 const NOT_DEFINED = /namespace (\S+) is not defined/;
 const NOT_APPROVED = /could not fetch approved chaincode definition/;
 
@@ -88,9 +90,11 @@ export function lifecycleErrorOf(
       problem: "UNKNOWN_IDENTITY",
       field: "identity.certificatePem",
       message:
-        `${context.what}: channel '${context.channel}' does not know the identity of ${context.organization} it was ` +
-        `signed with (Fabric: ${fabric}). Use a certificate issued by ${context.organization}'s CA for a member of the ` +
-        "channel; nothing was submitted",
+        // A channelless call (install, query installed) is judged by the peer's own MSP, not a channel's.
+        `${context.what}: ${context.channel === "" ? "the peer" : `channel '${context.channel}'`} does not know the ` +
+        `identity of ${context.organization} it was signed with (Fabric: ${fabric}). Use a certificate issued by ` +
+        `${context.organization}'s CA for a member of the ${context.channel === "" ? "peer's organizations" : "channel"}; ` +
+        "nothing was submitted",
     });
   }
   if (NOT_ADMIN.test(fabric)) {
@@ -101,6 +105,20 @@ export function lifecycleErrorOf(
       message:
         `${context.what}: the identity is not an admin of ${context.organization} (Fabric: ${fabric}). Use the ` +
         `certificate and key of ${context.organization}'s admin; nothing was submitted`,
+    });
+  }
+  const acl = texts.map((t) => CHANNEL_ACL.exec(t)).find((m) => m !== null);
+  if (acl) {
+    const fn = context.what.split(" ")[0] ?? context.what;
+    return new LifecycleError({
+      ...base,
+      problem: "NOT_A_WRITER",
+      field: "identity",
+      message:
+        `${context.what}: channel '${context.channel}' refused the identity of ${context.organization} (Fabric: ` +
+        `${acl.input}). The channel's ACL _lifecycle/${fn} names ${acl[1] ?? ""} (Fabric's default: ` +
+        "/Channel/Application/Writers, a client or admin of an organization of the channel): use such an identity, " +
+        "or a channel whose ACL lets this one read; nothing was submitted",
     });
   }
   return readErrorOf(error, { channel: context.channel, chaincode: LIFECYCLE_CHAINCODE });

@@ -8,18 +8,15 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { TrustedMsp } from "../cert-chain";
-import { codecs } from "../codec";
+import { carriesProposal, findCommittedTransaction } from "../committed-lookup";
 import { deliver, withRetries } from "../delivery";
 import type { DeliveryOptions } from "../delivery";
-import { isTransactionNotFound } from "../gateway-client";
 import type { Gateway } from "../gateway-client";
 import { GatewayError } from "../../errors/ledger/gateway-error";
-import { bytesEqual } from "../hash";
 import { serializeIdentity } from "../identity";
 import type { Identity } from "../identity";
 import type { ProcessedTransaction } from "../messages";
-import { buildProposal, computeTxId } from "../proposal";
-import { unwrap } from "../unwrap";
+import { computeTxId } from "../proposal";
 import { validationCodeMeaning, validationCodeName } from "../../errors/ledger/validation-codes";
 import type { ChaincodeDefinition } from "./chaincode-definition";
 import { LifecycleError } from "../../errors/ledger/lifecycle-error";
@@ -104,28 +101,14 @@ function requestOf(step: Step) {
 
 /** Whether a committed transaction is this step's proposal (its channel and chaincode proposal payload). */
 function isThisProposal(processed: ProcessedTransaction, step: Step): boolean {
-  try {
-    const built = buildProposal({ identity: step.gateway.getIdentity(), ...requestOf(step) });
-    const tx = unwrap(codecs.Envelope.encode(processed.transactionEnvelope ?? {}));
-    return (
-      tx.channelHeader.channelId === step.options.channelId &&
-      bytesEqual(tx.actionPayload.chaincodeProposalPayload, built.transactionPayload)
-    );
-  } catch {
-    return false;
-  }
+  return carriesProposal(processed, { identity: step.gateway.getIdentity(), ...requestOf(step) });
 }
 
 /** The committed transaction with this step's txId, or undefined (qscc; retried through transient faults). */
 export async function lookUp(step: Step, txId: string): Promise<ProcessedTransaction | undefined> {
-  return withRetries(step.delivery, undefined, async (o: grpc.CallOptions) => {
-    try {
-      return await step.gateway.getTransactionById(step.options.channelId, txId, o);
-    } catch (error) {
-      if (isTransactionNotFound(error)) return undefined;
-      throw error;
-    }
-  });
+  return withRetries(step.delivery, undefined, (o: grpc.CallOptions) =>
+    findCommittedTransaction(step.gateway, step.options.channelId, txId, o),
+  );
 }
 
 /** A refusal of the endorsement as the step's own error. */

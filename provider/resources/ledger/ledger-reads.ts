@@ -65,7 +65,7 @@ export function ledgerReadFailures(
 }
 
 /** A read's frame: the signer's own error, a refused channel a ValidationError, a refused handshake named. */
-function readFrame(kind: string): SessionFrame {
+export function readFrame(kind: string): SessionFrame {
   return {
     capability: {},
     signer: (error) => error,

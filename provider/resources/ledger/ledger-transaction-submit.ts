@@ -4,16 +4,8 @@
  * outputs (see ledger-transaction.ts).
  */
 import { LedgerError } from "../../errors";
-import {
-  buildProposal,
-  bytesEqual,
-  codecs,
-  computeTxId,
-  deserializeIdentity,
-  isTransactionNotFound,
-  newIdentity,
-  unwrap,
-} from "../../ledger";
+import { codecs, computeTxId, deserializeIdentity, newIdentity, unwrap } from "../../ledger";
+import { carriesProposal, findCommittedTransaction } from "../../ledger/committed-lookup";
 import { validationCodeMeaning, validationCodeName } from "../../errors/ledger/validation-codes";
 import type { Gateway, ProcessedTransaction, ProposalRequest, Visibility } from "../../ledger";
 import { deliver, withRetries } from "../../ledger/delivery";
@@ -36,19 +28,17 @@ export const payloadOf = (bytes: Uint8Array): LedgerPayload => ({
   base64: Buffer.from(bytes).toString("base64"),
 });
 
-/** qscc GetTransactionByID, or undefined when the txId is not on the ledger. */
-export async function lookup(
+/**
+ * qscc GetTransactionByID, or undefined when the txId is not on the ledger: the core's look-up (the same one the
+ * lifecycle's approvals and commits make), with a step's deadline.
+ */
+export function lookup(
   gateway: Gateway,
   channel: string,
   txId: string,
   options?: { deadline: Date },
 ): Promise<ProcessedTransaction | undefined> {
-  try {
-    return await gateway.getTransactionById(channel, txId, options);
-  } catch (e) {
-    if (isTransactionNotFound(e)) return undefined;
-    throw e;
-  }
+  return findCommittedTransaction(gateway, channel, txId, options);
 }
 
 export async function outcomeOf(
@@ -92,20 +82,7 @@ export function carries(
   request: ProposalRequest,
   identity: Connection["identity"],
 ): boolean {
-  try {
-    const built = buildProposal({ identity: newIdentity(identity.mspId, identity.certificatePem), ...request });
-    const tx = unwrap(
-      codecs.Envelope.encode(
-        processed.transactionEnvelope ?? { payload: new Uint8Array(0), signature: new Uint8Array(0) },
-      ),
-    );
-    return (
-      tx.channelHeader.channelId === request.channelId &&
-      bytesEqual(tx.actionPayload.chaincodeProposalPayload, built.transactionPayload)
-    );
-  } catch {
-    return false;
-  }
+  return carriesProposal(processed, { ...request, identity: newIdentity(identity.mspId, identity.certificatePem) });
 }
 
 export interface SubmitOnceRequest {

@@ -60,6 +60,10 @@ _utilities.register(
   "mod": "ledger",
   "fqn": "pulumi_opsledger.ledger",
   "classes": {
+   "opsledger:ledger:ChaincodeApproval": "ChaincodeApproval",
+   "opsledger:ledger:ChaincodeDefinition": "ChaincodeDefinition",
+   "opsledger:ledger:ChaincodeInstallation": "ChaincodeInstallation",
+   "opsledger:ledger:ChaincodePackage": "ChaincodePackage",
    "opsledger:ledger:LedgerTransaction": "LedgerTransaction",
    "opsledger:ledger:LedgerTransactions": "LedgerTransactions"
   }

@@ -10,10 +10,6 @@
  * a program's properties to Check and printing its failures, is no code of this package.
  */
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
-import type { ChildProcessByStdio } from "node:child_process";
-import * as path from "node:path";
-import type { Readable } from "node:stream";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -21,7 +17,8 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { startGoogleSandbox } from "../../../sandbox/google";
 import type { GoogleSandbox } from "../../../sandbox/google";
 import { PLUGIN_BUILDS } from "../../helpers/plugin-builds";
-import { waitFor } from "../../helpers/wait-for";
+import { startPluginProcess } from "../../helpers/plugin-process";
+import type { PluginProcess } from "../../helpers/plugin-process";
 import { CASES } from "../../helpers/bad-input-table";
 import type { BadInput } from "../../helpers/bad-input-table";
 import { DEPLOYER, sandboxEndpoints, tokenRequests } from "../google/helpers";
@@ -82,29 +79,16 @@ for (const build of PLUGIN_BUILDS)
   describe(`the bad-input table through pulumi-resource-opsledger's Check and Invoke, the ${build.name} (plugin process, sandbox)`, function () {
     this.timeout(120_000);
     let sandbox: GoogleSandbox;
-    let plugin: ChildProcessByStdio<null, Readable, Readable>;
+    let plugin: PluginProcess;
     let client: provrpc.ResourceProviderClient;
-    let stderr = "";
 
     before(async function () {
       // The executable is built on first use (test/helpers/plugin-builds.ts): a minute or two.
       this.timeout(600_000);
       const dir = await build.dir();
       sandbox = await startGoogleSandbox();
-      // The engine runs the plugin with its own address as the argument; there is no engine here, so none is given.
-      plugin = spawn(path.join(dir, "pulumi-resource-opsledger"), [], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      plugin.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-      plugin.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-      await waitFor({
-        what: "the plugin to print its port",
-        read: () => ({ stdout, stderr }),
-        until: (out) => /^\d+\n/.test(out.stdout),
-        timeoutMs: 60_000,
-      });
-      client = new provrpc.ResourceProviderClient(`127.0.0.1:${stdout.trim()}`, grpc.credentials.createInsecure());
+      plugin = await startPluginProcess(dir);
+      client = plugin.client;
       const key = JSON.stringify(sandbox.serviceAccountKey(DEPLOYER));
       await call(
         client.configure.bind(client),
@@ -117,10 +101,7 @@ for (const build of PLUGIN_BUILDS)
       sandbox.reset();
     });
     after(async () => {
-      client.close();
-      const exited = new Promise((resolve) => plugin.once("exit", resolve));
-      plugin.kill("SIGTERM");
-      await exited;
+      await plugin.stop();
       await sandbox.close();
     });
 

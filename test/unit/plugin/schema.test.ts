@@ -39,6 +39,10 @@ describe("the plugin's schema (provider/schema/schema.json)", function () {
     assert.deepEqual(Object.keys(SCHEMA.resources).sort(), [
       "opsledger:compute:FirewallPolicyMove",
       "opsledger:displayvideo:InventorySourceGroupDeletion",
+      "opsledger:ledger:ChaincodeApproval",
+      "opsledger:ledger:ChaincodeDefinition",
+      "opsledger:ledger:ChaincodeInstallation",
+      "opsledger:ledger:ChaincodePackage",
       "opsledger:ledger:LedgerTransaction",
       "opsledger:ledger:LedgerTransactions",
       "opsledger:operations:OperationWait",
@@ -50,6 +54,7 @@ describe("the plugin's schema (provider/schema/schema.json)", function () {
       "opsledger:iam:getWorkforcePoolIamPolicy",
       "opsledger:ledger:evaluate",
       "opsledger:ledger:getChainInfo",
+      "opsledger:ledger:getChaincodeDefinition",
       "opsledger:ledger:getTransaction",
       "opsledger:workspaceevents:getSubscription",
     ]);
@@ -105,6 +110,8 @@ describe("the plugin's schema (provider/schema/schema.json)", function () {
   it("marks secret exactly the fields tagged @secret, and the credentials output (secret in the SDK and the plugin)", () => {
     assert.deepEqual(secretNames("opsledger:ledger:LedgerTransaction", "outputs"), ["transientData", "credentials"]);
     assert.deepEqual(secretNames("opsledger:ledger:LedgerTransactions", "outputs"), ["credentials"]);
+    assert.deepEqual(secretNames("opsledger:ledger:ChaincodePackage", "outputs"), ["packageBase64"]);
+    assert.deepEqual(secretNames("opsledger:ledger:ChaincodeInstallation", "inputs"), ["packageBase64"]);
     // Every secret property of the whole schema, by path: a field becomes secret by its `@secret` tag only (a doc
     // comment's prose marks nothing), so a tag added or lost shows here.
     const paths: string[] = [];
@@ -123,6 +130,13 @@ describe("the plugin's schema (provider/schema/schema.json)", function () {
       "/resources/opsledger:ledger:LedgerTransaction/properties/transientData",
       "/resources/opsledger:ledger:LedgerTransaction/properties/credentials",
       "/resources/opsledger:ledger:LedgerTransactions/properties/credentials",
+      "/resources/opsledger:ledger:ChaincodePackage/properties/packageBase64",
+      "/resources/opsledger:ledger:ChaincodeInstallation/inputProperties/packageBase64",
+      "/resources/opsledger:ledger:ChaincodeInstallation/properties/packageBase64",
+      "/resources/opsledger:ledger:ChaincodeInstallation/properties/credentials",
+      "/resources/opsledger:ledger:ChaincodeApproval/properties/credentials",
+      "/resources/opsledger:ledger:ChaincodeDefinition/properties/credentials",
+      "/types/opsledger:ledger:CcaasConnection/properties/clientKey",
       "/types/opsledger:ledger:LedgerCredentials/properties/privateKeyPem",
       "/types/opsledger:ledger:LedgerCredentials/properties/pin",
       "/types/opsledger:ledger:LedgerCredentials/properties/clientKeyPem",

@@ -43,6 +43,19 @@ export function connectionOf(
   };
 }
 
+/** The TLS settings of a connection: the gateway's root and server name, and its client certificate and key if any. */
+export function gatewayTlsOf(c: Connection): GatewayTlsOptions | undefined {
+  const g = c.gateway;
+  if (g.tlsRootCertPem === undefined) return undefined;
+  return {
+    rootCertificates: g.tlsRootCertPem,
+    ...(g.clientCertPem === undefined || c.clientKey === undefined
+      ? {}
+      : { clientCertificate: g.clientCertPem, clientPrivateKey: c.clientKey }),
+    ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
+  };
+}
+
 /**
  * Connects to the gateway peer, with the client TLS certificate and key when the gateway names them, over the
  * process's shared channel for these settings: the Gateway's close() releases it.
@@ -50,16 +63,7 @@ export function connectionOf(
 export function openGateway(c: Connection, step: keyof Timeouts): Gateway {
   const g = c.gateway;
   const deadlineMs = timeoutMs(c.timeouts, step);
-  const tls: GatewayTlsOptions | undefined =
-    g.tlsRootCertPem === undefined
-      ? undefined
-      : {
-          rootCertificates: g.tlsRootCertPem,
-          ...(g.clientCertPem === undefined || c.clientKey === undefined
-            ? {}
-            : { clientCertificate: g.clientCertPem, clientPrivateKey: c.clientKey }),
-          ...(g.serverNameOverride === undefined ? {} : { serverNameOverride: g.serverNameOverride }),
-        };
+  const tls = gatewayTlsOf(c);
   const lease = leaseGatewayChannel(g.address, tls);
   let gateway: Gateway;
   try {

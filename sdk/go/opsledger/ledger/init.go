@@ -21,6 +21,14 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "opsledger:ledger:ChaincodeApproval":
+		r = &ChaincodeApproval{}
+	case "opsledger:ledger:ChaincodeDefinition":
+		r = &ChaincodeDefinition{}
+	case "opsledger:ledger:ChaincodeInstallation":
+		r = &ChaincodeInstallation{}
+	case "opsledger:ledger:ChaincodePackage":
+		r = &ChaincodePackage{}
 	case "opsledger:ledger:LedgerTransaction":
 		r = &LedgerTransaction{}
 	case "opsledger:ledger:LedgerTransactions":

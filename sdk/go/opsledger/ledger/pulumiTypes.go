@@ -13,6 +13,1401 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+type CcaasConnection struct {
+	// "host:port" of the chaincode server, as the peer dials it.
+	Address string `pulumi:"address"`
+	// Whether the server wants the peer's client certificate (needs tlsRequired).
+	//
+	// Default: false
+	ClientAuthRequired *bool `pulumi:"clientAuthRequired"`
+	// PEM certificate the peer presents (needed with clientAuthRequired).
+	ClientCert *string `pulumi:"clientCert"`
+	// PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+	ClientKey *string `pulumi:"clientKey"`
+	// Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+	DialTimeout *string `pulumi:"dialTimeout"`
+	// PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+	RootCert *string `pulumi:"rootCert"`
+	// Default: false
+	TlsRequired *bool `pulumi:"tlsRequired"`
+}
+
+// CcaasConnectionInput is an input type that accepts CcaasConnectionArgs and CcaasConnectionOutput values.
+// You can construct a concrete instance of `CcaasConnectionInput` via:
+//
+//	CcaasConnectionArgs{...}
+type CcaasConnectionInput interface {
+	pulumi.Input
+
+	ToCcaasConnectionOutput() CcaasConnectionOutput
+	ToCcaasConnectionOutputWithContext(context.Context) CcaasConnectionOutput
+}
+
+// Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+type CcaasConnectionArgs struct {
+	// "host:port" of the chaincode server, as the peer dials it.
+	Address pulumi.StringInput `pulumi:"address"`
+	// Whether the server wants the peer's client certificate (needs tlsRequired).
+	//
+	// Default: false
+	ClientAuthRequired pulumi.BoolPtrInput `pulumi:"clientAuthRequired"`
+	// PEM certificate the peer presents (needed with clientAuthRequired).
+	ClientCert pulumi.StringPtrInput `pulumi:"clientCert"`
+	// PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+	ClientKey pulumi.StringPtrInput `pulumi:"clientKey"`
+	// Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+	DialTimeout pulumi.StringPtrInput `pulumi:"dialTimeout"`
+	// PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+	RootCert pulumi.StringPtrInput `pulumi:"rootCert"`
+	// Default: false
+	TlsRequired pulumi.BoolPtrInput `pulumi:"tlsRequired"`
+}
+
+func (CcaasConnectionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CcaasConnection)(nil)).Elem()
+}
+
+func (i CcaasConnectionArgs) ToCcaasConnectionOutput() CcaasConnectionOutput {
+	return i.ToCcaasConnectionOutputWithContext(context.Background())
+}
+
+func (i CcaasConnectionArgs) ToCcaasConnectionOutputWithContext(ctx context.Context) CcaasConnectionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CcaasConnectionOutput)
+}
+
+func (i CcaasConnectionArgs) ToCcaasConnectionPtrOutput() CcaasConnectionPtrOutput {
+	return i.ToCcaasConnectionPtrOutputWithContext(context.Background())
+}
+
+func (i CcaasConnectionArgs) ToCcaasConnectionPtrOutputWithContext(ctx context.Context) CcaasConnectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CcaasConnectionOutput).ToCcaasConnectionPtrOutputWithContext(ctx)
+}
+
+// CcaasConnectionPtrInput is an input type that accepts CcaasConnectionArgs, CcaasConnectionPtr and CcaasConnectionPtrOutput values.
+// You can construct a concrete instance of `CcaasConnectionPtrInput` via:
+//
+//	        CcaasConnectionArgs{...}
+//
+//	or:
+//
+//	        nil
+type CcaasConnectionPtrInput interface {
+	pulumi.Input
+
+	ToCcaasConnectionPtrOutput() CcaasConnectionPtrOutput
+	ToCcaasConnectionPtrOutputWithContext(context.Context) CcaasConnectionPtrOutput
+}
+
+type ccaasConnectionPtrType CcaasConnectionArgs
+
+func CcaasConnectionPtr(v *CcaasConnectionArgs) CcaasConnectionPtrInput {
+	return (*ccaasConnectionPtrType)(v)
+}
+
+func (*ccaasConnectionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CcaasConnection)(nil)).Elem()
+}
+
+func (i *ccaasConnectionPtrType) ToCcaasConnectionPtrOutput() CcaasConnectionPtrOutput {
+	return i.ToCcaasConnectionPtrOutputWithContext(context.Background())
+}
+
+func (i *ccaasConnectionPtrType) ToCcaasConnectionPtrOutputWithContext(ctx context.Context) CcaasConnectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CcaasConnectionPtrOutput)
+}
+
+// Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+type CcaasConnectionOutput struct{ *pulumi.OutputState }
+
+func (CcaasConnectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CcaasConnection)(nil)).Elem()
+}
+
+func (o CcaasConnectionOutput) ToCcaasConnectionOutput() CcaasConnectionOutput {
+	return o
+}
+
+func (o CcaasConnectionOutput) ToCcaasConnectionOutputWithContext(ctx context.Context) CcaasConnectionOutput {
+	return o
+}
+
+func (o CcaasConnectionOutput) ToCcaasConnectionPtrOutput() CcaasConnectionPtrOutput {
+	return o.ToCcaasConnectionPtrOutputWithContext(context.Background())
+}
+
+func (o CcaasConnectionOutput) ToCcaasConnectionPtrOutputWithContext(ctx context.Context) CcaasConnectionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CcaasConnection) *CcaasConnection {
+		return &v
+	}).(CcaasConnectionPtrOutput)
+}
+
+// "host:port" of the chaincode server, as the peer dials it.
+func (o CcaasConnectionOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v CcaasConnection) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// Whether the server wants the peer's client certificate (needs tlsRequired).
+//
+// Default: false
+func (o CcaasConnectionOutput) ClientAuthRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CcaasConnection) *bool { return v.ClientAuthRequired }).(pulumi.BoolPtrOutput)
+}
+
+// PEM certificate the peer presents (needed with clientAuthRequired).
+func (o CcaasConnectionOutput) ClientCert() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CcaasConnection) *string { return v.ClientCert }).(pulumi.StringPtrOutput)
+}
+
+// PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+func (o CcaasConnectionOutput) ClientKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CcaasConnection) *string { return v.ClientKey }).(pulumi.StringPtrOutput)
+}
+
+// Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+func (o CcaasConnectionOutput) DialTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CcaasConnection) *string { return v.DialTimeout }).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+func (o CcaasConnectionOutput) RootCert() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CcaasConnection) *string { return v.RootCert }).(pulumi.StringPtrOutput)
+}
+
+// Default: false
+func (o CcaasConnectionOutput) TlsRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CcaasConnection) *bool { return v.TlsRequired }).(pulumi.BoolPtrOutput)
+}
+
+type CcaasConnectionPtrOutput struct{ *pulumi.OutputState }
+
+func (CcaasConnectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CcaasConnection)(nil)).Elem()
+}
+
+func (o CcaasConnectionPtrOutput) ToCcaasConnectionPtrOutput() CcaasConnectionPtrOutput {
+	return o
+}
+
+func (o CcaasConnectionPtrOutput) ToCcaasConnectionPtrOutputWithContext(ctx context.Context) CcaasConnectionPtrOutput {
+	return o
+}
+
+func (o CcaasConnectionPtrOutput) Elem() CcaasConnectionOutput {
+	return o.ApplyT(func(v *CcaasConnection) CcaasConnection {
+		if v != nil {
+			return *v
+		}
+		var ret CcaasConnection
+		return ret
+	}).(CcaasConnectionOutput)
+}
+
+// "host:port" of the chaincode server, as the peer dials it.
+func (o CcaasConnectionPtrOutput) Address() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Address
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether the server wants the peer's client certificate (needs tlsRequired).
+//
+// Default: false
+func (o CcaasConnectionPtrOutput) ClientAuthRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ClientAuthRequired
+	}).(pulumi.BoolPtrOutput)
+}
+
+// PEM certificate the peer presents (needed with clientAuthRequired).
+func (o CcaasConnectionPtrOutput) ClientCert() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientCert
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+func (o CcaasConnectionPtrOutput) ClientKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+func (o CcaasConnectionPtrOutput) DialTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DialTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+func (o CcaasConnectionPtrOutput) RootCert() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RootCert
+	}).(pulumi.StringPtrOutput)
+}
+
+// Default: false
+func (o CcaasConnectionPtrOutput) TlsRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *CcaasConnection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.TlsRequired
+	}).(pulumi.BoolPtrOutput)
+}
+
+// An organization's approval as its peer answers it (QueryApprovedChaincodeDefinition).
+type ChaincodeApprovalView struct {
+	Collections       []ChaincodeCollection `pulumi:"collections"`
+	EndorsementPlugin string                `pulumi:"endorsementPlugin"`
+	// The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+	EndorsementPolicy string `pulumi:"endorsementPolicy"`
+	InitRequired      bool   `pulumi:"initRequired"`
+	Name              string `pulumi:"name"`
+	// The organization whose approval this is.
+	Organization string `pulumi:"organization"`
+	// The package its peers run for this definition ("" for none).
+	PackageId        string  `pulumi:"packageId"`
+	Sequence         float64 `pulumi:"sequence"`
+	ValidationPlugin string  `pulumi:"validationPlugin"`
+	Version          string  `pulumi:"version"`
+}
+
+// An organization's approval as its peer answers it (QueryApprovedChaincodeDefinition).
+type ChaincodeApprovalViewOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeApprovalViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeApprovalView)(nil)).Elem()
+}
+
+func (o ChaincodeApprovalViewOutput) ToChaincodeApprovalViewOutput() ChaincodeApprovalViewOutput {
+	return o
+}
+
+func (o ChaincodeApprovalViewOutput) ToChaincodeApprovalViewOutputWithContext(ctx context.Context) ChaincodeApprovalViewOutput {
+	return o
+}
+
+func (o ChaincodeApprovalViewOutput) Collections() ChaincodeCollectionArrayOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) []ChaincodeCollection { return v.Collections }).(ChaincodeCollectionArrayOutput)
+}
+
+func (o ChaincodeApprovalViewOutput) EndorsementPlugin() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.EndorsementPlugin }).(pulumi.StringOutput)
+}
+
+// The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+func (o ChaincodeApprovalViewOutput) EndorsementPolicy() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.EndorsementPolicy }).(pulumi.StringOutput)
+}
+
+func (o ChaincodeApprovalViewOutput) InitRequired() pulumi.BoolOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) bool { return v.InitRequired }).(pulumi.BoolOutput)
+}
+
+func (o ChaincodeApprovalViewOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The organization whose approval this is.
+func (o ChaincodeApprovalViewOutput) Organization() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.Organization }).(pulumi.StringOutput)
+}
+
+// The package its peers run for this definition ("" for none).
+func (o ChaincodeApprovalViewOutput) PackageId() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.PackageId }).(pulumi.StringOutput)
+}
+
+func (o ChaincodeApprovalViewOutput) Sequence() pulumi.Float64Output {
+	return o.ApplyT(func(v ChaincodeApprovalView) float64 { return v.Sequence }).(pulumi.Float64Output)
+}
+
+func (o ChaincodeApprovalViewOutput) ValidationPlugin() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.ValidationPlugin }).(pulumi.StringOutput)
+}
+
+func (o ChaincodeApprovalViewOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeApprovalView) string { return v.Version }).(pulumi.StringOutput)
+}
+
+type ChaincodeApprovalViewPtrOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeApprovalViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeApprovalView)(nil)).Elem()
+}
+
+func (o ChaincodeApprovalViewPtrOutput) ToChaincodeApprovalViewPtrOutput() ChaincodeApprovalViewPtrOutput {
+	return o
+}
+
+func (o ChaincodeApprovalViewPtrOutput) ToChaincodeApprovalViewPtrOutputWithContext(ctx context.Context) ChaincodeApprovalViewPtrOutput {
+	return o
+}
+
+func (o ChaincodeApprovalViewPtrOutput) Elem() ChaincodeApprovalViewOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) ChaincodeApprovalView {
+		if v != nil {
+			return *v
+		}
+		var ret ChaincodeApprovalView
+		return ret
+	}).(ChaincodeApprovalViewOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) Collections() ChaincodeCollectionArrayOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) []ChaincodeCollection {
+		if v == nil {
+			return nil
+		}
+		return v.Collections
+	}).(ChaincodeCollectionArrayOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) EndorsementPlugin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndorsementPlugin
+	}).(pulumi.StringPtrOutput)
+}
+
+// The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+func (o ChaincodeApprovalViewPtrOutput) EndorsementPolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndorsementPolicy
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) InitRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.InitRequired
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The organization whose approval this is.
+func (o ChaincodeApprovalViewPtrOutput) Organization() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Organization
+	}).(pulumi.StringPtrOutput)
+}
+
+// The package its peers run for this definition ("" for none).
+func (o ChaincodeApprovalViewPtrOutput) PackageId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.PackageId
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) Sequence() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.Sequence
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) ValidationPlugin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ValidationPlugin
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeApprovalViewPtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeApprovalView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+// One collection as the peer CLI's JSON holds it.
+type ChaincodeCollection struct {
+	// Blocks after which the data is purged; 0 (the default) never.
+	BlockToLive *float64 `pulumi:"blockToLive"`
+	// The collection's own endorsement policy: one of the two.
+	EndorsementPolicy *ChaincodeCollectionEndorsementPolicy `pulumi:"endorsementPolicy"`
+	// Default: 1
+	MaxPeerCount    *float64 `pulumi:"maxPeerCount"`
+	MemberOnlyRead  *bool    `pulumi:"memberOnlyRead"`
+	MemberOnlyWrite *bool    `pulumi:"memberOnlyWrite"`
+	Name            string   `pulumi:"name"`
+	// Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+	Policy string `pulumi:"policy"`
+	// Default: 0
+	RequiredPeerCount *float64 `pulumi:"requiredPeerCount"`
+}
+
+// ChaincodeCollectionInput is an input type that accepts ChaincodeCollectionArgs and ChaincodeCollectionOutput values.
+// You can construct a concrete instance of `ChaincodeCollectionInput` via:
+//
+//	ChaincodeCollectionArgs{...}
+type ChaincodeCollectionInput interface {
+	pulumi.Input
+
+	ToChaincodeCollectionOutput() ChaincodeCollectionOutput
+	ToChaincodeCollectionOutputWithContext(context.Context) ChaincodeCollectionOutput
+}
+
+// One collection as the peer CLI's JSON holds it.
+type ChaincodeCollectionArgs struct {
+	// Blocks after which the data is purged; 0 (the default) never.
+	BlockToLive pulumi.Float64PtrInput `pulumi:"blockToLive"`
+	// The collection's own endorsement policy: one of the two.
+	EndorsementPolicy ChaincodeCollectionEndorsementPolicyPtrInput `pulumi:"endorsementPolicy"`
+	// Default: 1
+	MaxPeerCount    pulumi.Float64PtrInput `pulumi:"maxPeerCount"`
+	MemberOnlyRead  pulumi.BoolPtrInput    `pulumi:"memberOnlyRead"`
+	MemberOnlyWrite pulumi.BoolPtrInput    `pulumi:"memberOnlyWrite"`
+	Name            pulumi.StringInput     `pulumi:"name"`
+	// Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+	Policy pulumi.StringInput `pulumi:"policy"`
+	// Default: 0
+	RequiredPeerCount pulumi.Float64PtrInput `pulumi:"requiredPeerCount"`
+}
+
+func (ChaincodeCollectionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeCollection)(nil)).Elem()
+}
+
+func (i ChaincodeCollectionArgs) ToChaincodeCollectionOutput() ChaincodeCollectionOutput {
+	return i.ToChaincodeCollectionOutputWithContext(context.Background())
+}
+
+func (i ChaincodeCollectionArgs) ToChaincodeCollectionOutputWithContext(ctx context.Context) ChaincodeCollectionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeCollectionOutput)
+}
+
+// ChaincodeCollectionArrayInput is an input type that accepts ChaincodeCollectionArray and ChaincodeCollectionArrayOutput values.
+// You can construct a concrete instance of `ChaincodeCollectionArrayInput` via:
+//
+//	ChaincodeCollectionArray{ ChaincodeCollectionArgs{...} }
+type ChaincodeCollectionArrayInput interface {
+	pulumi.Input
+
+	ToChaincodeCollectionArrayOutput() ChaincodeCollectionArrayOutput
+	ToChaincodeCollectionArrayOutputWithContext(context.Context) ChaincodeCollectionArrayOutput
+}
+
+type ChaincodeCollectionArray []ChaincodeCollectionInput
+
+func (ChaincodeCollectionArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChaincodeCollection)(nil)).Elem()
+}
+
+func (i ChaincodeCollectionArray) ToChaincodeCollectionArrayOutput() ChaincodeCollectionArrayOutput {
+	return i.ToChaincodeCollectionArrayOutputWithContext(context.Background())
+}
+
+func (i ChaincodeCollectionArray) ToChaincodeCollectionArrayOutputWithContext(ctx context.Context) ChaincodeCollectionArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeCollectionArrayOutput)
+}
+
+// One collection as the peer CLI's JSON holds it.
+type ChaincodeCollectionOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeCollectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeCollection)(nil)).Elem()
+}
+
+func (o ChaincodeCollectionOutput) ToChaincodeCollectionOutput() ChaincodeCollectionOutput {
+	return o
+}
+
+func (o ChaincodeCollectionOutput) ToChaincodeCollectionOutputWithContext(ctx context.Context) ChaincodeCollectionOutput {
+	return o
+}
+
+// Blocks after which the data is purged; 0 (the default) never.
+func (o ChaincodeCollectionOutput) BlockToLive() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChaincodeCollection) *float64 { return v.BlockToLive }).(pulumi.Float64PtrOutput)
+}
+
+// The collection's own endorsement policy: one of the two.
+func (o ChaincodeCollectionOutput) EndorsementPolicy() ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return o.ApplyT(func(v ChaincodeCollection) *ChaincodeCollectionEndorsementPolicy { return v.EndorsementPolicy }).(ChaincodeCollectionEndorsementPolicyPtrOutput)
+}
+
+// Default: 1
+func (o ChaincodeCollectionOutput) MaxPeerCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChaincodeCollection) *float64 { return v.MaxPeerCount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChaincodeCollectionOutput) MemberOnlyRead() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChaincodeCollection) *bool { return v.MemberOnlyRead }).(pulumi.BoolPtrOutput)
+}
+
+func (o ChaincodeCollectionOutput) MemberOnlyWrite() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChaincodeCollection) *bool { return v.MemberOnlyWrite }).(pulumi.BoolPtrOutput)
+}
+
+func (o ChaincodeCollectionOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCollection) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+func (o ChaincodeCollectionOutput) Policy() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCollection) string { return v.Policy }).(pulumi.StringOutput)
+}
+
+// Default: 0
+func (o ChaincodeCollectionOutput) RequiredPeerCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChaincodeCollection) *float64 { return v.RequiredPeerCount }).(pulumi.Float64PtrOutput)
+}
+
+type ChaincodeCollectionArrayOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeCollectionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChaincodeCollection)(nil)).Elem()
+}
+
+func (o ChaincodeCollectionArrayOutput) ToChaincodeCollectionArrayOutput() ChaincodeCollectionArrayOutput {
+	return o
+}
+
+func (o ChaincodeCollectionArrayOutput) ToChaincodeCollectionArrayOutputWithContext(ctx context.Context) ChaincodeCollectionArrayOutput {
+	return o
+}
+
+func (o ChaincodeCollectionArrayOutput) Index(i pulumi.IntInput) ChaincodeCollectionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChaincodeCollection {
+		return vs[0].([]ChaincodeCollection)[vs[1].(int)]
+	}).(ChaincodeCollectionOutput)
+}
+
+type ChaincodeCollectionEndorsementPolicy struct {
+	ChannelConfigPolicy *string `pulumi:"channelConfigPolicy"`
+	SignaturePolicy     *string `pulumi:"signaturePolicy"`
+}
+
+// ChaincodeCollectionEndorsementPolicyInput is an input type that accepts ChaincodeCollectionEndorsementPolicyArgs and ChaincodeCollectionEndorsementPolicyOutput values.
+// You can construct a concrete instance of `ChaincodeCollectionEndorsementPolicyInput` via:
+//
+//	ChaincodeCollectionEndorsementPolicyArgs{...}
+type ChaincodeCollectionEndorsementPolicyInput interface {
+	pulumi.Input
+
+	ToChaincodeCollectionEndorsementPolicyOutput() ChaincodeCollectionEndorsementPolicyOutput
+	ToChaincodeCollectionEndorsementPolicyOutputWithContext(context.Context) ChaincodeCollectionEndorsementPolicyOutput
+}
+
+type ChaincodeCollectionEndorsementPolicyArgs struct {
+	ChannelConfigPolicy pulumi.StringPtrInput `pulumi:"channelConfigPolicy"`
+	SignaturePolicy     pulumi.StringPtrInput `pulumi:"signaturePolicy"`
+}
+
+func (ChaincodeCollectionEndorsementPolicyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeCollectionEndorsementPolicy)(nil)).Elem()
+}
+
+func (i ChaincodeCollectionEndorsementPolicyArgs) ToChaincodeCollectionEndorsementPolicyOutput() ChaincodeCollectionEndorsementPolicyOutput {
+	return i.ToChaincodeCollectionEndorsementPolicyOutputWithContext(context.Background())
+}
+
+func (i ChaincodeCollectionEndorsementPolicyArgs) ToChaincodeCollectionEndorsementPolicyOutputWithContext(ctx context.Context) ChaincodeCollectionEndorsementPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeCollectionEndorsementPolicyOutput)
+}
+
+func (i ChaincodeCollectionEndorsementPolicyArgs) ToChaincodeCollectionEndorsementPolicyPtrOutput() ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return i.ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(context.Background())
+}
+
+func (i ChaincodeCollectionEndorsementPolicyArgs) ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(ctx context.Context) ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeCollectionEndorsementPolicyOutput).ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(ctx)
+}
+
+// ChaincodeCollectionEndorsementPolicyPtrInput is an input type that accepts ChaincodeCollectionEndorsementPolicyArgs, ChaincodeCollectionEndorsementPolicyPtr and ChaincodeCollectionEndorsementPolicyPtrOutput values.
+// You can construct a concrete instance of `ChaincodeCollectionEndorsementPolicyPtrInput` via:
+//
+//	        ChaincodeCollectionEndorsementPolicyArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChaincodeCollectionEndorsementPolicyPtrInput interface {
+	pulumi.Input
+
+	ToChaincodeCollectionEndorsementPolicyPtrOutput() ChaincodeCollectionEndorsementPolicyPtrOutput
+	ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(context.Context) ChaincodeCollectionEndorsementPolicyPtrOutput
+}
+
+type chaincodeCollectionEndorsementPolicyPtrType ChaincodeCollectionEndorsementPolicyArgs
+
+func ChaincodeCollectionEndorsementPolicyPtr(v *ChaincodeCollectionEndorsementPolicyArgs) ChaincodeCollectionEndorsementPolicyPtrInput {
+	return (*chaincodeCollectionEndorsementPolicyPtrType)(v)
+}
+
+func (*chaincodeCollectionEndorsementPolicyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeCollectionEndorsementPolicy)(nil)).Elem()
+}
+
+func (i *chaincodeCollectionEndorsementPolicyPtrType) ToChaincodeCollectionEndorsementPolicyPtrOutput() ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return i.ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(context.Background())
+}
+
+func (i *chaincodeCollectionEndorsementPolicyPtrType) ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(ctx context.Context) ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeCollectionEndorsementPolicyPtrOutput)
+}
+
+type ChaincodeCollectionEndorsementPolicyOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeCollectionEndorsementPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeCollectionEndorsementPolicy)(nil)).Elem()
+}
+
+func (o ChaincodeCollectionEndorsementPolicyOutput) ToChaincodeCollectionEndorsementPolicyOutput() ChaincodeCollectionEndorsementPolicyOutput {
+	return o
+}
+
+func (o ChaincodeCollectionEndorsementPolicyOutput) ToChaincodeCollectionEndorsementPolicyOutputWithContext(ctx context.Context) ChaincodeCollectionEndorsementPolicyOutput {
+	return o
+}
+
+func (o ChaincodeCollectionEndorsementPolicyOutput) ToChaincodeCollectionEndorsementPolicyPtrOutput() ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return o.ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o ChaincodeCollectionEndorsementPolicyOutput) ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(ctx context.Context) ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChaincodeCollectionEndorsementPolicy) *ChaincodeCollectionEndorsementPolicy {
+		return &v
+	}).(ChaincodeCollectionEndorsementPolicyPtrOutput)
+}
+
+func (o ChaincodeCollectionEndorsementPolicyOutput) ChannelConfigPolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeCollectionEndorsementPolicy) *string { return v.ChannelConfigPolicy }).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeCollectionEndorsementPolicyOutput) SignaturePolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeCollectionEndorsementPolicy) *string { return v.SignaturePolicy }).(pulumi.StringPtrOutput)
+}
+
+type ChaincodeCollectionEndorsementPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeCollectionEndorsementPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeCollectionEndorsementPolicy)(nil)).Elem()
+}
+
+func (o ChaincodeCollectionEndorsementPolicyPtrOutput) ToChaincodeCollectionEndorsementPolicyPtrOutput() ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return o
+}
+
+func (o ChaincodeCollectionEndorsementPolicyPtrOutput) ToChaincodeCollectionEndorsementPolicyPtrOutputWithContext(ctx context.Context) ChaincodeCollectionEndorsementPolicyPtrOutput {
+	return o
+}
+
+func (o ChaincodeCollectionEndorsementPolicyPtrOutput) Elem() ChaincodeCollectionEndorsementPolicyOutput {
+	return o.ApplyT(func(v *ChaincodeCollectionEndorsementPolicy) ChaincodeCollectionEndorsementPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret ChaincodeCollectionEndorsementPolicy
+		return ret
+	}).(ChaincodeCollectionEndorsementPolicyOutput)
+}
+
+func (o ChaincodeCollectionEndorsementPolicyPtrOutput) ChannelConfigPolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCollectionEndorsementPolicy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ChannelConfigPolicy
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeCollectionEndorsementPolicyPtrOutput) SignaturePolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCollectionEndorsementPolicy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SignaturePolicy
+	}).(pulumi.StringPtrOutput)
+}
+
+// The definition committed on the channel (QueryChaincodeDefinition), with each organization's approval of it.
+type ChaincodeCommittedView struct {
+	// MSP id → whether that organization approved this definition.
+	Approvals         map[string]bool       `pulumi:"approvals"`
+	Collections       []ChaincodeCollection `pulumi:"collections"`
+	EndorsementPlugin string                `pulumi:"endorsementPlugin"`
+	// The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+	EndorsementPolicy string  `pulumi:"endorsementPolicy"`
+	InitRequired      bool    `pulumi:"initRequired"`
+	Name              string  `pulumi:"name"`
+	Sequence          float64 `pulumi:"sequence"`
+	ValidationPlugin  string  `pulumi:"validationPlugin"`
+	Version           string  `pulumi:"version"`
+}
+
+// The definition committed on the channel (QueryChaincodeDefinition), with each organization's approval of it.
+type ChaincodeCommittedViewOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeCommittedViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeCommittedView)(nil)).Elem()
+}
+
+func (o ChaincodeCommittedViewOutput) ToChaincodeCommittedViewOutput() ChaincodeCommittedViewOutput {
+	return o
+}
+
+func (o ChaincodeCommittedViewOutput) ToChaincodeCommittedViewOutputWithContext(ctx context.Context) ChaincodeCommittedViewOutput {
+	return o
+}
+
+// MSP id → whether that organization approved this definition.
+func (o ChaincodeCommittedViewOutput) Approvals() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) map[string]bool { return v.Approvals }).(pulumi.BoolMapOutput)
+}
+
+func (o ChaincodeCommittedViewOutput) Collections() ChaincodeCollectionArrayOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) []ChaincodeCollection { return v.Collections }).(ChaincodeCollectionArrayOutput)
+}
+
+func (o ChaincodeCommittedViewOutput) EndorsementPlugin() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) string { return v.EndorsementPlugin }).(pulumi.StringOutput)
+}
+
+// The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+func (o ChaincodeCommittedViewOutput) EndorsementPolicy() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) string { return v.EndorsementPolicy }).(pulumi.StringOutput)
+}
+
+func (o ChaincodeCommittedViewOutput) InitRequired() pulumi.BoolOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) bool { return v.InitRequired }).(pulumi.BoolOutput)
+}
+
+func (o ChaincodeCommittedViewOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o ChaincodeCommittedViewOutput) Sequence() pulumi.Float64Output {
+	return o.ApplyT(func(v ChaincodeCommittedView) float64 { return v.Sequence }).(pulumi.Float64Output)
+}
+
+func (o ChaincodeCommittedViewOutput) ValidationPlugin() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) string { return v.ValidationPlugin }).(pulumi.StringOutput)
+}
+
+func (o ChaincodeCommittedViewOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeCommittedView) string { return v.Version }).(pulumi.StringOutput)
+}
+
+type ChaincodeCommittedViewPtrOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeCommittedViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeCommittedView)(nil)).Elem()
+}
+
+func (o ChaincodeCommittedViewPtrOutput) ToChaincodeCommittedViewPtrOutput() ChaincodeCommittedViewPtrOutput {
+	return o
+}
+
+func (o ChaincodeCommittedViewPtrOutput) ToChaincodeCommittedViewPtrOutputWithContext(ctx context.Context) ChaincodeCommittedViewPtrOutput {
+	return o
+}
+
+func (o ChaincodeCommittedViewPtrOutput) Elem() ChaincodeCommittedViewOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) ChaincodeCommittedView {
+		if v != nil {
+			return *v
+		}
+		var ret ChaincodeCommittedView
+		return ret
+	}).(ChaincodeCommittedViewOutput)
+}
+
+// MSP id → whether that organization approved this definition.
+func (o ChaincodeCommittedViewPtrOutput) Approvals() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) map[string]bool {
+		if v == nil {
+			return nil
+		}
+		return v.Approvals
+	}).(pulumi.BoolMapOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) Collections() ChaincodeCollectionArrayOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) []ChaincodeCollection {
+		if v == nil {
+			return nil
+		}
+		return v.Collections
+	}).(ChaincodeCollectionArrayOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) EndorsementPlugin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndorsementPlugin
+	}).(pulumi.StringPtrOutput)
+}
+
+// The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+func (o ChaincodeCommittedViewPtrOutput) EndorsementPolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndorsementPolicy
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) InitRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.InitRequired
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) Sequence() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.Sequence
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) ValidationPlugin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ValidationPlugin
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChaincodeCommittedViewPtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeCommittedView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+// A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+// `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+type ChaincodeDefinitionFields struct {
+	// Private data collections, as the peer CLI's --collections-config JSON holds them.
+	//
+	// Default: none
+	Collections []ChaincodeCollection `pulumi:"collections"`
+	// Default: "escc"
+	EndorsementPlugin *string `pulumi:"endorsementPlugin"`
+	// A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+	// reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+	//
+	// Default: the channel's
+	// /Channel/Application/Endorsement
+	EndorsementPolicy *string `pulumi:"endorsementPolicy"`
+	// Whether the chaincode's Init must be invoked first.
+	//
+	// Default: false
+	InitRequired *bool `pulumi:"initRequired"`
+	// The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+	Name string `pulumi:"name"`
+	// The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+	// committed one is refused).
+	//
+	// Default: the committed sequence when the channel has this very definition, else the
+	// next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+	Sequence *float64 `pulumi:"sequence"`
+	// Default: "vscc"
+	ValidationPlugin *string `pulumi:"validationPlugin"`
+	// The chaincode's version: letters, digits and '_', '.', '+', '-'.
+	Version string `pulumi:"version"`
+}
+
+// ChaincodeDefinitionFieldsInput is an input type that accepts ChaincodeDefinitionFieldsArgs and ChaincodeDefinitionFieldsOutput values.
+// You can construct a concrete instance of `ChaincodeDefinitionFieldsInput` via:
+//
+//	ChaincodeDefinitionFieldsArgs{...}
+type ChaincodeDefinitionFieldsInput interface {
+	pulumi.Input
+
+	ToChaincodeDefinitionFieldsOutput() ChaincodeDefinitionFieldsOutput
+	ToChaincodeDefinitionFieldsOutputWithContext(context.Context) ChaincodeDefinitionFieldsOutput
+}
+
+// A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+// `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+type ChaincodeDefinitionFieldsArgs struct {
+	// Private data collections, as the peer CLI's --collections-config JSON holds them.
+	//
+	// Default: none
+	Collections ChaincodeCollectionArrayInput `pulumi:"collections"`
+	// Default: "escc"
+	EndorsementPlugin pulumi.StringPtrInput `pulumi:"endorsementPlugin"`
+	// A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+	// reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+	//
+	// Default: the channel's
+	// /Channel/Application/Endorsement
+	EndorsementPolicy pulumi.StringPtrInput `pulumi:"endorsementPolicy"`
+	// Whether the chaincode's Init must be invoked first.
+	//
+	// Default: false
+	InitRequired pulumi.BoolPtrInput `pulumi:"initRequired"`
+	// The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+	// committed one is refused).
+	//
+	// Default: the committed sequence when the channel has this very definition, else the
+	// next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+	Sequence pulumi.Float64PtrInput `pulumi:"sequence"`
+	// Default: "vscc"
+	ValidationPlugin pulumi.StringPtrInput `pulumi:"validationPlugin"`
+	// The chaincode's version: letters, digits and '_', '.', '+', '-'.
+	Version pulumi.StringInput `pulumi:"version"`
+}
+
+func (ChaincodeDefinitionFieldsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeDefinitionFields)(nil)).Elem()
+}
+
+func (i ChaincodeDefinitionFieldsArgs) ToChaincodeDefinitionFieldsOutput() ChaincodeDefinitionFieldsOutput {
+	return i.ToChaincodeDefinitionFieldsOutputWithContext(context.Background())
+}
+
+func (i ChaincodeDefinitionFieldsArgs) ToChaincodeDefinitionFieldsOutputWithContext(ctx context.Context) ChaincodeDefinitionFieldsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeDefinitionFieldsOutput)
+}
+
+// A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+// `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+type ChaincodeDefinitionFieldsOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeDefinitionFieldsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeDefinitionFields)(nil)).Elem()
+}
+
+func (o ChaincodeDefinitionFieldsOutput) ToChaincodeDefinitionFieldsOutput() ChaincodeDefinitionFieldsOutput {
+	return o
+}
+
+func (o ChaincodeDefinitionFieldsOutput) ToChaincodeDefinitionFieldsOutputWithContext(ctx context.Context) ChaincodeDefinitionFieldsOutput {
+	return o
+}
+
+// Private data collections, as the peer CLI's --collections-config JSON holds them.
+//
+// Default: none
+func (o ChaincodeDefinitionFieldsOutput) Collections() ChaincodeCollectionArrayOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) []ChaincodeCollection { return v.Collections }).(ChaincodeCollectionArrayOutput)
+}
+
+// Default: "escc"
+func (o ChaincodeDefinitionFieldsOutput) EndorsementPlugin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) *string { return v.EndorsementPlugin }).(pulumi.StringPtrOutput)
+}
+
+// A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+// reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+//
+// Default: the channel's
+// /Channel/Application/Endorsement
+func (o ChaincodeDefinitionFieldsOutput) EndorsementPolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) *string { return v.EndorsementPolicy }).(pulumi.StringPtrOutput)
+}
+
+// Whether the chaincode's Init must be invoked first.
+//
+// Default: false
+func (o ChaincodeDefinitionFieldsOutput) InitRequired() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) *bool { return v.InitRequired }).(pulumi.BoolPtrOutput)
+}
+
+// The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+func (o ChaincodeDefinitionFieldsOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+// committed one is refused).
+//
+// Default: the committed sequence when the channel has this very definition, else the
+// next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+func (o ChaincodeDefinitionFieldsOutput) Sequence() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) *float64 { return v.Sequence }).(pulumi.Float64PtrOutput)
+}
+
+// Default: "vscc"
+func (o ChaincodeDefinitionFieldsOutput) ValidationPlugin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) *string { return v.ValidationPlugin }).(pulumi.StringPtrOutput)
+}
+
+// The chaincode's version: letters, digits and '_', '.', '+', '-'.
+func (o ChaincodeDefinitionFieldsOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v ChaincodeDefinitionFields) string { return v.Version }).(pulumi.StringOutput)
+}
+
+// Deadlines of an installation, as durations ("10m").
+type ChaincodeInstallationTimeouts struct {
+	// The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+	//
+	// Default: "20m"
+	Create *string `pulumi:"create"`
+}
+
+// ChaincodeInstallationTimeoutsInput is an input type that accepts ChaincodeInstallationTimeoutsArgs and ChaincodeInstallationTimeoutsOutput values.
+// You can construct a concrete instance of `ChaincodeInstallationTimeoutsInput` via:
+//
+//	ChaincodeInstallationTimeoutsArgs{...}
+type ChaincodeInstallationTimeoutsInput interface {
+	pulumi.Input
+
+	ToChaincodeInstallationTimeoutsOutput() ChaincodeInstallationTimeoutsOutput
+	ToChaincodeInstallationTimeoutsOutputWithContext(context.Context) ChaincodeInstallationTimeoutsOutput
+}
+
+// Deadlines of an installation, as durations ("10m").
+type ChaincodeInstallationTimeoutsArgs struct {
+	// The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+	//
+	// Default: "20m"
+	Create pulumi.StringPtrInput `pulumi:"create"`
+}
+
+func (ChaincodeInstallationTimeoutsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeInstallationTimeouts)(nil)).Elem()
+}
+
+func (i ChaincodeInstallationTimeoutsArgs) ToChaincodeInstallationTimeoutsOutput() ChaincodeInstallationTimeoutsOutput {
+	return i.ToChaincodeInstallationTimeoutsOutputWithContext(context.Background())
+}
+
+func (i ChaincodeInstallationTimeoutsArgs) ToChaincodeInstallationTimeoutsOutputWithContext(ctx context.Context) ChaincodeInstallationTimeoutsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeInstallationTimeoutsOutput)
+}
+
+func (i ChaincodeInstallationTimeoutsArgs) ToChaincodeInstallationTimeoutsPtrOutput() ChaincodeInstallationTimeoutsPtrOutput {
+	return i.ToChaincodeInstallationTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i ChaincodeInstallationTimeoutsArgs) ToChaincodeInstallationTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeInstallationTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeInstallationTimeoutsOutput).ToChaincodeInstallationTimeoutsPtrOutputWithContext(ctx)
+}
+
+// ChaincodeInstallationTimeoutsPtrInput is an input type that accepts ChaincodeInstallationTimeoutsArgs, ChaincodeInstallationTimeoutsPtr and ChaincodeInstallationTimeoutsPtrOutput values.
+// You can construct a concrete instance of `ChaincodeInstallationTimeoutsPtrInput` via:
+//
+//	        ChaincodeInstallationTimeoutsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChaincodeInstallationTimeoutsPtrInput interface {
+	pulumi.Input
+
+	ToChaincodeInstallationTimeoutsPtrOutput() ChaincodeInstallationTimeoutsPtrOutput
+	ToChaincodeInstallationTimeoutsPtrOutputWithContext(context.Context) ChaincodeInstallationTimeoutsPtrOutput
+}
+
+type chaincodeInstallationTimeoutsPtrType ChaincodeInstallationTimeoutsArgs
+
+func ChaincodeInstallationTimeoutsPtr(v *ChaincodeInstallationTimeoutsArgs) ChaincodeInstallationTimeoutsPtrInput {
+	return (*chaincodeInstallationTimeoutsPtrType)(v)
+}
+
+func (*chaincodeInstallationTimeoutsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeInstallationTimeouts)(nil)).Elem()
+}
+
+func (i *chaincodeInstallationTimeoutsPtrType) ToChaincodeInstallationTimeoutsPtrOutput() ChaincodeInstallationTimeoutsPtrOutput {
+	return i.ToChaincodeInstallationTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i *chaincodeInstallationTimeoutsPtrType) ToChaincodeInstallationTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeInstallationTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeInstallationTimeoutsPtrOutput)
+}
+
+// Deadlines of an installation, as durations ("10m").
+type ChaincodeInstallationTimeoutsOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeInstallationTimeoutsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeInstallationTimeouts)(nil)).Elem()
+}
+
+func (o ChaincodeInstallationTimeoutsOutput) ToChaincodeInstallationTimeoutsOutput() ChaincodeInstallationTimeoutsOutput {
+	return o
+}
+
+func (o ChaincodeInstallationTimeoutsOutput) ToChaincodeInstallationTimeoutsOutputWithContext(ctx context.Context) ChaincodeInstallationTimeoutsOutput {
+	return o
+}
+
+func (o ChaincodeInstallationTimeoutsOutput) ToChaincodeInstallationTimeoutsPtrOutput() ChaincodeInstallationTimeoutsPtrOutput {
+	return o.ToChaincodeInstallationTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (o ChaincodeInstallationTimeoutsOutput) ToChaincodeInstallationTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeInstallationTimeoutsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChaincodeInstallationTimeouts) *ChaincodeInstallationTimeouts {
+		return &v
+	}).(ChaincodeInstallationTimeoutsPtrOutput)
+}
+
+// The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+//
+// Default: "20m"
+func (o ChaincodeInstallationTimeoutsOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeInstallationTimeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
+}
+
+type ChaincodeInstallationTimeoutsPtrOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeInstallationTimeoutsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeInstallationTimeouts)(nil)).Elem()
+}
+
+func (o ChaincodeInstallationTimeoutsPtrOutput) ToChaincodeInstallationTimeoutsPtrOutput() ChaincodeInstallationTimeoutsPtrOutput {
+	return o
+}
+
+func (o ChaincodeInstallationTimeoutsPtrOutput) ToChaincodeInstallationTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeInstallationTimeoutsPtrOutput {
+	return o
+}
+
+func (o ChaincodeInstallationTimeoutsPtrOutput) Elem() ChaincodeInstallationTimeoutsOutput {
+	return o.ApplyT(func(v *ChaincodeInstallationTimeouts) ChaincodeInstallationTimeouts {
+		if v != nil {
+			return *v
+		}
+		var ret ChaincodeInstallationTimeouts
+		return ret
+	}).(ChaincodeInstallationTimeoutsOutput)
+}
+
+// The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+//
+// Default: "20m"
+func (o ChaincodeInstallationTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeInstallationTimeouts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Create
+	}).(pulumi.StringPtrOutput)
+}
+
+// Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+type ChaincodeStepTimeouts struct {
+	// Default: "20m"
+	Create *string `pulumi:"create"`
+	// Default: "20m"
+	Update *string `pulumi:"update"`
+}
+
+// ChaincodeStepTimeoutsInput is an input type that accepts ChaincodeStepTimeoutsArgs and ChaincodeStepTimeoutsOutput values.
+// You can construct a concrete instance of `ChaincodeStepTimeoutsInput` via:
+//
+//	ChaincodeStepTimeoutsArgs{...}
+type ChaincodeStepTimeoutsInput interface {
+	pulumi.Input
+
+	ToChaincodeStepTimeoutsOutput() ChaincodeStepTimeoutsOutput
+	ToChaincodeStepTimeoutsOutputWithContext(context.Context) ChaincodeStepTimeoutsOutput
+}
+
+// Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+type ChaincodeStepTimeoutsArgs struct {
+	// Default: "20m"
+	Create pulumi.StringPtrInput `pulumi:"create"`
+	// Default: "20m"
+	Update pulumi.StringPtrInput `pulumi:"update"`
+}
+
+func (ChaincodeStepTimeoutsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeStepTimeouts)(nil)).Elem()
+}
+
+func (i ChaincodeStepTimeoutsArgs) ToChaincodeStepTimeoutsOutput() ChaincodeStepTimeoutsOutput {
+	return i.ToChaincodeStepTimeoutsOutputWithContext(context.Background())
+}
+
+func (i ChaincodeStepTimeoutsArgs) ToChaincodeStepTimeoutsOutputWithContext(ctx context.Context) ChaincodeStepTimeoutsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeStepTimeoutsOutput)
+}
+
+func (i ChaincodeStepTimeoutsArgs) ToChaincodeStepTimeoutsPtrOutput() ChaincodeStepTimeoutsPtrOutput {
+	return i.ToChaincodeStepTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i ChaincodeStepTimeoutsArgs) ToChaincodeStepTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeStepTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeStepTimeoutsOutput).ToChaincodeStepTimeoutsPtrOutputWithContext(ctx)
+}
+
+// ChaincodeStepTimeoutsPtrInput is an input type that accepts ChaincodeStepTimeoutsArgs, ChaincodeStepTimeoutsPtr and ChaincodeStepTimeoutsPtrOutput values.
+// You can construct a concrete instance of `ChaincodeStepTimeoutsPtrInput` via:
+//
+//	        ChaincodeStepTimeoutsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChaincodeStepTimeoutsPtrInput interface {
+	pulumi.Input
+
+	ToChaincodeStepTimeoutsPtrOutput() ChaincodeStepTimeoutsPtrOutput
+	ToChaincodeStepTimeoutsPtrOutputWithContext(context.Context) ChaincodeStepTimeoutsPtrOutput
+}
+
+type chaincodeStepTimeoutsPtrType ChaincodeStepTimeoutsArgs
+
+func ChaincodeStepTimeoutsPtr(v *ChaincodeStepTimeoutsArgs) ChaincodeStepTimeoutsPtrInput {
+	return (*chaincodeStepTimeoutsPtrType)(v)
+}
+
+func (*chaincodeStepTimeoutsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeStepTimeouts)(nil)).Elem()
+}
+
+func (i *chaincodeStepTimeoutsPtrType) ToChaincodeStepTimeoutsPtrOutput() ChaincodeStepTimeoutsPtrOutput {
+	return i.ToChaincodeStepTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i *chaincodeStepTimeoutsPtrType) ToChaincodeStepTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeStepTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChaincodeStepTimeoutsPtrOutput)
+}
+
+// Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+type ChaincodeStepTimeoutsOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeStepTimeoutsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChaincodeStepTimeouts)(nil)).Elem()
+}
+
+func (o ChaincodeStepTimeoutsOutput) ToChaincodeStepTimeoutsOutput() ChaincodeStepTimeoutsOutput {
+	return o
+}
+
+func (o ChaincodeStepTimeoutsOutput) ToChaincodeStepTimeoutsOutputWithContext(ctx context.Context) ChaincodeStepTimeoutsOutput {
+	return o
+}
+
+func (o ChaincodeStepTimeoutsOutput) ToChaincodeStepTimeoutsPtrOutput() ChaincodeStepTimeoutsPtrOutput {
+	return o.ToChaincodeStepTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (o ChaincodeStepTimeoutsOutput) ToChaincodeStepTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeStepTimeoutsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChaincodeStepTimeouts) *ChaincodeStepTimeouts {
+		return &v
+	}).(ChaincodeStepTimeoutsPtrOutput)
+}
+
+// Default: "20m"
+func (o ChaincodeStepTimeoutsOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeStepTimeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
+}
+
+// Default: "20m"
+func (o ChaincodeStepTimeoutsOutput) Update() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChaincodeStepTimeouts) *string { return v.Update }).(pulumi.StringPtrOutput)
+}
+
+type ChaincodeStepTimeoutsPtrOutput struct{ *pulumi.OutputState }
+
+func (ChaincodeStepTimeoutsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChaincodeStepTimeouts)(nil)).Elem()
+}
+
+func (o ChaincodeStepTimeoutsPtrOutput) ToChaincodeStepTimeoutsPtrOutput() ChaincodeStepTimeoutsPtrOutput {
+	return o
+}
+
+func (o ChaincodeStepTimeoutsPtrOutput) ToChaincodeStepTimeoutsPtrOutputWithContext(ctx context.Context) ChaincodeStepTimeoutsPtrOutput {
+	return o
+}
+
+func (o ChaincodeStepTimeoutsPtrOutput) Elem() ChaincodeStepTimeoutsOutput {
+	return o.ApplyT(func(v *ChaincodeStepTimeouts) ChaincodeStepTimeouts {
+		if v != nil {
+			return *v
+		}
+		var ret ChaincodeStepTimeouts
+		return ret
+	}).(ChaincodeStepTimeoutsOutput)
+}
+
+// Default: "20m"
+func (o ChaincodeStepTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeStepTimeouts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Create
+	}).(pulumi.StringPtrOutput)
+}
+
+// Default: "20m"
+func (o ChaincodeStepTimeoutsPtrOutput) Update() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChaincodeStepTimeouts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Update
+	}).(pulumi.StringPtrOutput)
+}
+
 type GetTransactionResultChaincode struct {
 	Name    string `pulumi:"name"`
 	Version string `pulumi:"version"`
@@ -1848,6 +3243,31 @@ func (i LedgerReadGatewayArgs) ToLedgerReadGatewayOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadGatewayOutput)
 }
 
+// LedgerReadGatewayArrayInput is an input type that accepts LedgerReadGatewayArray and LedgerReadGatewayArrayOutput values.
+// You can construct a concrete instance of `LedgerReadGatewayArrayInput` via:
+//
+//	LedgerReadGatewayArray{ LedgerReadGatewayArgs{...} }
+type LedgerReadGatewayArrayInput interface {
+	pulumi.Input
+
+	ToLedgerReadGatewayArrayOutput() LedgerReadGatewayArrayOutput
+	ToLedgerReadGatewayArrayOutputWithContext(context.Context) LedgerReadGatewayArrayOutput
+}
+
+type LedgerReadGatewayArray []LedgerReadGatewayInput
+
+func (LedgerReadGatewayArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerReadGateway)(nil)).Elem()
+}
+
+func (i LedgerReadGatewayArray) ToLedgerReadGatewayArrayOutput() LedgerReadGatewayArrayOutput {
+	return i.ToLedgerReadGatewayArrayOutputWithContext(context.Background())
+}
+
+func (i LedgerReadGatewayArray) ToLedgerReadGatewayArrayOutputWithContext(ctx context.Context) LedgerReadGatewayArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerReadGatewayArrayOutput)
+}
+
 // The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
 type LedgerReadGatewayOutput struct{ *pulumi.OutputState }
 
@@ -1901,6 +3321,125 @@ func (o LedgerReadGatewayOutput) ServerNameOverride() pulumi.StringPtrOutput {
 // PEM of the CA that signed the gateway's TLS certificate; enables TLS.
 func (o LedgerReadGatewayOutput) TlsRootCertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerReadGateway) *string { return v.TlsRootCertPem }).(pulumi.StringPtrOutput)
+}
+
+type LedgerReadGatewayPtrOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadGatewayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LedgerReadGateway)(nil)).Elem()
+}
+
+func (o LedgerReadGatewayPtrOutput) ToLedgerReadGatewayPtrOutput() LedgerReadGatewayPtrOutput {
+	return o
+}
+
+func (o LedgerReadGatewayPtrOutput) ToLedgerReadGatewayPtrOutputWithContext(ctx context.Context) LedgerReadGatewayPtrOutput {
+	return o
+}
+
+func (o LedgerReadGatewayPtrOutput) Elem() LedgerReadGatewayOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) LedgerReadGateway {
+		if v != nil {
+			return *v
+		}
+		var ret LedgerReadGateway
+		return ret
+	}).(LedgerReadGatewayOutput)
+}
+
+// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+func (o LedgerReadGatewayPtrOutput) Address() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Address
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+// clientKeyFile, clientKeyEnv or clientKeyPem.
+func (o LedgerReadGatewayPtrOutput) ClientCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientCertPem
+	}).(pulumi.StringPtrOutput)
+}
+
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+// name, never the key.
+func (o LedgerReadGatewayPtrOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyEnv
+	}).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+// directory). The state records the path, never the key.
+func (o LedgerReadGatewayPtrOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyFile
+	}).(pulumi.StringPtrOutput)
+}
+
+// The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+// outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+// clientKeyFile or clientKeyEnv.
+func (o LedgerReadGatewayPtrOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyPem
+	}).(pulumi.StringPtrOutput)
+}
+
+// The TLS server name to expect instead of the address's host.
+func (o LedgerReadGatewayPtrOutput) ServerNameOverride() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ServerNameOverride
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+func (o LedgerReadGatewayPtrOutput) TlsRootCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LedgerReadGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TlsRootCertPem
+	}).(pulumi.StringPtrOutput)
+}
+
+type LedgerReadGatewayArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerReadGatewayArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerReadGateway)(nil)).Elem()
+}
+
+func (o LedgerReadGatewayArrayOutput) ToLedgerReadGatewayArrayOutput() LedgerReadGatewayArrayOutput {
+	return o
+}
+
+func (o LedgerReadGatewayArrayOutput) ToLedgerReadGatewayArrayOutputWithContext(ctx context.Context) LedgerReadGatewayArrayOutput {
+	return o
+}
+
+func (o LedgerReadGatewayArrayOutput) Index(i pulumi.IntInput) LedgerReadGatewayOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerReadGateway {
+		return vs[0].([]LedgerReadGateway)[vs[1].(int)]
+	}).(LedgerReadGatewayOutput)
 }
 
 // The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
@@ -3230,6 +4769,17 @@ func (o LedgerVerificationViewFailurePtrOutput) ValidationCode() pulumi.StringPt
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*CcaasConnectionInput)(nil)).Elem(), CcaasConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CcaasConnectionPtrInput)(nil)).Elem(), CcaasConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeCollectionInput)(nil)).Elem(), ChaincodeCollectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeCollectionArrayInput)(nil)).Elem(), ChaincodeCollectionArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeCollectionEndorsementPolicyInput)(nil)).Elem(), ChaincodeCollectionEndorsementPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeCollectionEndorsementPolicyPtrInput)(nil)).Elem(), ChaincodeCollectionEndorsementPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeDefinitionFieldsInput)(nil)).Elem(), ChaincodeDefinitionFieldsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeInstallationTimeoutsInput)(nil)).Elem(), ChaincodeInstallationTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeInstallationTimeoutsPtrInput)(nil)).Elem(), ChaincodeInstallationTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeStepTimeoutsInput)(nil)).Elem(), ChaincodeStepTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeStepTimeoutsPtrInput)(nil)).Elem(), ChaincodeStepTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerGatewayInput)(nil)).Elem(), LedgerGatewayArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerIdentityInput)(nil)).Elem(), LedgerIdentityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerKmsInput)(nil)).Elem(), LedgerKmsArgs{})
@@ -3239,6 +4789,7 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerPkcs11Input)(nil)).Elem(), LedgerPkcs11Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerPkcs11PtrInput)(nil)).Elem(), LedgerPkcs11Args{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadGatewayInput)(nil)).Elem(), LedgerReadGatewayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadGatewayArrayInput)(nil)).Elem(), LedgerReadGatewayArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadIdentityInput)(nil)).Elem(), LedgerReadIdentityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadIdentityKmsInput)(nil)).Elem(), LedgerReadIdentityKmsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerReadIdentityKmsPtrInput)(nil)).Elem(), LedgerReadIdentityKmsArgs{})
@@ -3250,6 +4801,21 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsItemArrayInput)(nil)).Elem(), LedgerTransactionsItemArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsTimeoutsInput)(nil)).Elem(), LedgerTransactionsTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerTransactionsTimeoutsPtrInput)(nil)).Elem(), LedgerTransactionsTimeoutsArgs{})
+	pulumi.RegisterOutputType(CcaasConnectionOutput{})
+	pulumi.RegisterOutputType(CcaasConnectionPtrOutput{})
+	pulumi.RegisterOutputType(ChaincodeApprovalViewOutput{})
+	pulumi.RegisterOutputType(ChaincodeApprovalViewPtrOutput{})
+	pulumi.RegisterOutputType(ChaincodeCollectionOutput{})
+	pulumi.RegisterOutputType(ChaincodeCollectionArrayOutput{})
+	pulumi.RegisterOutputType(ChaincodeCollectionEndorsementPolicyOutput{})
+	pulumi.RegisterOutputType(ChaincodeCollectionEndorsementPolicyPtrOutput{})
+	pulumi.RegisterOutputType(ChaincodeCommittedViewOutput{})
+	pulumi.RegisterOutputType(ChaincodeCommittedViewPtrOutput{})
+	pulumi.RegisterOutputType(ChaincodeDefinitionFieldsOutput{})
+	pulumi.RegisterOutputType(ChaincodeInstallationTimeoutsOutput{})
+	pulumi.RegisterOutputType(ChaincodeInstallationTimeoutsPtrOutput{})
+	pulumi.RegisterOutputType(ChaincodeStepTimeoutsOutput{})
+	pulumi.RegisterOutputType(ChaincodeStepTimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultChaincodeOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultChaincodePtrOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultEventOutput{})
@@ -3284,6 +4850,8 @@ func init() {
 	pulumi.RegisterOutputType(LedgerPkcs11Output{})
 	pulumi.RegisterOutputType(LedgerPkcs11PtrOutput{})
 	pulumi.RegisterOutputType(LedgerReadGatewayOutput{})
+	pulumi.RegisterOutputType(LedgerReadGatewayPtrOutput{})
+	pulumi.RegisterOutputType(LedgerReadGatewayArrayOutput{})
 	pulumi.RegisterOutputType(LedgerReadIdentityOutput{})
 	pulumi.RegisterOutputType(LedgerReadIdentityKmsOutput{})
 	pulumi.RegisterOutputType(LedgerReadIdentityKmsPtrOutput{})

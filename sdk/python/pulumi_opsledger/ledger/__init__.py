@@ -6,8 +6,13 @@ import builtins as _builtins
 from .. import _utilities
 import typing
 # Export this package's modules as members:
+from .chaincode_approval import *
+from .chaincode_definition import *
+from .chaincode_installation import *
+from .chaincode_package import *
 from .evaluate import *
 from .get_chain_info import *
+from .get_chaincode_definition import *
 from .get_transaction import *
 from .ledger_transaction import *
 from .ledger_transactions import *

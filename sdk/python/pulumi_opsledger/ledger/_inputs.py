@@ -15,6 +15,18 @@ else:
 from .. import _utilities
 
 __all__ = [
+    'CcaasConnectionArgs',
+    'CcaasConnectionArgsDict',
+    'ChaincodeCollectionArgs',
+    'ChaincodeCollectionArgsDict',
+    'ChaincodeCollectionEndorsementPolicyArgs',
+    'ChaincodeCollectionEndorsementPolicyArgsDict',
+    'ChaincodeDefinitionFieldsArgs',
+    'ChaincodeDefinitionFieldsArgsDict',
+    'ChaincodeInstallationTimeoutsArgs',
+    'ChaincodeInstallationTimeoutsArgsDict',
+    'ChaincodeStepTimeoutsArgs',
+    'ChaincodeStepTimeoutsArgsDict',
     'LedgerGatewayArgs',
     'LedgerGatewayArgsDict',
     'LedgerIdentityArgs',
@@ -27,6 +39,8 @@ __all__ = [
     'LedgerPkcs11ArgsDict',
     'LedgerReadGateway',
     'LedgerReadGatewayDict',
+    'LedgerReadGatewayArgs',
+    'LedgerReadGatewayArgsDict',
     'LedgerReadIdentity',
     'LedgerReadIdentityDict',
     'LedgerReadIdentityKms',
@@ -40,6 +54,653 @@ __all__ = [
     'LedgerTransactionsTimeoutsArgs',
     'LedgerTransactionsTimeoutsArgsDict',
 ]
+
+class CcaasConnectionArgsDict(TypedDict):
+    """
+    Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    "host:port" of the chaincode server, as the peer dials it.
+    """
+    client_auth_required: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the server wants the peer's client certificate (needs tlsRequired).
+
+    Default: false
+    """
+    client_cert: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM certificate the peer presents (needed with clientAuthRequired).
+    """
+    client_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+    """
+    dial_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+    """
+    root_cert: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+    """
+    tls_required: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Default: false
+    """
+
+@pulumi.input_type
+class CcaasConnectionArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 client_auth_required: pulumi.Input[Optional[_builtins.bool]] = None,
+                 client_cert: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 dial_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 root_cert: pulumi.Input[Optional[_builtins.str]] = None,
+                 tls_required: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+
+        :param pulumi.Input[_builtins.str] address: "host:port" of the chaincode server, as the peer dials it.
+        :param pulumi.Input[_builtins.bool] client_auth_required: Whether the server wants the peer's client certificate (needs tlsRequired).
+               
+               Default: false
+        :param pulumi.Input[_builtins.str] client_cert: PEM certificate the peer presents (needed with clientAuthRequired).
+        :param pulumi.Input[_builtins.str] client_key: PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+        :param pulumi.Input[_builtins.str] dial_timeout: Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+        :param pulumi.Input[_builtins.str] root_cert: PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+        :param pulumi.Input[_builtins.bool] tls_required: Default: false
+        """
+        pulumi.set(__self__, "address", address)
+        if client_auth_required is not None:
+            pulumi.set(__self__, "client_auth_required", client_auth_required)
+        if client_cert is not None:
+            pulumi.set(__self__, "client_cert", client_cert)
+        if client_key is not None:
+            pulumi.set(__self__, "client_key", client_key)
+        if dial_timeout is not None:
+            pulumi.set(__self__, "dial_timeout", dial_timeout)
+        if root_cert is not None:
+            pulumi.set(__self__, "root_cert", root_cert)
+        if tls_required is not None:
+            pulumi.set(__self__, "tls_required", tls_required)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        "host:port" of the chaincode server, as the peer dials it.
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientAuthRequired")
+    def client_auth_required(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the server wants the peer's client certificate (needs tlsRequired).
+
+        Default: false
+        """
+        return pulumi.get(self, "client_auth_required")
+
+    @client_auth_required.setter
+    def client_auth_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "client_auth_required", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientCert")
+    def client_cert(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM certificate the peer presents (needed with clientAuthRequired).
+        """
+        return pulumi.get(self, "client_cert")
+
+    @client_cert.setter
+    def client_cert(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_cert", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKey")
+    def client_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+        """
+        return pulumi.get(self, "client_key")
+
+    @client_key.setter
+    def client_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dialTimeout")
+    def dial_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+        """
+        return pulumi.get(self, "dial_timeout")
+
+    @dial_timeout.setter
+    def dial_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dial_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rootCert")
+    def root_cert(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+        """
+        return pulumi.get(self, "root_cert")
+
+    @root_cert.setter
+    def root_cert(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "root_cert", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRequired")
+    def tls_required(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Default: false
+        """
+        return pulumi.get(self, "tls_required")
+
+    @tls_required.setter
+    def tls_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "tls_required", value)
+
+
+class ChaincodeCollectionArgsDict(TypedDict):
+    """
+    One collection as the peer CLI's JSON holds it.
+    """
+    name: pulumi.Input[_builtins.str]
+    policy: pulumi.Input[_builtins.str]
+    """
+    Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+    """
+    block_to_live: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Blocks after which the data is purged; 0 (the default) never.
+    """
+    endorsement_policy: NotRequired[pulumi.Input[Optional['ChaincodeCollectionEndorsementPolicyArgsDict']]]
+    """
+    The collection's own endorsement policy: one of the two.
+    """
+    max_peer_count: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Default: 1
+    """
+    member_only_read: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    member_only_write: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    required_peer_count: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Default: 0
+    """
+
+@pulumi.input_type
+class ChaincodeCollectionArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 policy: pulumi.Input[_builtins.str],
+                 block_to_live: pulumi.Input[Optional[_builtins.float]] = None,
+                 endorsement_policy: pulumi.Input[Optional['ChaincodeCollectionEndorsementPolicyArgs']] = None,
+                 max_peer_count: pulumi.Input[Optional[_builtins.float]] = None,
+                 member_only_read: pulumi.Input[Optional[_builtins.bool]] = None,
+                 member_only_write: pulumi.Input[Optional[_builtins.bool]] = None,
+                 required_peer_count: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        One collection as the peer CLI's JSON holds it.
+
+        :param pulumi.Input[_builtins.str] policy: Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+        :param pulumi.Input[_builtins.float] block_to_live: Blocks after which the data is purged; 0 (the default) never.
+        :param pulumi.Input['ChaincodeCollectionEndorsementPolicyArgs'] endorsement_policy: The collection's own endorsement policy: one of the two.
+        :param pulumi.Input[_builtins.float] max_peer_count: Default: 1
+        :param pulumi.Input[_builtins.float] required_peer_count: Default: 0
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy", policy)
+        if block_to_live is not None:
+            pulumi.set(__self__, "block_to_live", block_to_live)
+        if endorsement_policy is not None:
+            pulumi.set(__self__, "endorsement_policy", endorsement_policy)
+        if max_peer_count is not None:
+            pulumi.set(__self__, "max_peer_count", max_peer_count)
+        if member_only_read is not None:
+            pulumi.set(__self__, "member_only_read", member_only_read)
+        if member_only_write is not None:
+            pulumi.set(__self__, "member_only_write", member_only_write)
+        if required_peer_count is not None:
+            pulumi.set(__self__, "required_peer_count", required_peer_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policy(self) -> pulumi.Input[_builtins.str]:
+        """
+        Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+        """
+        return pulumi.get(self, "policy")
+
+    @policy.setter
+    def policy(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="blockToLive")
+    def block_to_live(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Blocks after which the data is purged; 0 (the default) never.
+        """
+        return pulumi.get(self, "block_to_live")
+
+    @block_to_live.setter
+    def block_to_live(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "block_to_live", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPolicy")
+    def endorsement_policy(self) -> pulumi.Input[Optional['ChaincodeCollectionEndorsementPolicyArgs']]:
+        """
+        The collection's own endorsement policy: one of the two.
+        """
+        return pulumi.get(self, "endorsement_policy")
+
+    @endorsement_policy.setter
+    def endorsement_policy(self, value: pulumi.Input[Optional['ChaincodeCollectionEndorsementPolicyArgs']]):
+        pulumi.set(self, "endorsement_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxPeerCount")
+    def max_peer_count(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Default: 1
+        """
+        return pulumi.get(self, "max_peer_count")
+
+    @max_peer_count.setter
+    def max_peer_count(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_peer_count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="memberOnlyRead")
+    def member_only_read(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "member_only_read")
+
+    @member_only_read.setter
+    def member_only_read(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "member_only_read", value)
+
+    @_builtins.property
+    @pulumi.getter(name="memberOnlyWrite")
+    def member_only_write(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "member_only_write")
+
+    @member_only_write.setter
+    def member_only_write(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "member_only_write", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requiredPeerCount")
+    def required_peer_count(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Default: 0
+        """
+        return pulumi.get(self, "required_peer_count")
+
+    @required_peer_count.setter
+    def required_peer_count(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "required_peer_count", value)
+
+
+class ChaincodeCollectionEndorsementPolicyArgsDict(TypedDict):
+    channel_config_policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    signature_policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class ChaincodeCollectionEndorsementPolicyArgs:
+    def __init__(__self__, *,
+                 channel_config_policy: pulumi.Input[Optional[_builtins.str]] = None,
+                 signature_policy: pulumi.Input[Optional[_builtins.str]] = None):
+        if channel_config_policy is not None:
+            pulumi.set(__self__, "channel_config_policy", channel_config_policy)
+        if signature_policy is not None:
+            pulumi.set(__self__, "signature_policy", signature_policy)
+
+    @_builtins.property
+    @pulumi.getter(name="channelConfigPolicy")
+    def channel_config_policy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "channel_config_policy")
+
+    @channel_config_policy.setter
+    def channel_config_policy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "channel_config_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="signaturePolicy")
+    def signature_policy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "signature_policy")
+
+    @signature_policy.setter
+    def signature_policy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "signature_policy", value)
+
+
+class ChaincodeDefinitionFieldsArgsDict(TypedDict):
+    """
+    A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+    `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+    """
+    version: pulumi.Input[_builtins.str]
+    """
+    The chaincode's version: letters, digits and '_', '.', '+', '-'.
+    """
+    collections: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ChaincodeCollectionArgsDict']]]]]
+    """
+    Private data collections, as the peer CLI's --collections-config JSON holds them.
+
+    Default: none
+    """
+    endorsement_plugin: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: "escc"
+    """
+    endorsement_policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+    reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+
+    Default: the channel's
+    /Channel/Application/Endorsement
+    """
+    init_required: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the chaincode's Init must be invoked first.
+
+    Default: false
+    """
+    sequence: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+    committed one is refused).
+
+    Default: the committed sequence when the channel has this very definition, else the
+    next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+    """
+    validation_plugin: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: "vscc"
+    """
+
+@pulumi.input_type
+class ChaincodeDefinitionFieldsArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 version: pulumi.Input[_builtins.str],
+                 collections: pulumi.Input[Optional[Sequence[pulumi.Input['ChaincodeCollectionArgs']]]] = None,
+                 endorsement_plugin: pulumi.Input[Optional[_builtins.str]] = None,
+                 endorsement_policy: pulumi.Input[Optional[_builtins.str]] = None,
+                 init_required: pulumi.Input[Optional[_builtins.bool]] = None,
+                 sequence: pulumi.Input[Optional[_builtins.float]] = None,
+                 validation_plugin: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+        `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+
+        :param pulumi.Input[_builtins.str] name: The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+        :param pulumi.Input[_builtins.str] version: The chaincode's version: letters, digits and '_', '.', '+', '-'.
+        :param pulumi.Input[Sequence[pulumi.Input['ChaincodeCollectionArgs']]] collections: Private data collections, as the peer CLI's --collections-config JSON holds them.
+               
+               Default: none
+        :param pulumi.Input[_builtins.str] endorsement_plugin: Default: "escc"
+        :param pulumi.Input[_builtins.str] endorsement_policy: A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+               reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+               
+               Default: the channel's
+               /Channel/Application/Endorsement
+        :param pulumi.Input[_builtins.bool] init_required: Whether the chaincode's Init must be invoked first.
+               
+               Default: false
+        :param pulumi.Input[_builtins.float] sequence: The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+               committed one is refused).
+               
+               Default: the committed sequence when the channel has this very definition, else the
+               next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+        :param pulumi.Input[_builtins.str] validation_plugin: Default: "vscc"
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "version", version)
+        if collections is not None:
+            pulumi.set(__self__, "collections", collections)
+        if endorsement_plugin is not None:
+            pulumi.set(__self__, "endorsement_plugin", endorsement_plugin)
+        if endorsement_policy is not None:
+            pulumi.set(__self__, "endorsement_policy", endorsement_policy)
+        if init_required is not None:
+            pulumi.set(__self__, "init_required", init_required)
+        if sequence is not None:
+            pulumi.set(__self__, "sequence", sequence)
+        if validation_plugin is not None:
+            pulumi.set(__self__, "validation_plugin", validation_plugin)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[_builtins.str]:
+        """
+        The chaincode's version: letters, digits and '_', '.', '+', '-'.
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def collections(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ChaincodeCollectionArgs']]]]:
+        """
+        Private data collections, as the peer CLI's --collections-config JSON holds them.
+
+        Default: none
+        """
+        return pulumi.get(self, "collections")
+
+    @collections.setter
+    def collections(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ChaincodeCollectionArgs']]]]):
+        pulumi.set(self, "collections", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPlugin")
+    def endorsement_plugin(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: "escc"
+        """
+        return pulumi.get(self, "endorsement_plugin")
+
+    @endorsement_plugin.setter
+    def endorsement_plugin(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "endorsement_plugin", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPolicy")
+    def endorsement_policy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+        reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+
+        Default: the channel's
+        /Channel/Application/Endorsement
+        """
+        return pulumi.get(self, "endorsement_policy")
+
+    @endorsement_policy.setter
+    def endorsement_policy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "endorsement_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initRequired")
+    def init_required(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the chaincode's Init must be invoked first.
+
+        Default: false
+        """
+        return pulumi.get(self, "init_required")
+
+    @init_required.setter
+    def init_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "init_required", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sequence(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+        committed one is refused).
+
+        Default: the committed sequence when the channel has this very definition, else the
+        next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+        """
+        return pulumi.get(self, "sequence")
+
+    @sequence.setter
+    def sequence(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "sequence", value)
+
+    @_builtins.property
+    @pulumi.getter(name="validationPlugin")
+    def validation_plugin(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: "vscc"
+        """
+        return pulumi.get(self, "validation_plugin")
+
+    @validation_plugin.setter
+    def validation_plugin(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "validation_plugin", value)
+
+
+class ChaincodeInstallationTimeoutsArgsDict(TypedDict):
+    """
+    Deadlines of an installation, as durations ("10m").
+    """
+    create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+
+    Default: "20m"
+    """
+
+@pulumi.input_type
+class ChaincodeInstallationTimeoutsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Deadlines of an installation, as durations ("10m").
+
+        :param pulumi.Input[_builtins.str] create: The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+               
+               Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "create", value)
+
+
+class ChaincodeStepTimeoutsArgsDict(TypedDict):
+    """
+    Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+    """
+    create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: "20m"
+    """
+    update: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: "20m"
+    """
+
+@pulumi.input_type
+class ChaincodeStepTimeoutsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.str]] = None,
+                 update: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+
+        :param pulumi.Input[_builtins.str] create: Default: "20m"
+        :param pulumi.Input[_builtins.str] update: Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if update is not None:
+            pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "create", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: "20m"
+        """
+        return pulumi.get(self, "update")
+
+    @update.setter
+    def update(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "update", value)
+
 
 class LedgerGatewayArgsDict(TypedDict):
     """
@@ -787,6 +1448,174 @@ class LedgerReadGateway:
 
     @tls_root_cert_pem.setter
     def tls_root_cert_pem(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "tls_root_cert_pem", value)
+
+
+class LedgerReadGatewayArgsDict(TypedDict):
+    """
+    The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+    """
+    client_cert_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+    clientKeyFile, clientKeyEnv or clientKeyPem.
+    """
+    client_key_env: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+    name, never the key.
+    """
+    client_key_file: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+    directory). The state records the path, never the key.
+    """
+    client_key_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+    outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+    clientKeyFile or clientKeyEnv.
+    """
+    server_name_override: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The TLS server name to expect instead of the address's host.
+    """
+    tls_root_cert_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+    """
+
+@pulumi.input_type
+class LedgerReadGatewayArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 client_cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key_env: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_name_override: pulumi.Input[Optional[_builtins.str]] = None,
+                 tls_root_cert_pem: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
+
+        :param pulumi.Input[_builtins.str] address: "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+        :param pulumi.Input[_builtins.str] client_cert_pem: PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+               clientKeyFile, clientKeyEnv or clientKeyPem.
+        :param pulumi.Input[_builtins.str] client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+               name, never the key.
+        :param pulumi.Input[_builtins.str] client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+               directory). The state records the path, never the key.
+        :param pulumi.Input[_builtins.str] client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+               outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+               clientKeyFile or clientKeyEnv.
+        :param pulumi.Input[_builtins.str] server_name_override: The TLS server name to expect instead of the address's host.
+        :param pulumi.Input[_builtins.str] tls_root_cert_pem: PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+        """
+        pulumi.set(__self__, "address", address)
+        if client_cert_pem is not None:
+            pulumi.set(__self__, "client_cert_pem", client_cert_pem)
+        if client_key_env is not None:
+            pulumi.set(__self__, "client_key_env", client_key_env)
+        if client_key_file is not None:
+            pulumi.set(__self__, "client_key_file", client_key_file)
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if server_name_override is not None:
+            pulumi.set(__self__, "server_name_override", server_name_override)
+        if tls_root_cert_pem is not None:
+            pulumi.set(__self__, "tls_root_cert_pem", tls_root_cert_pem)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertPem")
+    def client_cert_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+        clientKeyFile, clientKeyEnv or clientKeyPem.
+        """
+        return pulumi.get(self, "client_cert_pem")
+
+    @client_cert_pem.setter
+    def client_cert_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_cert_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyEnv")
+    def client_key_env(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+        name, never the key.
+        """
+        return pulumi.get(self, "client_key_env")
+
+    @client_key_env.setter
+    def client_key_env(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key_env", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyFile")
+    def client_key_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+        directory). The state records the path, never the key.
+        """
+        return pulumi.get(self, "client_key_file")
+
+    @client_key_file.setter
+    def client_key_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key_file", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+        outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+        clientKeyFile or clientKeyEnv.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @client_key_pem.setter
+    def client_key_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverNameOverride")
+    def server_name_override(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The TLS server name to expect instead of the address's host.
+        """
+        return pulumi.get(self, "server_name_override")
+
+    @server_name_override.setter
+    def server_name_override(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "server_name_override", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertPem")
+    def tls_root_cert_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+        """
+        return pulumi.get(self, "tls_root_cert_pem")
+
+    @tls_root_cert_pem.setter
+    def tls_root_cert_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "tls_root_cert_pem", value)
 
 

@@ -16,6 +16,14 @@ from .. import _utilities
 from . import outputs
 
 __all__ = [
+    'CcaasConnection',
+    'ChaincodeApprovalView',
+    'ChaincodeCollection',
+    'ChaincodeCollectionEndorsementPolicy',
+    'ChaincodeCommittedView',
+    'ChaincodeDefinitionFields',
+    'ChaincodeInstallationTimeouts',
+    'ChaincodeStepTimeouts',
     'GetTransactionResultChaincode',
     'GetTransactionResultEvent',
     'GetTransactionResultResponse',
@@ -32,6 +40,7 @@ __all__ = [
     'LedgerOnDestroy',
     'LedgerPayload',
     'LedgerPkcs11',
+    'LedgerReadGateway',
     'LedgerTimeouts',
     'LedgerTransactionsCommitted',
     'LedgerTransactionsPlanned',
@@ -39,6 +48,737 @@ __all__ = [
     'LedgerVerificationView',
     'LedgerVerificationViewFailure',
 ]
+
+@pulumi.output_type
+class CcaasConnection(dict):
+    """
+    Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientAuthRequired":
+            suggest = "client_auth_required"
+        elif key == "clientCert":
+            suggest = "client_cert"
+        elif key == "clientKey":
+            suggest = "client_key"
+        elif key == "dialTimeout":
+            suggest = "dial_timeout"
+        elif key == "rootCert":
+            suggest = "root_cert"
+        elif key == "tlsRequired":
+            suggest = "tls_required"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CcaasConnection. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CcaasConnection.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CcaasConnection.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 client_auth_required: Optional[_builtins.bool] = None,
+                 client_cert: Optional[_builtins.str] = None,
+                 client_key: Optional[_builtins.str] = None,
+                 dial_timeout: Optional[_builtins.str] = None,
+                 root_cert: Optional[_builtins.str] = None,
+                 tls_required: Optional[_builtins.bool] = None):
+        """
+        Where a chaincode server listens and how its peer reaches it: the ccaas builder's connection.json.
+
+        :param _builtins.str address: "host:port" of the chaincode server, as the peer dials it.
+        :param _builtins.bool client_auth_required: Whether the server wants the peer's client certificate (needs tlsRequired).
+               
+               Default: false
+        :param _builtins.str client_cert: PEM certificate the peer presents (needed with clientAuthRequired).
+        :param _builtins.str client_key: PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+        :param _builtins.str dial_timeout: Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+        :param _builtins.str root_cert: PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+        :param _builtins.bool tls_required: Default: false
+        """
+        pulumi.set(__self__, "address", address)
+        if client_auth_required is not None:
+            pulumi.set(__self__, "client_auth_required", client_auth_required)
+        if client_cert is not None:
+            pulumi.set(__self__, "client_cert", client_cert)
+        if client_key is not None:
+            pulumi.set(__self__, "client_key", client_key)
+        if dial_timeout is not None:
+            pulumi.set(__self__, "dial_timeout", dial_timeout)
+        if root_cert is not None:
+            pulumi.set(__self__, "root_cert", root_cert)
+        if tls_required is not None:
+            pulumi.set(__self__, "tls_required", tls_required)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        "host:port" of the chaincode server, as the peer dials it.
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="clientAuthRequired")
+    def client_auth_required(self) -> Optional[_builtins.bool]:
+        """
+        Whether the server wants the peer's client certificate (needs tlsRequired).
+
+        Default: false
+        """
+        return pulumi.get(self, "client_auth_required")
+
+    @_builtins.property
+    @pulumi.getter(name="clientCert")
+    def client_cert(self) -> Optional[_builtins.str]:
+        """
+        PEM certificate the peer presents (needed with clientAuthRequired).
+        """
+        return pulumi.get(self, "client_cert")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKey")
+    def client_key(self) -> Optional[_builtins.str]:
+        """
+        PEM private key of clientCert: only ever a Pulumi secret, and with it the whole package.
+        """
+        return pulumi.get(self, "client_key")
+
+    @_builtins.property
+    @pulumi.getter(name="dialTimeout")
+    def dial_timeout(self) -> Optional[_builtins.str]:
+        """
+        Default: DEFAULT_CCAAS_DIAL_TIMEOUT
+        """
+        return pulumi.get(self, "dial_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="rootCert")
+    def root_cert(self) -> Optional[_builtins.str]:
+        """
+        PEM of the CA that issued the server's TLS certificate (needed with tlsRequired).
+        """
+        return pulumi.get(self, "root_cert")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRequired")
+    def tls_required(self) -> Optional[_builtins.bool]:
+        """
+        Default: false
+        """
+        return pulumi.get(self, "tls_required")
+
+
+@pulumi.output_type
+class ChaincodeApprovalView(dict):
+    """
+    An organization's approval as its peer answers it (QueryApprovedChaincodeDefinition).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "endorsementPlugin":
+            suggest = "endorsement_plugin"
+        elif key == "endorsementPolicy":
+            suggest = "endorsement_policy"
+        elif key == "initRequired":
+            suggest = "init_required"
+        elif key == "packageId":
+            suggest = "package_id"
+        elif key == "validationPlugin":
+            suggest = "validation_plugin"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChaincodeApprovalView. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChaincodeApprovalView.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChaincodeApprovalView.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 collections: Sequence['outputs.ChaincodeCollection'],
+                 endorsement_plugin: _builtins.str,
+                 endorsement_policy: _builtins.str,
+                 init_required: _builtins.bool,
+                 name: _builtins.str,
+                 organization: _builtins.str,
+                 package_id: _builtins.str,
+                 sequence: _builtins.float,
+                 validation_plugin: _builtins.str,
+                 version: _builtins.str):
+        """
+        An organization's approval as its peer answers it (QueryApprovedChaincodeDefinition).
+
+        :param _builtins.str endorsement_policy: The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+        :param _builtins.str organization: The organization whose approval this is.
+        :param _builtins.str package_id: The package its peers run for this definition ("" for none).
+        """
+        pulumi.set(__self__, "collections", collections)
+        pulumi.set(__self__, "endorsement_plugin", endorsement_plugin)
+        pulumi.set(__self__, "endorsement_policy", endorsement_policy)
+        pulumi.set(__self__, "init_required", init_required)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "organization", organization)
+        pulumi.set(__self__, "package_id", package_id)
+        pulumi.set(__self__, "sequence", sequence)
+        pulumi.set(__self__, "validation_plugin", validation_plugin)
+        pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def collections(self) -> Sequence['outputs.ChaincodeCollection']:
+        return pulumi.get(self, "collections")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPlugin")
+    def endorsement_plugin(self) -> _builtins.str:
+        return pulumi.get(self, "endorsement_plugin")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPolicy")
+    def endorsement_policy(self) -> _builtins.str:
+        """
+        The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+        """
+        return pulumi.get(self, "endorsement_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="initRequired")
+    def init_required(self) -> _builtins.bool:
+        return pulumi.get(self, "init_required")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def organization(self) -> _builtins.str:
+        """
+        The organization whose approval this is.
+        """
+        return pulumi.get(self, "organization")
+
+    @_builtins.property
+    @pulumi.getter(name="packageId")
+    def package_id(self) -> _builtins.str:
+        """
+        The package its peers run for this definition ("" for none).
+        """
+        return pulumi.get(self, "package_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def sequence(self) -> _builtins.float:
+        return pulumi.get(self, "sequence")
+
+    @_builtins.property
+    @pulumi.getter(name="validationPlugin")
+    def validation_plugin(self) -> _builtins.str:
+        return pulumi.get(self, "validation_plugin")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.str:
+        return pulumi.get(self, "version")
+
+
+@pulumi.output_type
+class ChaincodeCollection(dict):
+    """
+    One collection as the peer CLI's JSON holds it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "blockToLive":
+            suggest = "block_to_live"
+        elif key == "endorsementPolicy":
+            suggest = "endorsement_policy"
+        elif key == "maxPeerCount":
+            suggest = "max_peer_count"
+        elif key == "memberOnlyRead":
+            suggest = "member_only_read"
+        elif key == "memberOnlyWrite":
+            suggest = "member_only_write"
+        elif key == "requiredPeerCount":
+            suggest = "required_peer_count"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChaincodeCollection. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChaincodeCollection.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChaincodeCollection.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 policy: _builtins.str,
+                 block_to_live: Optional[_builtins.float] = None,
+                 endorsement_policy: Optional['outputs.ChaincodeCollectionEndorsementPolicy'] = None,
+                 max_peer_count: Optional[_builtins.float] = None,
+                 member_only_read: Optional[_builtins.bool] = None,
+                 member_only_write: Optional[_builtins.bool] = None,
+                 required_peer_count: Optional[_builtins.float] = None):
+        """
+        One collection as the peer CLI's JSON holds it.
+
+        :param _builtins.str policy: Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+        :param _builtins.float block_to_live: Blocks after which the data is purged; 0 (the default) never.
+        :param 'ChaincodeCollectionEndorsementPolicy' endorsement_policy: The collection's own endorsement policy: one of the two.
+        :param _builtins.float max_peer_count: Default: 1
+        :param _builtins.float required_peer_count: Default: 0
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy", policy)
+        if block_to_live is not None:
+            pulumi.set(__self__, "block_to_live", block_to_live)
+        if endorsement_policy is not None:
+            pulumi.set(__self__, "endorsement_policy", endorsement_policy)
+        if max_peer_count is not None:
+            pulumi.set(__self__, "max_peer_count", max_peer_count)
+        if member_only_read is not None:
+            pulumi.set(__self__, "member_only_read", member_only_read)
+        if member_only_write is not None:
+            pulumi.set(__self__, "member_only_write", member_only_write)
+        if required_peer_count is not None:
+            pulumi.set(__self__, "required_peer_count", required_peer_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def policy(self) -> _builtins.str:
+        """
+        Who holds the collection's data: an OR of principals, such as OR('Org1MSP.member','Org2MSP.member').
+        """
+        return pulumi.get(self, "policy")
+
+    @_builtins.property
+    @pulumi.getter(name="blockToLive")
+    def block_to_live(self) -> Optional[_builtins.float]:
+        """
+        Blocks after which the data is purged; 0 (the default) never.
+        """
+        return pulumi.get(self, "block_to_live")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPolicy")
+    def endorsement_policy(self) -> Optional['outputs.ChaincodeCollectionEndorsementPolicy']:
+        """
+        The collection's own endorsement policy: one of the two.
+        """
+        return pulumi.get(self, "endorsement_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="maxPeerCount")
+    def max_peer_count(self) -> Optional[_builtins.float]:
+        """
+        Default: 1
+        """
+        return pulumi.get(self, "max_peer_count")
+
+    @_builtins.property
+    @pulumi.getter(name="memberOnlyRead")
+    def member_only_read(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "member_only_read")
+
+    @_builtins.property
+    @pulumi.getter(name="memberOnlyWrite")
+    def member_only_write(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "member_only_write")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredPeerCount")
+    def required_peer_count(self) -> Optional[_builtins.float]:
+        """
+        Default: 0
+        """
+        return pulumi.get(self, "required_peer_count")
+
+
+@pulumi.output_type
+class ChaincodeCollectionEndorsementPolicy(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "channelConfigPolicy":
+            suggest = "channel_config_policy"
+        elif key == "signaturePolicy":
+            suggest = "signature_policy"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChaincodeCollectionEndorsementPolicy. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChaincodeCollectionEndorsementPolicy.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChaincodeCollectionEndorsementPolicy.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 channel_config_policy: Optional[_builtins.str] = None,
+                 signature_policy: Optional[_builtins.str] = None):
+        if channel_config_policy is not None:
+            pulumi.set(__self__, "channel_config_policy", channel_config_policy)
+        if signature_policy is not None:
+            pulumi.set(__self__, "signature_policy", signature_policy)
+
+    @_builtins.property
+    @pulumi.getter(name="channelConfigPolicy")
+    def channel_config_policy(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "channel_config_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="signaturePolicy")
+    def signature_policy(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "signature_policy")
+
+
+@pulumi.output_type
+class ChaincodeCommittedView(dict):
+    """
+    The definition committed on the channel (QueryChaincodeDefinition), with each organization's approval of it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "endorsementPlugin":
+            suggest = "endorsement_plugin"
+        elif key == "endorsementPolicy":
+            suggest = "endorsement_policy"
+        elif key == "initRequired":
+            suggest = "init_required"
+        elif key == "validationPlugin":
+            suggest = "validation_plugin"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChaincodeCommittedView. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChaincodeCommittedView.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChaincodeCommittedView.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 approvals: Mapping[str, _builtins.bool],
+                 collections: Sequence['outputs.ChaincodeCollection'],
+                 endorsement_plugin: _builtins.str,
+                 endorsement_policy: _builtins.str,
+                 init_required: _builtins.bool,
+                 name: _builtins.str,
+                 sequence: _builtins.float,
+                 validation_plugin: _builtins.str,
+                 version: _builtins.str):
+        """
+        The definition committed on the channel (QueryChaincodeDefinition), with each organization's approval of it.
+
+        :param Mapping[str, _builtins.bool] approvals: MSP id → whether that organization approved this definition.
+        :param _builtins.str endorsement_policy: The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+        """
+        pulumi.set(__self__, "approvals", approvals)
+        pulumi.set(__self__, "collections", collections)
+        pulumi.set(__self__, "endorsement_plugin", endorsement_plugin)
+        pulumi.set(__self__, "endorsement_policy", endorsement_policy)
+        pulumi.set(__self__, "init_required", init_required)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "sequence", sequence)
+        pulumi.set(__self__, "validation_plugin", validation_plugin)
+        pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def approvals(self) -> Mapping[str, _builtins.bool]:
+        """
+        MSP id → whether that organization approved this definition.
+        """
+        return pulumi.get(self, "approvals")
+
+    @_builtins.property
+    @pulumi.getter
+    def collections(self) -> Sequence['outputs.ChaincodeCollection']:
+        return pulumi.get(self, "collections")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPlugin")
+    def endorsement_plugin(self) -> _builtins.str:
+        return pulumi.get(self, "endorsement_plugin")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPolicy")
+    def endorsement_policy(self) -> _builtins.str:
+        """
+        The policy as text: a signature policy printed canonically (AND, OR, OutOf; no spaces) or a reference.
+        """
+        return pulumi.get(self, "endorsement_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="initRequired")
+    def init_required(self) -> _builtins.bool:
+        return pulumi.get(self, "init_required")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def sequence(self) -> _builtins.float:
+        return pulumi.get(self, "sequence")
+
+    @_builtins.property
+    @pulumi.getter(name="validationPlugin")
+    def validation_plugin(self) -> _builtins.str:
+        return pulumi.get(self, "validation_plugin")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.str:
+        return pulumi.get(self, "version")
+
+
+@pulumi.output_type
+class ChaincodeDefinitionFields(dict):
+    """
+    A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+    `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "endorsementPlugin":
+            suggest = "endorsement_plugin"
+        elif key == "endorsementPolicy":
+            suggest = "endorsement_policy"
+        elif key == "initRequired":
+            suggest = "init_required"
+        elif key == "validationPlugin":
+            suggest = "validation_plugin"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChaincodeDefinitionFields. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChaincodeDefinitionFields.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChaincodeDefinitionFields.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 version: _builtins.str,
+                 collections: Optional[Sequence['outputs.ChaincodeCollection']] = None,
+                 endorsement_plugin: Optional[_builtins.str] = None,
+                 endorsement_policy: Optional[_builtins.str] = None,
+                 init_required: Optional[_builtins.bool] = None,
+                 sequence: Optional[_builtins.float] = None,
+                 validation_plugin: Optional[_builtins.str] = None):
+        """
+        A chaincode definition: the fields every organization approves and the channel commits (Fabric's
+        `peer lifecycle chaincode approveformyorg` / `commit` flags). Defaults are Fabric's.
+
+        :param _builtins.str name: The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+        :param _builtins.str version: The chaincode's version: letters, digits and '_', '.', '+', '-'.
+        :param Sequence['ChaincodeCollection'] collections: Private data collections, as the peer CLI's --collections-config JSON holds them.
+               
+               Default: none
+        :param _builtins.str endorsement_plugin: Default: "escc"
+        :param _builtins.str endorsement_policy: A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+               reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+               
+               Default: the channel's
+               /Channel/Application/Endorsement
+        :param _builtins.bool init_required: Whether the chaincode's Init must be invoked first.
+               
+               Default: false
+        :param _builtins.float sequence: The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+               committed one is refused).
+               
+               Default: the committed sequence when the channel has this very definition, else the
+               next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+        :param _builtins.str validation_plugin: Default: "vscc"
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "version", version)
+        if collections is not None:
+            pulumi.set(__self__, "collections", collections)
+        if endorsement_plugin is not None:
+            pulumi.set(__self__, "endorsement_plugin", endorsement_plugin)
+        if endorsement_policy is not None:
+            pulumi.set(__self__, "endorsement_policy", endorsement_policy)
+        if init_required is not None:
+            pulumi.set(__self__, "init_required", init_required)
+        if sequence is not None:
+            pulumi.set(__self__, "sequence", sequence)
+        if validation_plugin is not None:
+            pulumi.set(__self__, "validation_plugin", validation_plugin)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The chaincode's name on the channel: letters and digits, with single '-' or '_' between them.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.str:
+        """
+        The chaincode's version: letters, digits and '_', '.', '+', '-'.
+        """
+        return pulumi.get(self, "version")
+
+    @_builtins.property
+    @pulumi.getter
+    def collections(self) -> Optional[Sequence['outputs.ChaincodeCollection']]:
+        """
+        Private data collections, as the peer CLI's --collections-config JSON holds them.
+
+        Default: none
+        """
+        return pulumi.get(self, "collections")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPlugin")
+    def endorsement_plugin(self) -> Optional[_builtins.str]:
+        """
+        Default: "escc"
+        """
+        return pulumi.get(self, "endorsement_plugin")
+
+    @_builtins.property
+    @pulumi.getter(name="endorsementPolicy")
+    def endorsement_policy(self) -> Optional[_builtins.str]:
+        """
+        A signature policy (`AND('Org1MSP.peer','Org2MSP.peer')`, the peer CLI's --signature-policy) or a channel policy
+        reference (`/Channel/Application/Endorsement`, its --channel-config-policy).
+
+        Default: the channel's
+        /Channel/Application/Endorsement
+        """
+        return pulumi.get(self, "endorsement_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="initRequired")
+    def init_required(self) -> Optional[_builtins.bool]:
+        """
+        Whether the chaincode's Init must be invoked first.
+
+        Default: false
+        """
+        return pulumi.get(self, "init_required")
+
+    @_builtins.property
+    @pulumi.getter
+    def sequence(self) -> Optional[_builtins.float]:
+        """
+        The sequence, as an assertion checked against the channel before anything is sent (a sequence lower than the
+        committed one is refused).
+
+        Default: the committed sequence when the channel has this very definition, else the
+        next one (1 for a new chaincode): a change of any field is the next sequence, approved again and committed
+        """
+        return pulumi.get(self, "sequence")
+
+    @_builtins.property
+    @pulumi.getter(name="validationPlugin")
+    def validation_plugin(self) -> Optional[_builtins.str]:
+        """
+        Default: "vscc"
+        """
+        return pulumi.get(self, "validation_plugin")
+
+
+@pulumi.output_type
+class ChaincodeInstallationTimeouts(dict):
+    """
+    Deadlines of an installation, as durations ("10m").
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.str] = None):
+        """
+        Deadlines of an installation, as durations ("10m").
+
+        :param _builtins.str create: The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+               
+               Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.str]:
+        """
+        The install call: quick for a chaincode-as-a-service package, minutes for source the peer must build.
+
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+
+@pulumi.output_type
+class ChaincodeStepTimeouts(dict):
+    """
+    Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.str] = None,
+                 update: Optional[_builtins.str] = None):
+        """
+        Deadlines of an approval or a commit (its reads, endorsement, ordering and commit), as durations ("5m").
+
+        :param _builtins.str create: Default: "20m"
+        :param _builtins.str update: Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if update is not None:
+            pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.str]:
+        """
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> Optional[_builtins.str]:
+        """
+        Default: "20m"
+        """
+        return pulumi.get(self, "update")
+
 
 @pulumi.output_type
 class GetTransactionResultChaincode(dict):
@@ -817,6 +1557,138 @@ class LedgerPkcs11(dict):
         The name of an environment variable holding the PIN where `pulumi` runs. Never stored.
         """
         return pulumi.get(self, "pin_env")
+
+
+@pulumi.output_type
+class LedgerReadGateway(dict):
+    """
+    The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientCertPem":
+            suggest = "client_cert_pem"
+        elif key == "clientKeyEnv":
+            suggest = "client_key_env"
+        elif key == "clientKeyFile":
+            suggest = "client_key_file"
+        elif key == "clientKeyPem":
+            suggest = "client_key_pem"
+        elif key == "serverNameOverride":
+            suggest = "server_name_override"
+        elif key == "tlsRootCertPem":
+            suggest = "tls_root_cert_pem"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LedgerReadGateway. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LedgerReadGateway.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LedgerReadGateway.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 client_cert_pem: Optional[_builtins.str] = None,
+                 client_key_env: Optional[_builtins.str] = None,
+                 client_key_file: Optional[_builtins.str] = None,
+                 client_key_pem: Optional[_builtins.str] = None,
+                 server_name_override: Optional[_builtins.str] = None,
+                 tls_root_cert_pem: Optional[_builtins.str] = None):
+        """
+        The gateway a ledger read asks: a transaction's gateway without the visibility modes (a read submits nothing).
+
+        :param _builtins.str address: "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+        :param _builtins.str client_cert_pem: PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+               clientKeyFile, clientKeyEnv or clientKeyPem.
+        :param _builtins.str client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+               name, never the key.
+        :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+               directory). The state records the path, never the key.
+        :param _builtins.str client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+               outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+               clientKeyFile or clientKeyEnv.
+        :param _builtins.str server_name_override: The TLS server name to expect instead of the address's host.
+        :param _builtins.str tls_root_cert_pem: PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+        """
+        pulumi.set(__self__, "address", address)
+        if client_cert_pem is not None:
+            pulumi.set(__self__, "client_cert_pem", client_cert_pem)
+        if client_key_env is not None:
+            pulumi.set(__self__, "client_key_env", client_key_env)
+        if client_key_file is not None:
+            pulumi.set(__self__, "client_key_file", client_key_file)
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if server_name_override is not None:
+            pulumi.set(__self__, "server_name_override", server_name_override)
+        if tls_root_cert_pem is not None:
+            pulumi.set(__self__, "tls_root_cert_pem", tls_root_cert_pem)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertPem")
+    def client_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM client TLS certificate for mutual TLS (a gateway peer with clientAuthRequired), with exactly one of
+        clientKeyFile, clientKeyEnv or clientKeyPem.
+        """
+        return pulumi.get(self, "client_cert_pem")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyEnv")
+    def client_key_env(self) -> Optional[_builtins.str]:
+        """
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs. The state records the
+        name, never the key.
+        """
+        return pulumi.get(self, "client_key_env")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyFile")
+    def client_key_file(self) -> Optional[_builtins.str]:
+        """
+        The path of the client TLS key's PEM file, read where `pulumi` runs at each step (relative to the program's
+        directory). The state records the path, never the key.
+        """
+        return pulumi.get(self, "client_key_file")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The client TLS key itself (PEM), only ever a Pulumi secret: a resource stores it as one in its inputs and
+        outputs (the TypeScript SDK wraps a plain value; pass it as a secret to a read's *Output form). Prefer
+        clientKeyFile or clientKeyEnv.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @_builtins.property
+    @pulumi.getter(name="serverNameOverride")
+    def server_name_override(self) -> Optional[_builtins.str]:
+        """
+        The TLS server name to expect instead of the address's host.
+        """
+        return pulumi.get(self, "server_name_override")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertPem")
+    def tls_root_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM of the CA that signed the gateway's TLS certificate; enables TLS.
+        """
+        return pulumi.get(self, "tls_root_cert_pem")
 
 
 @pulumi.output_type
