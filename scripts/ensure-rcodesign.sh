@@ -11,6 +11,10 @@ if command -v rcodesign >/dev/null 2>&1 && rcodesign --version 2>/dev/null | gre
   command -v rcodesign; exit 0
 fi
 dest="$CACHE/rcodesign/$VERSION"
+mkdir -p "$(dirname "$dest")"
+# One build at a time: a second caller waits for the first's and finds it done.
+exec 9>"$dest.lock"
+flock 9
 if [ ! -x "$dest/bin/rcodesign" ]; then
   # rustup puts cargo in ~/.cargo/bin, which a non-login shell's PATH may lack.
   if ! command -v cargo >/dev/null 2>&1 && [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]; then

@@ -11,7 +11,17 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cacheDir, lintExamples, lintRest, log, pulumiEnv, requirePkcs11js, run, softhsmEnv } from "./lib/run-steps";
+import {
+  cacheDir,
+  lintExamples,
+  lintRest,
+  log,
+  pulumiEnv,
+  rcodesignReady,
+  requirePkcs11js,
+  run,
+  softhsmEnv,
+} from "./lib/run-steps";
 import { compiledPath, compiledSpecs, orderSpecs, parseSlowestFirst } from "./test-order";
 
 /** What mocha is given: the spec files in order, then the other arguments as they were. */
@@ -159,6 +169,10 @@ export async function runTests(argv: readonly string[]): Promise<number> {
     } catch (e) {
       log(e instanceof Error ? e.message : String(e));
       return 1;
+    }
+    if (selected.specs.some((s) => s.endsWith("plugin-executables.test.js"))) {
+      log("rcodesign for the darwin executables (built once into the cache; cargo prints its progress)");
+      rcodesignReady();
     }
     // CI reads the plain closing line "N passed, N failed, N skipped"; mocha's own summary says "N passing" /
     // "N failing" / "N pending". .mocharc.json forbids .only and pending tests (they count as failed), so a skipped

@@ -51,6 +51,14 @@ export function pulumiEnv(): void {
   process.env.PATH = `${bin}:${process.env.PATH ?? ""}`;
 }
 
+/**
+ * rcodesign, which signs the darwin executables, built before mocha when the run builds them: its first build is a
+ * cargo compile of minutes that no test hook's timeout should have to hold.
+ */
+export function rcodesignReady(): void {
+  ensure("ensure-rcodesign.sh");
+}
+
 /** SoftHSM2's tool and library for the PKCS#11 tests and benchmarks. */
 export function softhsmEnv(): void {
   const dir = ensure("ensure-softhsm.sh");

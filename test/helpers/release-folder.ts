@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { cacheDir } from "../../scripts/lib/run-steps";
@@ -58,7 +58,9 @@ export function releaseFolder(): Promise<string> {
     }
     const plugins = path.dirname(await pluginExecutableDir("linux-amd64"));
     // flock: one build per folder across the run's workers; the lock goes with a builder that dies.
+    mkdirSync(root, { recursive: true });
     const script = [
+      "set -e",
       'exec 9>"$1.lock"',
       "flock 9",
       '[ -f "$1/.complete" ] && exit 0',
