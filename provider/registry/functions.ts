@@ -28,6 +28,8 @@ const google = (): typeof import("../functions/google-reads") =>
   require("../functions/google-reads") as typeof import("../functions/google-reads");
 const ledger = (): typeof import("../resources/ledger/ledger-reads") =>
   require("../resources/ledger/ledger-reads") as typeof import("../resources/ledger/ledger-reads");
+const channelRead = (): typeof import("../resources/ledger/channel/channel-config-read") =>
+  require("../resources/ledger/channel/channel-config-read") as typeof import("../resources/ledger/channel/channel-config-read");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Args<F extends (...a: never[]) => unknown, I extends number> = Parameters<F>[I];
@@ -65,6 +67,10 @@ export const FUNCTIONS = {
   }),
   getChainInfo: fn("ledger", "getChainInfo", "get-chain-info", () => {
     const { readLedgerChainInfo: read } = ledger();
+    return (_call, a) => read(a as unknown as Args<typeof read, 0>);
+  }),
+  getChannelConfig: fn("ledger", "getChannelConfig", "get-channel-config", () => {
+    const { readChannelConfig: read } = channelRead();
     return (_call, a) => read(a as unknown as Args<typeof read, 0>);
   }),
 } as const satisfies Readonly<Record<string, FunctionDescriptor>>;

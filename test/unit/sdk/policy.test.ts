@@ -84,6 +84,12 @@ describe("pulumi-opsledger/policy", () => {
   it("lists every resource class the SDK exports, none with a static __pulumiType", () => {
     const exported = resourceClasses();
     assert.deepEqual(exported.map((c) => c.name).sort(), [
+      "Channel",
+      "ChannelAnchorPeers",
+      "ChannelBatchSettings",
+      "ChannelCapabilities",
+      "ChannelOrganization",
+      "ChannelPeer",
       "FirewallPolicyMove",
       "InventorySourceGroupDeletion",
       "LedgerTransaction",
