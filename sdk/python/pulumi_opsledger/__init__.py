@@ -60,6 +60,12 @@ _utilities.register(
   "mod": "ledger",
   "fqn": "pulumi_opsledger.ledger",
   "classes": {
+   "opsledger:ledger:Channel": "Channel",
+   "opsledger:ledger:ChannelAnchorPeers": "ChannelAnchorPeers",
+   "opsledger:ledger:ChannelBatchSettings": "ChannelBatchSettings",
+   "opsledger:ledger:ChannelCapabilities": "ChannelCapabilities",
+   "opsledger:ledger:ChannelOrganization": "ChannelOrganization",
+   "opsledger:ledger:ChannelPeer": "ChannelPeer",
    "opsledger:ledger:LedgerTransaction": "LedgerTransaction",
    "opsledger:ledger:LedgerTransactions": "LedgerTransactions"
   }

@@ -21,6 +21,18 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "opsledger:ledger:Channel":
+		r = &Channel{}
+	case "opsledger:ledger:ChannelAnchorPeers":
+		r = &ChannelAnchorPeers{}
+	case "opsledger:ledger:ChannelBatchSettings":
+		r = &ChannelBatchSettings{}
+	case "opsledger:ledger:ChannelCapabilities":
+		r = &ChannelCapabilities{}
+	case "opsledger:ledger:ChannelOrganization":
+		r = &ChannelOrganization{}
+	case "opsledger:ledger:ChannelPeer":
+		r = &ChannelPeer{}
 	case "opsledger:ledger:LedgerTransaction":
 		r = &LedgerTransaction{}
 	case "opsledger:ledger:LedgerTransactions":

@@ -6,8 +6,15 @@ import builtins as _builtins
 from .. import _utilities
 import typing
 # Export this package's modules as members:
+from .channel import *
+from .channel_anchor_peers import *
+from .channel_batch_settings import *
+from .channel_capabilities import *
+from .channel_organization import *
+from .channel_peer import *
 from .evaluate import *
 from .get_chain_info import *
+from .get_channel_config import *
 from .get_transaction import *
 from .ledger_transaction import *
 from .ledger_transactions import *
