@@ -153,6 +153,15 @@ function shapeFailures(n: Readonly<Record<string, unknown>>): FieldFailure[] {
   return failures;
 }
 
+/** The input a library field names: its organizations by index in the program's lists, not by MSP id. */
+function inputFieldOf(field: string, i: ChannelShape): string {
+  if (field === "channelId") return "channel";
+  return field.replace(/^(orderer|application)\.organizations\[([^\]]+)\]/, (whole, side: string, id: string) => {
+    const index = (side === "orderer" ? i.orderer : i.application).organizations.findIndex((o) => o.mspId === id);
+    return index < 0 ? whole : `${side}.organizations[${String(index)}]`;
+  });
+}
+
 /** Every bad input, as failures naming the field and the fix; nothing read or sent. */
 function channelFailures(news: ChannelInputs, olds: Partial<ChannelInputs>): FieldFailure[] {
   const n = news as unknown as Record<string, unknown>;
@@ -162,8 +171,10 @@ function channelFailures(news: ChannelInputs, olds: Partial<ChannelInputs>): Fie
     buildChannelConfig(declarationOf(news));
   } catch (error) {
     if (!(error instanceof ChannelConfigError)) throw error;
-    const field = error.field === "channelId" ? "channel" : error.field;
-    return [{ property: field, reason: error.message.slice(error.field.length + 2) }];
+    const reason = error.message.startsWith(`${error.field}: `)
+      ? error.message.slice(error.field.length + 2)
+      : error.message;
+    return [{ property: inputFieldOf(error.field, news), reason }];
   }
   const o = olds as Record<string, unknown>;
   if (olds.channel === news.channel && olds.orderers !== undefined)
