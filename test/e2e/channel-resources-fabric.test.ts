@@ -1,0 +1,172 @@
+/**
+ * The channel resources through the plain `pulumi` CLI on a real Fabric network (the TypeScript face: a program of the
+ * SDK's classes), on a channel of the test's own (decision 0084), one `describe` per target in TARGETS, its bodies in
+ * order: the channel created from a declared configuration (ledger.Channel, osnadmin join over mutual TLS) and each
+ * peer joined (ledger.ChannelPeer, cscc JoinChain); the batch timeout changed by a ChannelBatchSettings — preview shows
+ * before → after and sends nothing, up sends one update, the next up none, getChannelConfig reads the new value; a batch
+ * timeout changed with the peer CLI by another admin refused until `pulumi refresh` shows it with who signed it, then
+ * set back by one update. Every Broadcast the programs send goes through a proxy in front of the orderer, which counts
+ * them.
+ */
+import { strict as assert } from "node:assert";
+import * as crypto from "node:crypto";
+import type { FabricNetwork } from "../../sandbox/fabric-network";
+import { broadcasts, channelArgs, openChannelAdmins, peerCliSetsBatchTimeout } from "../helpers/channel-admins";
+import type { ChannelAdmins } from "../helpers/channel-admins";
+import { channelProject, ref } from "../helpers/channel-project";
+import type { ChannelProgram, ChannelProject, ProgramResource } from "../helpers/channel-project";
+import { sharedFabricNetwork } from "../helpers/fabric-network-fixture";
+import type { SharedNetworkName } from "../helpers/fabric-network-fixture";
+import { initProjectStack, stripAnsi } from "../helpers/project-stack";
+import type { ProjectStack } from "../helpers/project-stack";
+
+/** Each network, the capabilities its channel starts with, and the batch timeouts this file sets. */
+const TARGETS: readonly {
+  readonly network: SharedNetworkName;
+  readonly capabilities: { channel: string[]; orderer: string[]; application: string[] };
+  /** What the program declares, then what another admin sets with the peer CLI. */
+  readonly timeouts: readonly [string, string];
+}[] = [
+  {
+    network: "2.5.16",
+    capabilities: { channel: ["V2_0"], orderer: ["V2_0"], application: ["V2_0"] },
+    timeouts: ["3s", "4s"],
+  },
+];
+
+const STEP_TIMEOUT_MS = 10 * 60_000;
+
+/** The program's outputs (test/helpers/channel-project.ts exports them as one stack output). */
+const out = (r: { readonly outputs: Record<string, unknown> }): Record<string, unknown> =>
+  (r.outputs["outputs"] ?? {}) as Record<string, unknown>;
+
+/** Whitespace collapsed: the CLI wraps a diagnostic's lines. */
+const flat = (text: string): string => stripAnsi(text).replace(/\s+/g, " ");
+
+for (const target of TARGETS) {
+  describe(`the channel resources through the pulumi CLI (Fabric ${target.network})`, function () {
+    this.timeout(STEP_TIMEOUT_MS);
+    const channel = `chres-${crypto.randomBytes(3).toString("hex")}`;
+    const [declared, byPeerCli] = target.timeouts;
+    let network: FabricNetwork;
+    let admins: ChannelAdmins;
+    let project: ChannelProject;
+    let stack: ProjectStack;
+    /** The batch timeout the channel was created with (the network's own channel's). */
+    let genesisTimeout: string;
+
+    const base = (): ProgramResource[] => [
+      { name: "chan", kind: "Channel", args: channelArgs(network, channel, target.capabilities, admins.ordererAdmins) },
+      ...(["Org1MSP", "Org2MSP"] as const).map((mspId, i): ProgramResource => ({
+        name: `peer${String(i + 1)}`,
+        kind: "ChannelPeer",
+        args: {
+          channel,
+          peer: admins.peer(mspId),
+          identity: i === 0 ? admins.identities.org1 : admins.identities.org2Hsm,
+          genesisBlock: ref("chan.genesisBlock"),
+        },
+      })),
+    ];
+    const batch = (): ProgramResource => ({
+      name: "batch",
+      kind: "ChannelBatchSettings",
+      args: { channel, orderer: admins.orderer, identity: admins.identities.orderer, batchTimeout: declared },
+      dependsOn: ["peer1", "peer2"],
+    });
+    const read = { name: "config", fn: "getChannelConfig" as const, args: {} as Record<string, unknown> };
+    const program = (withBatch: boolean): ChannelProgram => ({
+      resources: [...base(), ...(withBatch ? [batch()] : [])],
+      reads: [{ ...read, args: { channel, node: admins.orderer, identity: admins.identities.orderer } }],
+      outputs: {
+        sequence: "config.sequence",
+        timeout: "config.orderer.batchTimeout",
+        organizations: "config.application.organizations",
+        ...(withBatch ? { batchSequence: "batch.configSequence" } : {}),
+      },
+    });
+
+    before(async function () {
+      this.timeout(20 * 60_000);
+      network = await sharedFabricNetwork(target.network);
+      admins = await openChannelAdmins(network, `chres-${crypto.randomBytes(3).toString("hex")}`);
+      project = channelProject();
+      stack = await initProjectStack({ projectDir: project.dir, env: admins.env, transpileOnly: true });
+    });
+
+    after(async () => {
+      await stack.dispose();
+      project.remove();
+      await admins.close();
+    });
+
+    it("creates the channel through the orderers' participation API and joins Org1's and Org2's peers", async () => {
+      project.write({ resources: base(), outputs: { joined: "chan.joined", peer2: "peer2.alreadyJoined" } });
+      const up = await stack.up();
+      const joined = out(up)["joined"] as { address: string; status: string; alreadyJoined: boolean }[];
+      assert.deepEqual(
+        joined.map((j) => [j.address, j.status, j.alreadyJoined]),
+        network.orderers.map((o) => [o.adminAddress, "active", false]),
+      );
+      assert.equal(out(up)["peer2"], false, "Org2's peer joined by its admin's HSM key");
+      // The read needs the channel: it joins the program now.
+      project.write(program(false));
+      const again = await stack.up();
+      const organizations = out(again)["organizations"] as { mspId: string }[];
+      assert.deepEqual([out(again)["sequence"], organizations.map((o) => o.mspId)], [0, ["Org1MSP", "Org2MSP"]]);
+      genesisTimeout = String(out(again)["timeout"]);
+      assert.notEqual(genesisTimeout, declared);
+    });
+
+    it("changes the batch timeout: preview shows before → after and sends nothing, up sends one update, the next none", async () => {
+      project.write(program(true));
+      let mark = admins.proxy.calls.length;
+      const preview = await stack.preview();
+      assert.ok(
+        flat(preview.output).includes(
+          `ChannelBatchSettings batch: channel '${channel}' at config sequence 0 (block 0): batchTimeout "${genesisTimeout}" → "${declared}". ` +
+            "The update modifies [Value] /Channel/Orderer/BatchTimeout (mod_policy /Channel/Orderer/Admins: MAJORITY Admins) approved by OrdererMSP",
+        ),
+        preview.output,
+      );
+      assert.equal(broadcasts(admins.proxy, mark), 0, "preview sends nothing");
+      mark = admins.proxy.calls.length;
+      const up = await stack.up();
+      assert.deepEqual([out(up)["batchSequence"], broadcasts(admins.proxy, mark)], [1, 1]);
+      mark = admins.proxy.calls.length;
+      const again = await stack.up();
+      assert.deepEqual(
+        [out(again)["sequence"], out(again)["timeout"], broadcasts(admins.proxy, mark)],
+        [1, declared, 0],
+      );
+    });
+
+    it("refuses a batch timeout another admin changed with the peer CLI until refresh shows it, then sets it back", async () => {
+      await peerCliSetsBatchTimeout(network, channel, byPeerCli);
+      let mark = admins.proxy.calls.length;
+      const refused = await stack.preview({ allowFailure: true });
+      assert.notEqual(refused.code, 0);
+      assert.ok(
+        flat(refused.output).includes(
+          `channel '${channel}' has batchTimeout "${declared}" → "${byPeerCli}" since this stack last recorded it (now at config sequence 2 (block 2), last changed by an update signed by OrdererMSP`,
+        ),
+        refused.output,
+      );
+      assert.equal(broadcasts(admins.proxy, mark), 0);
+      const refresh = await stack.refresh();
+      assert.equal(refresh.code, 0);
+      assert.match(
+        flat(refresh.output),
+        new RegExp(
+          `ChannelBatchSettings batch: channel '${channel}' has batchTimeout "${declared}" → "${byPeerCli}" \\(config sequence 2 \\(block 2\\), last changed by an update signed by OrdererMSP \\(CN=Admin@`,
+        ),
+      );
+      const state = await stack.exportState();
+      const recorded = state.resources?.find((r) => r.urn.endsWith("::batch"))?.outputs?.["batchTimeout"];
+      assert.equal(recorded, byPeerCli, "refresh recorded what the channel has");
+      mark = admins.proxy.calls.length;
+      const up = await stack.up();
+      assert.deepEqual([out(up)["batchSequence"], broadcasts(admins.proxy, mark)], [3, 1]);
+    });
+  });
+}
