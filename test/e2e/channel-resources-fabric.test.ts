@@ -2,16 +2,27 @@
  * The channel resources through the plain `pulumi` CLI on a real Fabric network (the TypeScript face: a program of the
  * SDK's classes), on a channel of the test's own (decision 0084), one `describe` per target in TARGETS, its bodies in
  * order: the channel created from a declared configuration (ledger.Channel, osnadmin join over mutual TLS) and each
- * peer joined (ledger.ChannelPeer, cscc JoinChain); the batch timeout changed by a ChannelBatchSettings — preview shows
- * before → after and sends nothing, up sends one update, the next up none, getChannelConfig reads the new value; a batch
- * timeout changed with the peer CLI by another admin refused until `pulumi refresh` shows it with who signed it, then
- * set back by one update. Every Broadcast the programs send goes through a proxy in front of the orderer, which counts
- * them.
+ * peer joined (ledger.ChannelPeer, cscc JoinChain; Org2's admin key in an HSM); the batch timeout changed by a
+ * ChannelBatchSettings — preview shows before → after and sends nothing, up sends one update, the next up none,
+ * getChannelConfig reads the new value; a batch timeout changed with the peer CLI by another admin refused until
+ * `pulumi refresh` shows it with who signed it, then set back by one update; Org3 added — refused in preview naming
+ * Org2MSP when only Org1's admin signs, then signed by Org1's key file and Org2's HSM key — its peer joined, its anchor
+ * peer set, and a LedgerTransaction endorsed by Org3 alone committed VALID. Every Broadcast the programs send goes
+ * through a proxy in front of the orderer, which counts them.
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
 import type { FabricNetwork } from "../../sandbox/fabric-network";
-import { broadcasts, channelArgs, openChannelAdmins, peerCliSetsBatchTimeout } from "../helpers/channel-admins";
+import { startJoiningOrganization } from "../../sandbox/fabric-network";
+import type { FabricJoiningOrganization } from "../../sandbox/fabric-network";
+import {
+  broadcasts,
+  channelArgs,
+  defineAssetsChaincode,
+  openChannelAdmins,
+  org3Msp,
+  peerCliSetsBatchTimeout,
+} from "../helpers/channel-admins";
 import type { ChannelAdmins } from "../helpers/channel-admins";
 import { channelProject, ref } from "../helpers/channel-project";
 import type { ChannelProgram, ChannelProject, ProgramResource } from "../helpers/channel-project";
@@ -54,6 +65,7 @@ for (const target of TARGETS) {
     let stack: ProjectStack;
     /** The batch timeout the channel was created with (the network's own channel's). */
     let genesisTimeout: string;
+    let org3: FabricJoiningOrganization;
 
     const base = (): ProgramResource[] => [
       { name: "chan", kind: "Channel", args: channelArgs(network, channel, target.capabilities, admins.ordererAdmins) },
@@ -74,9 +86,42 @@ for (const target of TARGETS) {
       args: { channel, orderer: admins.orderer, identity: admins.identities.orderer, batchTimeout: declared },
       dependsOn: ["peer1", "peer2"],
     });
+    /** Org3 added (signed by Org1's admin, key file, and `signers`), its peer joined, its anchor peer set. */
+    const org3Resources = (signers: readonly Readonly<Record<string, unknown>>[]): ProgramResource[] => [
+      {
+        name: "org3",
+        kind: "ChannelOrganization",
+        args: {
+          channel,
+          orderer: admins.orderer,
+          identity: admins.identities.org1,
+          signers,
+          organization: org3Msp(network),
+        },
+        dependsOn: ["batch"],
+      },
+      {
+        name: "peer3",
+        kind: "ChannelPeer",
+        args: { channel, peer: admins.peer("Org3MSP"), identity: admins.identities.org3, orderer: admins.orderer },
+        dependsOn: ["org3"],
+      },
+      {
+        name: "anchors3",
+        kind: "ChannelAnchorPeers",
+        args: {
+          channel,
+          orderer: admins.orderer,
+          identity: admins.identities.org3,
+          mspId: "Org3MSP",
+          anchorPeers: [org3.anchorPeer],
+        },
+        dependsOn: ["org3"],
+      },
+    ];
     const read = { name: "config", fn: "getChannelConfig" as const, args: {} as Record<string, unknown> };
-    const program = (withBatch: boolean): ChannelProgram => ({
-      resources: [...base(), ...(withBatch ? [batch()] : [])],
+    const program = (withBatch: boolean, more: readonly ProgramResource[] = []): ChannelProgram => ({
+      resources: [...base(), ...(withBatch ? [batch()] : []), ...more],
       reads: [{ ...read, args: { channel, node: admins.orderer, identity: admins.identities.orderer } }],
       outputs: {
         sequence: "config.sequence",
@@ -89,6 +134,7 @@ for (const target of TARGETS) {
     before(async function () {
       this.timeout(20 * 60_000);
       network = await sharedFabricNetwork(target.network);
+      org3 = await startJoiningOrganization(network);
       admins = await openChannelAdmins(network, `chres-${crypto.randomBytes(3).toString("hex")}`);
       project = channelProject();
       stack = await initProjectStack({ projectDir: project.dir, env: admins.env, transpileOnly: true });
@@ -167,6 +213,78 @@ for (const target of TARGETS) {
       mark = admins.proxy.calls.length;
       const up = await stack.up();
       assert.deepEqual([out(up)["batchSequence"], broadcasts(admins.proxy, mark)], [3, 1]);
+    });
+
+    it("adds Org3: a signature set short of the policy refused in preview naming Org2MSP; signed by Org1's key file and Org2's HSM key, its peer joined and its anchor peer set", async () => {
+      project.write(program(true, org3Resources([])));
+      let mark = admins.proxy.calls.length;
+      const refused = await stack.preview({ allowFailure: true });
+      assert.notEqual(refused.code, 0);
+      assert.ok(
+        flat(refused.output).includes(
+          `the configuration update of channel '${channel}' was not sent: [Group] /Channel/Application needs its ` +
+            "mod_policy Admins (/Channel/Application/Admins: MAJORITY Admins), signed by Org1MSP: 1 more of Org2MSP must sign",
+        ),
+        refused.output,
+      );
+      assert.equal(broadcasts(admins.proxy, mark), 0, "nothing was sent");
+      project.write(program(true, org3Resources([admins.identities.org2Hsm])));
+      mark = admins.proxy.calls.length;
+      await stack.up();
+      assert.equal(broadcasts(admins.proxy, mark), 2, "the organization and its anchor peers: one update each");
+      project.write({
+        ...program(true, org3Resources([admins.identities.org2Hsm])),
+        outputs: { ...program(true).outputs, peer3: "peer3.alreadyJoined" },
+      });
+      mark = admins.proxy.calls.length;
+      const again = await stack.up();
+      const organizations = out(again)["organizations"] as { mspId: string; anchorPeers: unknown[] }[];
+      assert.deepEqual(
+        [
+          organizations.map((o) => [o.mspId, o.anchorPeers.length]),
+          out(again)["peer3"],
+          broadcasts(admins.proxy, mark),
+        ],
+        [
+          [
+            ["Org1MSP", 1],
+            ["Org2MSP", 1],
+            ["Org3MSP", 1],
+          ],
+          false,
+          0,
+        ],
+      );
+      const anchors = organizations.find((o) => o.mspId === "Org3MSP")?.anchorPeers;
+      assert.deepEqual(anchors, [org3.anchorPeer]);
+    });
+
+    it("commits a transaction endorsed by Org3's peer alone, VALID", async () => {
+      await defineAssetsChaincode(network, channel);
+      const key = `org3-${crypto.randomBytes(4).toString("hex")}`;
+      project.write({
+        resources: [
+          ...program(true, org3Resources([admins.identities.org2Hsm])).resources,
+          {
+            name: "tx",
+            kind: "LedgerTransaction",
+            args: {
+              gateway: admins.peer("Org3MSP"),
+              identity: admins.identities.org3,
+              channel,
+              chaincode: "assets",
+              function: "CreateAsset",
+              args: [key, "green"],
+              endorsingOrganizations: ["Org3MSP"],
+              trustedRootCertificates: { Org3MSP: org3.caCertificatePem },
+            },
+            dependsOn: ["peer3"],
+          },
+        ],
+        outputs: { code: "tx.validationCode", endorsers: "tx.endorsers" },
+      });
+      const up = await stack.up();
+      assert.deepEqual([out(up)["code"], out(up)["endorsers"]], ["VALID", ["Org3MSP"]]);
     });
   });
 }
