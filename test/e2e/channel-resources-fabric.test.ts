@@ -7,11 +7,15 @@
  * getChannelConfig reads the new value; a batch timeout changed with the peer CLI by another admin refused until
  * `pulumi refresh` shows it with who signed it, then set back by one update; Org3 added — refused in preview naming
  * Org2MSP when only Org1's admin signs, then signed by Org1's key file and Org2's HSM key — its peer joined, its anchor
- * peer set, and a LedgerTransaction endorsed by Org3 alone committed VALID. Every Broadcast the programs send goes
+ * peer set, and a LedgerTransaction endorsed by Org3 alone committed VALID; examples/channel's README block run as
+ * written on the same channel. Every Broadcast the programs send goes
  * through a proxy in front of the orderer, which counts them.
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { FabricNetwork } from "../../sandbox/fabric-network";
 import { startJoiningOrganization } from "../../sandbox/fabric-network";
 import type { FabricJoiningOrganization } from "../../sandbox/fabric-network";
@@ -28,7 +32,8 @@ import { channelProject, ref } from "../helpers/channel-project";
 import type { ChannelProgram, ChannelProject, ProgramResource } from "../helpers/channel-project";
 import { sharedFabricNetwork } from "../helpers/fabric-network-fixture";
 import type { SharedNetworkName } from "../helpers/fabric-network-fixture";
-import { initProjectStack, stripAnsi } from "../helpers/project-stack";
+import { initProjectStack, pulumiBinDir, stripAnsi } from "../helpers/project-stack";
+import { runReadmeCommands } from "../helpers/readme-commands";
 import type { ProjectStack } from "../helpers/project-stack";
 
 /** Each network, the capabilities its channel starts with, and the batch timeouts this file sets. */
@@ -285,6 +290,36 @@ for (const target of TARGETS) {
       });
       const up = await stack.up();
       assert.deepEqual([out(up)["code"], out(up)["endorsers"]], ["VALID", ["Org3MSP"]]);
+    });
+
+    it("runs examples/channel's README as written, on this channel: the batch timeout read, then changed by one update", async () => {
+      const user = Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("GOOGLE_")),
+      );
+      const env = {
+        ...user,
+        PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      };
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-channel-readme-"));
+      try {
+        const output = await runReadmeCommands("channel", env, tmp, {
+          marker: "fabric-up-commands",
+          stack: "channel",
+          edit: (block) =>
+            block
+              .replace("NET=/tmp/opsledger-fabric/network.json", `NET=${network.networkFile}`)
+              .replace("pulumi config set channel opsledger", `pulumi config set channel ${channel}`)
+              .replace("pulumi config set batchTimeout 3s", "pulumi config set batchTimeout 5s"),
+        });
+        const text = flat(output);
+        assert.ok(text.includes(`batchTimeout "${declared}" → "5s"`), output);
+        assert.match(text, /configSequence : 6 /, "genesis, 3 batch timeouts, Org3, its anchor peers, this one");
+        assert.match(output, /^\s+2 unchanged$/m);
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
     });
   });
 }
