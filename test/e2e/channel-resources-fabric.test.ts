@@ -8,7 +8,8 @@
  * `pulumi refresh` shows it with who signed it, then set back by one update; Org3 added — refused in preview naming
  * Org2MSP when only Org1's admin signs, then signed by Org1's key file and Org2's HSM key — its peer joined, its anchor
  * peer set, and a LedgerTransaction endorsed by Org3 alone committed VALID; examples/channel's README block run as
- * written on the same channel. Every Broadcast the programs send goes
+ * written on the same channel; a YAML program through each build of the plugin (the npm package's script, the
+ * linux-amd64 executable) changing the batch timeout and reading it back. Every Broadcast the programs send goes
  * through a proxy in front of the orderer, which counts them.
  */
 import { strict as assert } from "node:assert";
@@ -31,6 +32,7 @@ import type { ChannelAdmins } from "../helpers/channel-admins";
 import { channelProject, ref } from "../helpers/channel-project";
 import type { ChannelProgram, ChannelProject, ProgramResource } from "../helpers/channel-project";
 import { sharedFabricNetwork } from "../helpers/fabric-network-fixture";
+import { PLUGIN_BUILDS } from "../helpers/plugin-builds";
 import type { SharedNetworkName } from "../helpers/fabric-network-fixture";
 import { initProjectStack, pulumiBinDir, stripAnsi } from "../helpers/project-stack";
 import { runReadmeCommands } from "../helpers/readme-commands";
@@ -321,5 +323,47 @@ for (const target of TARGETS) {
         fs.rmSync(tmp, { recursive: true, force: true });
       }
     });
+
+    for (const [i, build] of PLUGIN_BUILDS.entries()) {
+      const [was, now] = i === 0 ? ["5s", "6s"] : ["6s", "7s"];
+      it(`through the plugin's ${build.name} build (a YAML program): the batch timeout changed by one update and read back with getChannelConfig`, async () => {
+        const yaml = channelProject({ yamlPluginDir: await build.dir() });
+        const yamlStack = await initProjectStack({ projectDir: yaml.dir, env: admins.env });
+        const settings = { channel, orderer: admins.orderer, identity: admins.identities.orderer };
+        yaml.write({
+          resources: [{ name: "yamlBatch", kind: "ChannelBatchSettings", args: { ...settings, batchTimeout: now } }],
+          reads: [
+            {
+              name: "config",
+              fn: "getChannelConfig",
+              args: { channel, node: admins.orderer, identity: settings.identity },
+            },
+          ],
+          outputs: {
+            sequence: "config.sequence",
+            timeout: "config.orderer.batchTimeout",
+            applied: "yamlBatch.configSequence",
+          },
+        });
+        try {
+          let mark = admins.proxy.calls.length;
+          const preview = await yamlStack.preview();
+          assert.ok(flat(preview.output).includes(`batchTimeout "${was}" → "${now}"`), preview.output);
+          assert.equal(broadcasts(admins.proxy, mark), 0, "preview sends nothing");
+          mark = admins.proxy.calls.length;
+          const up = await yamlStack.up();
+          assert.deepEqual([up.outputs["applied"], broadcasts(admins.proxy, mark)], [7 + i, 1]);
+          mark = admins.proxy.calls.length;
+          const again = await yamlStack.up();
+          assert.deepEqual(
+            [again.outputs["sequence"], again.outputs["timeout"], broadcasts(admins.proxy, mark)],
+            [7 + i, now, 0],
+          );
+        } finally {
+          await yamlStack.dispose();
+          yaml.remove();
+        }
+      });
+    }
   });
 }
