@@ -50,6 +50,16 @@ const TARGETS: readonly {
     capabilities: { channel: ["V2_0"], orderer: ["V2_0"], application: ["V2_0"] },
     timeouts: ["3s", "4s"],
   },
+  {
+    network: "3.1.5",
+    capabilities: { channel: ["V2_0"], orderer: ["V2_0"], application: ["V2_5"] },
+    timeouts: ["3s", "4s"],
+  },
+  {
+    network: "3.1.5 SmartBFT",
+    capabilities: { channel: ["V3_0"], orderer: ["V2_0"], application: ["V2_5"] },
+    timeouts: ["3s", "4s"],
+  },
 ];
 
 const STEP_TIMEOUT_MS = 10 * 60_000;
