@@ -30,6 +30,8 @@ const ledger = (): typeof import("../resources/ledger/ledger-reads") =>
   require("../resources/ledger/ledger-reads") as typeof import("../resources/ledger/ledger-reads");
 const chaincode = (): typeof import("../resources/ledger/chaincode/chaincode-reads") =>
   require("../resources/ledger/chaincode/chaincode-reads") as typeof import("../resources/ledger/chaincode/chaincode-reads");
+const channelRead = (): typeof import("../resources/ledger/channel/channel-config-read") =>
+  require("../resources/ledger/channel/channel-config-read") as typeof import("../resources/ledger/channel/channel-config-read");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Args<F extends (...a: never[]) => unknown, I extends number> = Parameters<F>[I];
@@ -71,6 +73,10 @@ export const FUNCTIONS = {
   }),
   getChaincodeDefinition: fn("ledger", "getChaincodeDefinition", "get-chaincode-definition", () => {
     const { readChaincodeDefinition: read } = chaincode();
+    return (_call, a) => read(a as unknown as Args<typeof read, 0>);
+  }),
+  getChannelConfig: fn("ledger", "getChannelConfig", "get-channel-config", () => {
+    const { readChannelConfig: read } = channelRead();
     return (_call, a) => read(a as unknown as Args<typeof read, 0>);
   }),
 } as const satisfies Readonly<Record<string, FunctionDescriptor>>;

@@ -43,6 +43,101 @@ function resource(d: Declared): ResourceDescriptor {
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each implementation is loaded on first use (above) */
+
+/** A channel's parts adopt what the channel already has: no import (there is no id to name), declare them instead. */
+const CHANNEL_PART_IMPORT: ImportRefusal = {
+  why: "it owns part of a channel's configuration, which has no id of its own to import by",
+  instead:
+    "Declare it without import: when the channel already has what it declares, its first `pulumi up` records it and sends nothing",
+};
+
+/** A channel's resources (provider/resources/ledger/channel/, docs/channels.md). */
+const CHANNEL_RESOURCES = {
+  channel: resource({
+    module: "ledger",
+    name: "Channel",
+    sdk: { file: "sdk/ledger/channel-creation.ts", cls: "Channel", args: "ChannelArgs" },
+    timeoutSteps: ["create"],
+    importRefusal: {
+      why: "its genesis declaration cannot be read back from the orderers' participation API",
+      instead:
+        "Declare it without import: an orderer that has the channel already is adopted, and a ChannelPeer adopts a peer that joined it",
+    },
+    load: () => {
+      const m =
+        require("../resources/ledger/channel/channel-creation") as typeof import("../resources/ledger/channel/channel-creation");
+      return { provider: m.channelProvider };
+    },
+  }),
+  channelPeer: resource({
+    module: "ledger",
+    name: "ChannelPeer",
+    sdk: { file: "sdk/ledger/channel-peer.ts", cls: "ChannelPeer", args: "ChannelPeerArgs" },
+    timeoutSteps: [],
+    importRefusal: {
+      why: "its identity (the peer's admin, a signer) cannot be read back from the peer",
+      instead: "Declare it without import: a peer that has joined the channel already is adopted, nothing sent",
+    },
+    load: () => {
+      const m =
+        require("../resources/ledger/channel/channel-peer") as typeof import("../resources/ledger/channel/channel-peer");
+      return { provider: m.channelPeerProvider };
+    },
+  }),
+  channelOrganization: resource({
+    module: "ledger",
+    name: "ChannelOrganization",
+    sdk: { file: "sdk/ledger/channel-organization.ts", cls: "ChannelOrganization", args: "ChannelOrganizationArgs" },
+    timeoutSteps: ["create", "update"],
+    importRefusal: CHANNEL_PART_IMPORT,
+    load: () => {
+      const m =
+        require("../resources/ledger/channel/channel-organization") as typeof import("../resources/ledger/channel/channel-organization");
+      return { provider: m.channelOrganizationProvider };
+    },
+  }),
+  channelAnchorPeers: resource({
+    module: "ledger",
+    name: "ChannelAnchorPeers",
+    sdk: { file: "sdk/ledger/channel-anchor-peers.ts", cls: "ChannelAnchorPeers", args: "ChannelAnchorPeersArgs" },
+    timeoutSteps: ["create", "update"],
+    importRefusal: CHANNEL_PART_IMPORT,
+    load: () => {
+      const m =
+        require("../resources/ledger/channel/channel-anchor-peers") as typeof import("../resources/ledger/channel/channel-anchor-peers");
+      return { provider: m.channelAnchorPeersProvider };
+    },
+  }),
+  channelCapabilities: resource({
+    module: "ledger",
+    name: "ChannelCapabilities",
+    sdk: { file: "sdk/ledger/channel-capabilities.ts", cls: "ChannelCapabilities", args: "ChannelCapabilitiesArgs" },
+    timeoutSteps: ["create", "update"],
+    importRefusal: CHANNEL_PART_IMPORT,
+    load: () => {
+      const m =
+        require("../resources/ledger/channel/channel-capability-levels") as typeof import("../resources/ledger/channel/channel-capability-levels");
+      return { provider: m.channelCapabilitiesProvider };
+    },
+  }),
+  channelBatchSettings: resource({
+    module: "ledger",
+    name: "ChannelBatchSettings",
+    sdk: {
+      file: "sdk/ledger/channel-batch-settings.ts",
+      cls: "ChannelBatchSettings",
+      args: "ChannelBatchSettingsArgs",
+    },
+    timeoutSteps: ["create", "update"],
+    importRefusal: CHANNEL_PART_IMPORT,
+    load: () => {
+      const m =
+        require("../resources/ledger/channel/channel-batch-settings") as typeof import("../resources/ledger/channel/channel-batch-settings");
+      return { provider: m.channelBatchSettingsProvider };
+    },
+  }),
+} as const satisfies Readonly<Record<string, ResourceDescriptor>>;
+
 export const RESOURCES = {
   firewallPolicyMove: resource({
     module: "compute",
@@ -200,6 +295,7 @@ export const RESOURCES = {
       return { provider: m.chaincodeDefinitionProvider };
     },
   }),
+  ...CHANNEL_RESOURCES,
 } as const satisfies Readonly<Record<string, ResourceDescriptor>>;
 /* eslint-enable @typescript-eslint/no-require-imports */
 

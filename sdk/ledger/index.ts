@@ -60,3 +60,18 @@ export type {
   LedgerReadIdentity,
   LedgerReadPkcs11,
 } from "./ledger-read-args";
+export { CHANNEL_TYPE, Channel } from "./channel-creation";
+export type { ChannelArgs } from "./channel-creation";
+export { CHANNEL_PEER_TYPE, ChannelPeer } from "./channel-peer";
+export type { ChannelPeerArgs } from "./channel-peer";
+export { CHANNEL_ORGANIZATION_TYPE, ChannelOrganization } from "./channel-organization";
+export type { ChannelOrganizationArgs } from "./channel-organization";
+export { CHANNEL_ANCHOR_PEERS_TYPE, ChannelAnchorPeers } from "./channel-anchor-peers";
+export type { ChannelAnchorPeersArgs } from "./channel-anchor-peers";
+export { CHANNEL_CAPABILITIES_TYPE, ChannelCapabilities } from "./channel-capabilities";
+export type { ChannelCapabilitiesArgs } from "./channel-capabilities";
+export { CHANNEL_BATCH_SETTINGS_TYPE, ChannelBatchSettings } from "./channel-batch-settings";
+export type { ChannelBatchSettingsArgs } from "./channel-batch-settings";
+export type { ChannelNodeArgs, ChannelPartCredentials } from "./channel-args";
+export { getChannelConfig, getChannelConfigOutput } from "./get-channel-config";
+export type { GetChannelConfigArgs, GetChannelConfigResult } from "./get-channel-config";

@@ -1,5 +1,5 @@
 /**
- * A TLS-terminating gRPC proxy in front of a Fabric gateway (the sandbox's or a real peer's), so that one test body can
+ * A TLS-terminating gRPC proxy in front of a Fabric gateway (the sandbox's or a real peer's, or an orderer), so that one test body can
  * watch and time what a client sends on any target: it forwards every call (request headers and data as they come;
  * a unary call's whole answer — headers, message and trailers, or a trailers-only answer — once the upstream has
  * finished it, a ChaincodeEvents stream as it comes), records each call's `:path`, request and
@@ -44,6 +44,11 @@ export interface GatewayProxyOptions {
   };
   /** The certificate (chain) and key the proxy presents to clients. */
   readonly serverTls: { readonly certificatePem: string; readonly privateKeyPem: string };
+  /**
+   * Streaming methods whose answers are forwarded as they come (a Deliver that waits for blocks). @default
+   * ChaincodeEvents only
+   */
+  readonly streamed?: readonly string[];
 }
 
 /** One call through the proxy. `status` stays undefined until the call ends (or if it never gets an answer). */
@@ -218,7 +223,7 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
       // A unary call's answer (every Gateway method but the ChaincodeEvents stream) is forwarded whole once the upstream
       // has finished it, held or not: one way of sending for every answer, and the proxy can tell an upstream that said
       // OK without a message from a message lost on the way.
-      const streamed = path === GATEWAY.chaincodeEvents;
+      const streamed = path === GATEWAY.chaincodeEvents || (options.streamed ?? []).includes(path);
       let holding = false;
       upstream.on("response", (h, flags) => {
         responseHeaders = h;

@@ -277,9 +277,17 @@ const METADATA_ENTRIES = 5;
 /** common/genesis's msgVersion: the genesis CONFIG envelope's channel header version. */
 const GENESIS_MESSAGE_VERSION = 1;
 
-/** The genesis block of `config` (the CONFIG envelope unsigned, as configtxgen writes it). */
-export function genesisBlock(channelId: string, config: Config, now: () => Date = () => new Date()): Block {
-  const nonce = newNonce();
+/**
+ * The genesis block of `config` (the CONFIG envelope unsigned, as configtxgen writes it). configtxgen's header carries
+ * the time and a random nonce; a caller that must build the same block again (a retry joining the orderers it has not
+ * joined yet) passes both.
+ */
+export function genesisBlock(
+  channelId: string,
+  config: Config,
+  now: () => Date = () => new Date(),
+  nonce: Uint8Array = newNonce(),
+): Block {
   const signatureHeader = codecs.SignatureHeader.encode({ nonce });
   const channelHeader = codecs.ChannelHeader.encode({
     type: HeaderType.CONFIG,

@@ -64,6 +64,12 @@ _utilities.register(
    "opsledger:ledger:ChaincodeDefinition": "ChaincodeDefinition",
    "opsledger:ledger:ChaincodeInstallation": "ChaincodeInstallation",
    "opsledger:ledger:ChaincodePackage": "ChaincodePackage",
+   "opsledger:ledger:Channel": "Channel",
+   "opsledger:ledger:ChannelAnchorPeers": "ChannelAnchorPeers",
+   "opsledger:ledger:ChannelBatchSettings": "ChannelBatchSettings",
+   "opsledger:ledger:ChannelCapabilities": "ChannelCapabilities",
+   "opsledger:ledger:ChannelOrganization": "ChannelOrganization",
+   "opsledger:ledger:ChannelPeer": "ChannelPeer",
    "opsledger:ledger:LedgerTransaction": "LedgerTransaction",
    "opsledger:ledger:LedgerTransactions": "LedgerTransactions"
   }

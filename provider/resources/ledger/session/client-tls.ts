@@ -22,9 +22,19 @@ import { ENV_NAME, hasUnknown, isRecord } from "../ledger-values";
 export const CLIENT_TLS_KEY_KINDS = ["clientKeyPem", "clientKeyFile", "clientKeyEnv"] as const;
 export type ClientTlsKeyKind = (typeof CLIENT_TLS_KEY_KINDS)[number];
 
-const ONE_CLIENT_KEY =
-  "gateway.clientKeyFile (a PEM file's path), gateway.clientKeyEnv (an environment variable holding the PEM) or " +
-  "gateway.clientKeyPem (the key itself, as a Pulumi secret)";
+/** The input a node's mutual TLS settings are under, and what the node is called in messages. */
+export interface ClientTlsField {
+  /** The input's name: "gateway" (a ledger resource's gateway peer), "orderer", "peer". */
+  readonly field: string;
+  /** The node, for messages: "gateway", "orderer", "peer". */
+  readonly node: string;
+}
+
+const GATEWAY_FIELD: ClientTlsField = { field: "gateway", node: "gateway" };
+
+const oneClientKey = (f: string): string =>
+  `${f}.clientKeyFile (a PEM file's path), ${f}.clientKeyEnv (an environment variable holding the PEM) or ` +
+  `${f}.clientKeyPem (the key itself, as a Pulumi secret)`;
 
 /** The gateway's mutual TLS inputs. */
 export interface ClientTlsInputs {
@@ -40,13 +50,18 @@ function clientTlsKeyKindsOf(gateway: Readonly<Record<string, unknown>>): Client
 }
 
 /** A failure unless `key` is the private key of the client TLS certificate (`certificatePem`). */
-function clientKeyMismatch(property: string, key: crypto.KeyObject, certificatePem: unknown): FieldFailure[] {
+function clientKeyMismatch(
+  property: string,
+  key: crypto.KeyObject,
+  certificatePem: unknown,
+  f: ClientTlsField,
+): FieldFailure[] {
   const certificate = certificateOf(certificatePem);
   if (certificate === undefined || samePublicKey(key, certificate.publicKey)) return [];
   return [
     {
       property,
-      reason: `is not the key of gateway.clientCertPem ('${certificate.subject.replace(/\n/g, ", ")}'): use the private key of that TLS certificate`,
+      reason: `is not the key of ${f.field}.clientCertPem ('${certificate.subject.replace(/\n/g, ", ")}'): use the private key of that TLS certificate`,
     },
   ];
 }
@@ -55,27 +70,29 @@ function clientKeyMismatch(property: string, key: crypto.KeyObject, certificateP
  * Failures of the gateway's mutual TLS inputs that need nothing but the inputs: the certificate, exactly one key
  * reference, its form, and a key given as a value matched against the certificate.
  */
-export function clientTlsFailures(gateway: unknown): FieldFailure[] {
+export function clientTlsFailures(gateway: unknown, f: ClientTlsField = GATEWAY_FIELD): FieldFailure[] {
   if (!isRecord(gateway)) return [];
+  const n = f.field;
+  const ONE_CLIENT_KEY = oneClientKey(n);
   const cert = gateway["clientCertPem"];
   const kinds = clientTlsKeyKindsOf(gateway);
   const failures: FieldFailure[] = [];
   if (cert !== undefined && cert !== null && !hasUnknown(cert) && certificateOf(cert) === undefined) {
     failures.push({
-      property: "gateway.clientCertPem",
+      property: `${n}.clientCertPem`,
       reason: "is not a PEM X.509 certificate; pass the client TLS certificate's PEM text",
     });
   }
   if (cert === undefined || cert === null) {
     return kinds.map((k) => ({
-      property: `gateway.${k}`,
-      reason: "needs gateway.clientCertPem: set the PEM client TLS certificate of this key (mutual TLS), or remove it",
+      property: `${n}.${k}`,
+      reason: `needs ${n}.clientCertPem: set the PEM client TLS certificate of this key (mutual TLS), or remove it`,
     }));
   }
   if (gateway["tlsRootCertPem"] === undefined || gateway["tlsRootCertPem"] === null) {
     failures.push({
-      property: "gateway.clientCertPem",
-      reason: "needs TLS: set gateway.tlsRootCertPem (the CA of the gateway's TLS certificate) for mutual TLS",
+      property: `${n}.clientCertPem`,
+      reason: `needs TLS: set ${n}.tlsRootCertPem (the CA of the ${f.node}'s TLS certificate) for mutual TLS`,
     });
   }
   const kind = kinds[0];
@@ -83,35 +100,32 @@ export function clientTlsFailures(gateway: unknown): FieldFailure[] {
     const reason =
       kind === undefined
         ? `needs the client TLS key (mutual TLS): set one of ${ONE_CLIENT_KEY}`
-        : `set only one client TLS key: gateway.${kinds.join(" and gateway.")} are both set; keep one of ${ONE_CLIENT_KEY}`;
-    return [
-      ...failures,
-      { property: kind === undefined ? "gateway.clientCertPem" : `gateway.${kinds[1] ?? ""}`, reason },
-    ];
+        : `set only one client TLS key: ${n}.${kinds.join(` and ${n}.`)} are both set; keep one of ${ONE_CLIENT_KEY}`;
+    return [...failures, { property: kind === undefined ? `${n}.clientCertPem` : `${n}.${kinds[1] ?? ""}`, reason }];
   }
   const value = gateway[kind];
   if (hasUnknown(value)) return failures;
   if (kind === "clientKeyFile" && (typeof value !== "string" || value.trim() === "")) {
-    failures.push({ property: "gateway.clientKeyFile", reason: "must be the path of the client TLS key's PEM file" });
+    failures.push({ property: `${n}.clientKeyFile`, reason: "must be the path of the client TLS key's PEM file" });
   } else if (kind === "clientKeyEnv" && (typeof value !== "string" || !ENV_NAME.test(value))) {
     failures.push({
-      property: "gateway.clientKeyEnv",
+      property: `${n}.clientKeyEnv`,
       reason: "must be the name of an environment variable holding the client TLS key's PEM, e.g. 'FABRIC_TLS_KEY_PEM'",
     });
   } else if (kind === "clientKeyPem") {
     const key = privateKeyOf(value);
     if (key === undefined) {
-      failures.push({ property: "gateway.clientKeyPem", reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" });
-    } else if (!hasUnknown(cert)) failures.push(...clientKeyMismatch("gateway.clientKeyPem", key, cert));
+      failures.push({ property: `${n}.clientKeyPem`, reason: "is not a parsable PEM private key (PKCS#8 or SEC1)" });
+    } else if (!hasUnknown(cert)) failures.push(...clientKeyMismatch(`${n}.clientKeyPem`, key, cert, f));
   }
   return failures;
 }
 
 /** A human reference of the client TLS key (no secrets), for messages. */
-function referenceOf(gateway: ClientTlsInputs): string {
+function referenceOf(gateway: ClientTlsInputs, f: ClientTlsField): string {
   if (gateway.clientKeyFile !== undefined) return `the client TLS key file ${gateway.clientKeyFile}`;
   if (gateway.clientKeyEnv !== undefined) return `the environment variable ${gateway.clientKeyEnv}`;
-  return "gateway.clientKeyPem";
+  return `${f.field}.clientKeyPem`;
 }
 
 /**
@@ -119,12 +133,12 @@ function referenceOf(gateway: ClientTlsInputs): string {
  * undefined without mutual TLS. Throws ConfigError naming the field (`setting`) and the fix; its message never holds
  * key material.
  */
-export function readClientTlsKey(gateway: ClientTlsInputs): string | undefined {
+export function readClientTlsKey(gateway: ClientTlsInputs, f: ClientTlsField = GATEWAY_FIELD): string | undefined {
   if (gateway.clientCertPem === undefined) return undefined;
   const kind = clientTlsKeyKindsOf(gateway as Record<string, unknown>)[0];
   if (kind === undefined) return undefined; // clientTlsFailures refuses a certificate without a key
-  const setting = `gateway.${kind}`;
-  const reference = referenceOf(gateway);
+  const setting = `${f.field}.${kind}`;
+  const reference = referenceOf(gateway, f);
   let pem: string | undefined;
   if (kind === "clientKeyFile") {
     try {
@@ -152,7 +166,7 @@ export function readClientTlsKey(gateway: ClientTlsInputs): string | undefined {
       message: `${setting}: ${reference} does not hold a parsable PEM private key (PKCS#8 or SEC1)`,
     });
   }
-  const failure = clientKeyMismatch(setting, key, gateway.clientCertPem)[0];
+  const failure = clientKeyMismatch(setting, key, gateway.clientCertPem, f)[0];
   if (failure !== undefined) throw new ConfigError({ setting, message: `${setting}: ${reference} ${failure.reason}` });
   return pem;
 }
@@ -160,9 +174,10 @@ export function readClientTlsKey(gateway: ClientTlsInputs): string | undefined {
 /** The client TLS key read for a check: the key (undefined without mutual TLS), or the failure naming the field. */
 export function checkedClientTlsKey(
   gateway: ClientTlsInputs,
+  f: ClientTlsField = GATEWAY_FIELD,
 ): { readonly key: string | undefined } | { readonly failures: FieldFailure[] } {
   try {
-    return { key: readClientTlsKey(gateway) };
+    return { key: readClientTlsKey(gateway, f) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { failures: [{ property: error.setting, reason: error.message.slice(error.setting.length + 2) }] };

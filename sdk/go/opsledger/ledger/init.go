@@ -29,6 +29,18 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ChaincodeInstallation{}
 	case "opsledger:ledger:ChaincodePackage":
 		r = &ChaincodePackage{}
+	case "opsledger:ledger:Channel":
+		r = &Channel{}
+	case "opsledger:ledger:ChannelAnchorPeers":
+		r = &ChannelAnchorPeers{}
+	case "opsledger:ledger:ChannelBatchSettings":
+		r = &ChannelBatchSettings{}
+	case "opsledger:ledger:ChannelCapabilities":
+		r = &ChannelCapabilities{}
+	case "opsledger:ledger:ChannelOrganization":
+		r = &ChannelOrganization{}
+	case "opsledger:ledger:ChannelPeer":
+		r = &ChannelPeer{}
 	case "opsledger:ledger:LedgerTransaction":
 		r = &LedgerTransaction{}
 	case "opsledger:ledger:LedgerTransactions":

@@ -1408,6 +1408,3413 @@ func (o ChaincodeStepTimeoutsPtrOutput) Update() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A peer other organizations' peers gossip with.
+type ChannelAnchorPeer struct {
+	Host string  `pulumi:"host"`
+	Port float64 `pulumi:"port"`
+}
+
+// ChannelAnchorPeerInput is an input type that accepts ChannelAnchorPeerArgs and ChannelAnchorPeerOutput values.
+// You can construct a concrete instance of `ChannelAnchorPeerInput` via:
+//
+//	ChannelAnchorPeerArgs{...}
+type ChannelAnchorPeerInput interface {
+	pulumi.Input
+
+	ToChannelAnchorPeerOutput() ChannelAnchorPeerOutput
+	ToChannelAnchorPeerOutputWithContext(context.Context) ChannelAnchorPeerOutput
+}
+
+// A peer other organizations' peers gossip with.
+type ChannelAnchorPeerArgs struct {
+	Host pulumi.StringInput  `pulumi:"host"`
+	Port pulumi.Float64Input `pulumi:"port"`
+}
+
+func (ChannelAnchorPeerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelAnchorPeer)(nil)).Elem()
+}
+
+func (i ChannelAnchorPeerArgs) ToChannelAnchorPeerOutput() ChannelAnchorPeerOutput {
+	return i.ToChannelAnchorPeerOutputWithContext(context.Background())
+}
+
+func (i ChannelAnchorPeerArgs) ToChannelAnchorPeerOutputWithContext(ctx context.Context) ChannelAnchorPeerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelAnchorPeerOutput)
+}
+
+// ChannelAnchorPeerArrayInput is an input type that accepts ChannelAnchorPeerArray and ChannelAnchorPeerArrayOutput values.
+// You can construct a concrete instance of `ChannelAnchorPeerArrayInput` via:
+//
+//	ChannelAnchorPeerArray{ ChannelAnchorPeerArgs{...} }
+type ChannelAnchorPeerArrayInput interface {
+	pulumi.Input
+
+	ToChannelAnchorPeerArrayOutput() ChannelAnchorPeerArrayOutput
+	ToChannelAnchorPeerArrayOutputWithContext(context.Context) ChannelAnchorPeerArrayOutput
+}
+
+type ChannelAnchorPeerArray []ChannelAnchorPeerInput
+
+func (ChannelAnchorPeerArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelAnchorPeer)(nil)).Elem()
+}
+
+func (i ChannelAnchorPeerArray) ToChannelAnchorPeerArrayOutput() ChannelAnchorPeerArrayOutput {
+	return i.ToChannelAnchorPeerArrayOutputWithContext(context.Background())
+}
+
+func (i ChannelAnchorPeerArray) ToChannelAnchorPeerArrayOutputWithContext(ctx context.Context) ChannelAnchorPeerArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelAnchorPeerArrayOutput)
+}
+
+// A peer other organizations' peers gossip with.
+type ChannelAnchorPeerOutput struct{ *pulumi.OutputState }
+
+func (ChannelAnchorPeerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelAnchorPeer)(nil)).Elem()
+}
+
+func (o ChannelAnchorPeerOutput) ToChannelAnchorPeerOutput() ChannelAnchorPeerOutput {
+	return o
+}
+
+func (o ChannelAnchorPeerOutput) ToChannelAnchorPeerOutputWithContext(ctx context.Context) ChannelAnchorPeerOutput {
+	return o
+}
+
+func (o ChannelAnchorPeerOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelAnchorPeer) string { return v.Host }).(pulumi.StringOutput)
+}
+
+func (o ChannelAnchorPeerOutput) Port() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelAnchorPeer) float64 { return v.Port }).(pulumi.Float64Output)
+}
+
+type ChannelAnchorPeerArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelAnchorPeerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelAnchorPeer)(nil)).Elem()
+}
+
+func (o ChannelAnchorPeerArrayOutput) ToChannelAnchorPeerArrayOutput() ChannelAnchorPeerArrayOutput {
+	return o
+}
+
+func (o ChannelAnchorPeerArrayOutput) ToChannelAnchorPeerArrayOutputWithContext(ctx context.Context) ChannelAnchorPeerArrayOutput {
+	return o
+}
+
+func (o ChannelAnchorPeerArrayOutput) Index(i pulumi.IntInput) ChannelAnchorPeerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelAnchorPeer {
+		return vs[0].([]ChannelAnchorPeer)[vs[1].(int)]
+	}).(ChannelAnchorPeerOutput)
+}
+
+// The application side of a channel being created.
+type ChannelApplicationDeclaration struct {
+	// ACL resource → policy reference ("/Channel/Application/Readers").
+	//
+	// Default: Fabric's defaults
+	Acls          map[string]string                `pulumi:"acls"`
+	Organizations []ChannelOrganizationDeclaration `pulumi:"organizations"`
+	// Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+	Policies map[string]ChannelPolicy `pulumi:"policies"`
+}
+
+// ChannelApplicationDeclarationInput is an input type that accepts ChannelApplicationDeclarationArgs and ChannelApplicationDeclarationOutput values.
+// You can construct a concrete instance of `ChannelApplicationDeclarationInput` via:
+//
+//	ChannelApplicationDeclarationArgs{...}
+type ChannelApplicationDeclarationInput interface {
+	pulumi.Input
+
+	ToChannelApplicationDeclarationOutput() ChannelApplicationDeclarationOutput
+	ToChannelApplicationDeclarationOutputWithContext(context.Context) ChannelApplicationDeclarationOutput
+}
+
+// The application side of a channel being created.
+type ChannelApplicationDeclarationArgs struct {
+	// ACL resource → policy reference ("/Channel/Application/Readers").
+	//
+	// Default: Fabric's defaults
+	Acls          pulumi.StringMapInput                    `pulumi:"acls"`
+	Organizations ChannelOrganizationDeclarationArrayInput `pulumi:"organizations"`
+	// Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+	Policies ChannelPolicyMapInput `pulumi:"policies"`
+}
+
+func (ChannelApplicationDeclarationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelApplicationDeclaration)(nil)).Elem()
+}
+
+func (i ChannelApplicationDeclarationArgs) ToChannelApplicationDeclarationOutput() ChannelApplicationDeclarationOutput {
+	return i.ToChannelApplicationDeclarationOutputWithContext(context.Background())
+}
+
+func (i ChannelApplicationDeclarationArgs) ToChannelApplicationDeclarationOutputWithContext(ctx context.Context) ChannelApplicationDeclarationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelApplicationDeclarationOutput)
+}
+
+// The application side of a channel being created.
+type ChannelApplicationDeclarationOutput struct{ *pulumi.OutputState }
+
+func (ChannelApplicationDeclarationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelApplicationDeclaration)(nil)).Elem()
+}
+
+func (o ChannelApplicationDeclarationOutput) ToChannelApplicationDeclarationOutput() ChannelApplicationDeclarationOutput {
+	return o
+}
+
+func (o ChannelApplicationDeclarationOutput) ToChannelApplicationDeclarationOutputWithContext(ctx context.Context) ChannelApplicationDeclarationOutput {
+	return o
+}
+
+// ACL resource → policy reference ("/Channel/Application/Readers").
+//
+// Default: Fabric's defaults
+func (o ChannelApplicationDeclarationOutput) Acls() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ChannelApplicationDeclaration) map[string]string { return v.Acls }).(pulumi.StringMapOutput)
+}
+
+func (o ChannelApplicationDeclarationOutput) Organizations() ChannelOrganizationDeclarationArrayOutput {
+	return o.ApplyT(func(v ChannelApplicationDeclaration) []ChannelOrganizationDeclaration { return v.Organizations }).(ChannelOrganizationDeclarationArrayOutput)
+}
+
+// Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+func (o ChannelApplicationDeclarationOutput) Policies() ChannelPolicyMapOutput {
+	return o.ApplyT(func(v ChannelApplicationDeclaration) map[string]ChannelPolicy { return v.Policies }).(ChannelPolicyMapOutput)
+}
+
+type ChannelApplicationDeclarationPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelApplicationDeclarationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelApplicationDeclaration)(nil)).Elem()
+}
+
+func (o ChannelApplicationDeclarationPtrOutput) ToChannelApplicationDeclarationPtrOutput() ChannelApplicationDeclarationPtrOutput {
+	return o
+}
+
+func (o ChannelApplicationDeclarationPtrOutput) ToChannelApplicationDeclarationPtrOutputWithContext(ctx context.Context) ChannelApplicationDeclarationPtrOutput {
+	return o
+}
+
+func (o ChannelApplicationDeclarationPtrOutput) Elem() ChannelApplicationDeclarationOutput {
+	return o.ApplyT(func(v *ChannelApplicationDeclaration) ChannelApplicationDeclaration {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelApplicationDeclaration
+		return ret
+	}).(ChannelApplicationDeclarationOutput)
+}
+
+// ACL resource → policy reference ("/Channel/Application/Readers").
+//
+// Default: Fabric's defaults
+func (o ChannelApplicationDeclarationPtrOutput) Acls() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ChannelApplicationDeclaration) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Acls
+	}).(pulumi.StringMapOutput)
+}
+
+func (o ChannelApplicationDeclarationPtrOutput) Organizations() ChannelOrganizationDeclarationArrayOutput {
+	return o.ApplyT(func(v *ChannelApplicationDeclaration) []ChannelOrganizationDeclaration {
+		if v == nil {
+			return nil
+		}
+		return v.Organizations
+	}).(ChannelOrganizationDeclarationArrayOutput)
+}
+
+// Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+func (o ChannelApplicationDeclarationPtrOutput) Policies() ChannelPolicyMapOutput {
+	return o.ApplyT(func(v *ChannelApplicationDeclaration) map[string]ChannelPolicy {
+		if v == nil {
+			return nil
+		}
+		return v.Policies
+	}).(ChannelPolicyMapOutput)
+}
+
+// The application side as the channel's configuration holds it.
+type ChannelApplicationView struct {
+	// ACL resource → policy reference.
+	Acls          map[string]string            `pulumi:"acls"`
+	Capabilities  []string                     `pulumi:"capabilities"`
+	Organizations []ChannelOrganizationView    `pulumi:"organizations"`
+	Policies      map[string]ChannelPolicyView `pulumi:"policies"`
+}
+
+// The application side as the channel's configuration holds it.
+type ChannelApplicationViewOutput struct{ *pulumi.OutputState }
+
+func (ChannelApplicationViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelApplicationView)(nil)).Elem()
+}
+
+func (o ChannelApplicationViewOutput) ToChannelApplicationViewOutput() ChannelApplicationViewOutput {
+	return o
+}
+
+func (o ChannelApplicationViewOutput) ToChannelApplicationViewOutputWithContext(ctx context.Context) ChannelApplicationViewOutput {
+	return o
+}
+
+// ACL resource → policy reference.
+func (o ChannelApplicationViewOutput) Acls() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ChannelApplicationView) map[string]string { return v.Acls }).(pulumi.StringMapOutput)
+}
+
+func (o ChannelApplicationViewOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelApplicationView) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelApplicationViewOutput) Organizations() ChannelOrganizationViewArrayOutput {
+	return o.ApplyT(func(v ChannelApplicationView) []ChannelOrganizationView { return v.Organizations }).(ChannelOrganizationViewArrayOutput)
+}
+
+func (o ChannelApplicationViewOutput) Policies() ChannelPolicyViewMapOutput {
+	return o.ApplyT(func(v ChannelApplicationView) map[string]ChannelPolicyView { return v.Policies }).(ChannelPolicyViewMapOutput)
+}
+
+type ChannelApplicationViewPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelApplicationViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelApplicationView)(nil)).Elem()
+}
+
+func (o ChannelApplicationViewPtrOutput) ToChannelApplicationViewPtrOutput() ChannelApplicationViewPtrOutput {
+	return o
+}
+
+func (o ChannelApplicationViewPtrOutput) ToChannelApplicationViewPtrOutputWithContext(ctx context.Context) ChannelApplicationViewPtrOutput {
+	return o
+}
+
+func (o ChannelApplicationViewPtrOutput) Elem() ChannelApplicationViewOutput {
+	return o.ApplyT(func(v *ChannelApplicationView) ChannelApplicationView {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelApplicationView
+		return ret
+	}).(ChannelApplicationViewOutput)
+}
+
+// ACL resource → policy reference.
+func (o ChannelApplicationViewPtrOutput) Acls() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ChannelApplicationView) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Acls
+	}).(pulumi.StringMapOutput)
+}
+
+func (o ChannelApplicationViewPtrOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelApplicationView) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Capabilities
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelApplicationViewPtrOutput) Organizations() ChannelOrganizationViewArrayOutput {
+	return o.ApplyT(func(v *ChannelApplicationView) []ChannelOrganizationView {
+		if v == nil {
+			return nil
+		}
+		return v.Organizations
+	}).(ChannelOrganizationViewArrayOutput)
+}
+
+func (o ChannelApplicationViewPtrOutput) Policies() ChannelPolicyViewMapOutput {
+	return o.ApplyT(func(v *ChannelApplicationView) map[string]ChannelPolicyView {
+		if v == nil {
+			return nil
+		}
+		return v.Policies
+	}).(ChannelPolicyViewMapOutput)
+}
+
+// A batch size of the ordering service: each given field is owned, the others left.
+type ChannelBatchSize struct {
+	// A block's size in bytes at most (a transaction larger than this is refused).
+	AbsoluteMaxBytes *float64 `pulumi:"absoluteMaxBytes"`
+	// Transactions per block at most.
+	MaxMessageCount *float64 `pulumi:"maxMessageCount"`
+	// The size a block is cut at when reached (at most absoluteMaxBytes).
+	PreferredMaxBytes *float64 `pulumi:"preferredMaxBytes"`
+}
+
+// ChannelBatchSizeInput is an input type that accepts ChannelBatchSizeArgs and ChannelBatchSizeOutput values.
+// You can construct a concrete instance of `ChannelBatchSizeInput` via:
+//
+//	ChannelBatchSizeArgs{...}
+type ChannelBatchSizeInput interface {
+	pulumi.Input
+
+	ToChannelBatchSizeOutput() ChannelBatchSizeOutput
+	ToChannelBatchSizeOutputWithContext(context.Context) ChannelBatchSizeOutput
+}
+
+// A batch size of the ordering service: each given field is owned, the others left.
+type ChannelBatchSizeArgs struct {
+	// A block's size in bytes at most (a transaction larger than this is refused).
+	AbsoluteMaxBytes pulumi.Float64PtrInput `pulumi:"absoluteMaxBytes"`
+	// Transactions per block at most.
+	MaxMessageCount pulumi.Float64PtrInput `pulumi:"maxMessageCount"`
+	// The size a block is cut at when reached (at most absoluteMaxBytes).
+	PreferredMaxBytes pulumi.Float64PtrInput `pulumi:"preferredMaxBytes"`
+}
+
+func (ChannelBatchSizeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelBatchSize)(nil)).Elem()
+}
+
+func (i ChannelBatchSizeArgs) ToChannelBatchSizeOutput() ChannelBatchSizeOutput {
+	return i.ToChannelBatchSizeOutputWithContext(context.Background())
+}
+
+func (i ChannelBatchSizeArgs) ToChannelBatchSizeOutputWithContext(ctx context.Context) ChannelBatchSizeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelBatchSizeOutput)
+}
+
+func (i ChannelBatchSizeArgs) ToChannelBatchSizePtrOutput() ChannelBatchSizePtrOutput {
+	return i.ToChannelBatchSizePtrOutputWithContext(context.Background())
+}
+
+func (i ChannelBatchSizeArgs) ToChannelBatchSizePtrOutputWithContext(ctx context.Context) ChannelBatchSizePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelBatchSizeOutput).ToChannelBatchSizePtrOutputWithContext(ctx)
+}
+
+// ChannelBatchSizePtrInput is an input type that accepts ChannelBatchSizeArgs, ChannelBatchSizePtr and ChannelBatchSizePtrOutput values.
+// You can construct a concrete instance of `ChannelBatchSizePtrInput` via:
+//
+//	        ChannelBatchSizeArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChannelBatchSizePtrInput interface {
+	pulumi.Input
+
+	ToChannelBatchSizePtrOutput() ChannelBatchSizePtrOutput
+	ToChannelBatchSizePtrOutputWithContext(context.Context) ChannelBatchSizePtrOutput
+}
+
+type channelBatchSizePtrType ChannelBatchSizeArgs
+
+func ChannelBatchSizePtr(v *ChannelBatchSizeArgs) ChannelBatchSizePtrInput {
+	return (*channelBatchSizePtrType)(v)
+}
+
+func (*channelBatchSizePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelBatchSize)(nil)).Elem()
+}
+
+func (i *channelBatchSizePtrType) ToChannelBatchSizePtrOutput() ChannelBatchSizePtrOutput {
+	return i.ToChannelBatchSizePtrOutputWithContext(context.Background())
+}
+
+func (i *channelBatchSizePtrType) ToChannelBatchSizePtrOutputWithContext(ctx context.Context) ChannelBatchSizePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelBatchSizePtrOutput)
+}
+
+// A batch size of the ordering service: each given field is owned, the others left.
+type ChannelBatchSizeOutput struct{ *pulumi.OutputState }
+
+func (ChannelBatchSizeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelBatchSize)(nil)).Elem()
+}
+
+func (o ChannelBatchSizeOutput) ToChannelBatchSizeOutput() ChannelBatchSizeOutput {
+	return o
+}
+
+func (o ChannelBatchSizeOutput) ToChannelBatchSizeOutputWithContext(ctx context.Context) ChannelBatchSizeOutput {
+	return o
+}
+
+func (o ChannelBatchSizeOutput) ToChannelBatchSizePtrOutput() ChannelBatchSizePtrOutput {
+	return o.ToChannelBatchSizePtrOutputWithContext(context.Background())
+}
+
+func (o ChannelBatchSizeOutput) ToChannelBatchSizePtrOutputWithContext(ctx context.Context) ChannelBatchSizePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelBatchSize) *ChannelBatchSize {
+		return &v
+	}).(ChannelBatchSizePtrOutput)
+}
+
+// A block's size in bytes at most (a transaction larger than this is refused).
+func (o ChannelBatchSizeOutput) AbsoluteMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelBatchSize) *float64 { return v.AbsoluteMaxBytes }).(pulumi.Float64PtrOutput)
+}
+
+// Transactions per block at most.
+func (o ChannelBatchSizeOutput) MaxMessageCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelBatchSize) *float64 { return v.MaxMessageCount }).(pulumi.Float64PtrOutput)
+}
+
+// The size a block is cut at when reached (at most absoluteMaxBytes).
+func (o ChannelBatchSizeOutput) PreferredMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelBatchSize) *float64 { return v.PreferredMaxBytes }).(pulumi.Float64PtrOutput)
+}
+
+type ChannelBatchSizePtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelBatchSizePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelBatchSize)(nil)).Elem()
+}
+
+func (o ChannelBatchSizePtrOutput) ToChannelBatchSizePtrOutput() ChannelBatchSizePtrOutput {
+	return o
+}
+
+func (o ChannelBatchSizePtrOutput) ToChannelBatchSizePtrOutputWithContext(ctx context.Context) ChannelBatchSizePtrOutput {
+	return o
+}
+
+func (o ChannelBatchSizePtrOutput) Elem() ChannelBatchSizeOutput {
+	return o.ApplyT(func(v *ChannelBatchSize) ChannelBatchSize {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelBatchSize
+		return ret
+	}).(ChannelBatchSizeOutput)
+}
+
+// A block's size in bytes at most (a transaction larger than this is refused).
+func (o ChannelBatchSizePtrOutput) AbsoluteMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelBatchSize) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.AbsoluteMaxBytes
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Transactions per block at most.
+func (o ChannelBatchSizePtrOutput) MaxMessageCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelBatchSize) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MaxMessageCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+// The size a block is cut at when reached (at most absoluteMaxBytes).
+func (o ChannelBatchSizePtrOutput) PreferredMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelBatchSize) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.PreferredMaxBytes
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+type ChannelCapabilityLevels struct {
+	// The Application group's, e.g. ["V2_5"].
+	Application []string `pulumi:"application"`
+	// The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+	Channel []string `pulumi:"channel"`
+	// The Orderer group's, e.g. ["V2_0"].
+	Orderer []string `pulumi:"orderer"`
+}
+
+// ChannelCapabilityLevelsInput is an input type that accepts ChannelCapabilityLevelsArgs and ChannelCapabilityLevelsOutput values.
+// You can construct a concrete instance of `ChannelCapabilityLevelsInput` via:
+//
+//	ChannelCapabilityLevelsArgs{...}
+type ChannelCapabilityLevelsInput interface {
+	pulumi.Input
+
+	ToChannelCapabilityLevelsOutput() ChannelCapabilityLevelsOutput
+	ToChannelCapabilityLevelsOutputWithContext(context.Context) ChannelCapabilityLevelsOutput
+}
+
+// Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+type ChannelCapabilityLevelsArgs struct {
+	// The Application group's, e.g. ["V2_5"].
+	Application pulumi.StringArrayInput `pulumi:"application"`
+	// The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+	Channel pulumi.StringArrayInput `pulumi:"channel"`
+	// The Orderer group's, e.g. ["V2_0"].
+	Orderer pulumi.StringArrayInput `pulumi:"orderer"`
+}
+
+func (ChannelCapabilityLevelsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelCapabilityLevels)(nil)).Elem()
+}
+
+func (i ChannelCapabilityLevelsArgs) ToChannelCapabilityLevelsOutput() ChannelCapabilityLevelsOutput {
+	return i.ToChannelCapabilityLevelsOutputWithContext(context.Background())
+}
+
+func (i ChannelCapabilityLevelsArgs) ToChannelCapabilityLevelsOutputWithContext(ctx context.Context) ChannelCapabilityLevelsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelCapabilityLevelsOutput)
+}
+
+// Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+type ChannelCapabilityLevelsOutput struct{ *pulumi.OutputState }
+
+func (ChannelCapabilityLevelsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelCapabilityLevels)(nil)).Elem()
+}
+
+func (o ChannelCapabilityLevelsOutput) ToChannelCapabilityLevelsOutput() ChannelCapabilityLevelsOutput {
+	return o
+}
+
+func (o ChannelCapabilityLevelsOutput) ToChannelCapabilityLevelsOutputWithContext(ctx context.Context) ChannelCapabilityLevelsOutput {
+	return o
+}
+
+// The Application group's, e.g. ["V2_5"].
+func (o ChannelCapabilityLevelsOutput) Application() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelCapabilityLevels) []string { return v.Application }).(pulumi.StringArrayOutput)
+}
+
+// The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+func (o ChannelCapabilityLevelsOutput) Channel() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelCapabilityLevels) []string { return v.Channel }).(pulumi.StringArrayOutput)
+}
+
+// The Orderer group's, e.g. ["V2_0"].
+func (o ChannelCapabilityLevelsOutput) Orderer() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelCapabilityLevels) []string { return v.Orderer }).(pulumi.StringArrayOutput)
+}
+
+// Capabilities of a channel being created, every level given.
+type ChannelCapabilitySets struct {
+	Application []string `pulumi:"application"`
+	Channel     []string `pulumi:"channel"`
+	Orderer     []string `pulumi:"orderer"`
+}
+
+// ChannelCapabilitySetsInput is an input type that accepts ChannelCapabilitySetsArgs and ChannelCapabilitySetsOutput values.
+// You can construct a concrete instance of `ChannelCapabilitySetsInput` via:
+//
+//	ChannelCapabilitySetsArgs{...}
+type ChannelCapabilitySetsInput interface {
+	pulumi.Input
+
+	ToChannelCapabilitySetsOutput() ChannelCapabilitySetsOutput
+	ToChannelCapabilitySetsOutputWithContext(context.Context) ChannelCapabilitySetsOutput
+}
+
+// Capabilities of a channel being created, every level given.
+type ChannelCapabilitySetsArgs struct {
+	Application pulumi.StringArrayInput `pulumi:"application"`
+	Channel     pulumi.StringArrayInput `pulumi:"channel"`
+	Orderer     pulumi.StringArrayInput `pulumi:"orderer"`
+}
+
+func (ChannelCapabilitySetsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelCapabilitySets)(nil)).Elem()
+}
+
+func (i ChannelCapabilitySetsArgs) ToChannelCapabilitySetsOutput() ChannelCapabilitySetsOutput {
+	return i.ToChannelCapabilitySetsOutputWithContext(context.Background())
+}
+
+func (i ChannelCapabilitySetsArgs) ToChannelCapabilitySetsOutputWithContext(ctx context.Context) ChannelCapabilitySetsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelCapabilitySetsOutput)
+}
+
+// Capabilities of a channel being created, every level given.
+type ChannelCapabilitySetsOutput struct{ *pulumi.OutputState }
+
+func (ChannelCapabilitySetsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelCapabilitySets)(nil)).Elem()
+}
+
+func (o ChannelCapabilitySetsOutput) ToChannelCapabilitySetsOutput() ChannelCapabilitySetsOutput {
+	return o
+}
+
+func (o ChannelCapabilitySetsOutput) ToChannelCapabilitySetsOutputWithContext(ctx context.Context) ChannelCapabilitySetsOutput {
+	return o
+}
+
+func (o ChannelCapabilitySetsOutput) Application() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelCapabilitySets) []string { return v.Application }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelCapabilitySetsOutput) Channel() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelCapabilitySets) []string { return v.Channel }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelCapabilitySetsOutput) Orderer() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelCapabilitySets) []string { return v.Orderer }).(pulumi.StringArrayOutput)
+}
+
+type ChannelCapabilitySetsPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelCapabilitySetsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelCapabilitySets)(nil)).Elem()
+}
+
+func (o ChannelCapabilitySetsPtrOutput) ToChannelCapabilitySetsPtrOutput() ChannelCapabilitySetsPtrOutput {
+	return o
+}
+
+func (o ChannelCapabilitySetsPtrOutput) ToChannelCapabilitySetsPtrOutputWithContext(ctx context.Context) ChannelCapabilitySetsPtrOutput {
+	return o
+}
+
+func (o ChannelCapabilitySetsPtrOutput) Elem() ChannelCapabilitySetsOutput {
+	return o.ApplyT(func(v *ChannelCapabilitySets) ChannelCapabilitySets {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelCapabilitySets
+		return ret
+	}).(ChannelCapabilitySetsOutput)
+}
+
+func (o ChannelCapabilitySetsPtrOutput) Application() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelCapabilitySets) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Application
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelCapabilitySetsPtrOutput) Channel() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelCapabilitySets) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Channel
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelCapabilitySetsPtrOutput) Orderer() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelCapabilitySets) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Orderer
+	}).(pulumi.StringArrayOutput)
+}
+
+// A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+type ChannelConsenter struct {
+	// PEM of its client TLS certificate.
+	ClientTlsCert string `pulumi:"clientTlsCert"`
+	// The orderer's host as the other consenters reach it (its cluster endpoint).
+	Host string `pulumi:"host"`
+	// SmartBFT: its consenter id (unique, from 1).
+	Id *float64 `pulumi:"id"`
+	// SmartBFT: PEM of its enrolment certificate.
+	Identity *string `pulumi:"identity"`
+	// SmartBFT: its organization's MSP id.
+	MspId *string `pulumi:"mspId"`
+	Port  float64 `pulumi:"port"`
+	// PEM of its server TLS certificate.
+	ServerTlsCert string `pulumi:"serverTlsCert"`
+}
+
+// ChannelConsenterInput is an input type that accepts ChannelConsenterArgs and ChannelConsenterOutput values.
+// You can construct a concrete instance of `ChannelConsenterInput` via:
+//
+//	ChannelConsenterArgs{...}
+type ChannelConsenterInput interface {
+	pulumi.Input
+
+	ToChannelConsenterOutput() ChannelConsenterOutput
+	ToChannelConsenterOutputWithContext(context.Context) ChannelConsenterOutput
+}
+
+// A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+type ChannelConsenterArgs struct {
+	// PEM of its client TLS certificate.
+	ClientTlsCert pulumi.StringInput `pulumi:"clientTlsCert"`
+	// The orderer's host as the other consenters reach it (its cluster endpoint).
+	Host pulumi.StringInput `pulumi:"host"`
+	// SmartBFT: its consenter id (unique, from 1).
+	Id pulumi.Float64PtrInput `pulumi:"id"`
+	// SmartBFT: PEM of its enrolment certificate.
+	Identity pulumi.StringPtrInput `pulumi:"identity"`
+	// SmartBFT: its organization's MSP id.
+	MspId pulumi.StringPtrInput `pulumi:"mspId"`
+	Port  pulumi.Float64Input   `pulumi:"port"`
+	// PEM of its server TLS certificate.
+	ServerTlsCert pulumi.StringInput `pulumi:"serverTlsCert"`
+}
+
+func (ChannelConsenterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConsenter)(nil)).Elem()
+}
+
+func (i ChannelConsenterArgs) ToChannelConsenterOutput() ChannelConsenterOutput {
+	return i.ToChannelConsenterOutputWithContext(context.Background())
+}
+
+func (i ChannelConsenterArgs) ToChannelConsenterOutputWithContext(ctx context.Context) ChannelConsenterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelConsenterOutput)
+}
+
+// ChannelConsenterArrayInput is an input type that accepts ChannelConsenterArray and ChannelConsenterArrayOutput values.
+// You can construct a concrete instance of `ChannelConsenterArrayInput` via:
+//
+//	ChannelConsenterArray{ ChannelConsenterArgs{...} }
+type ChannelConsenterArrayInput interface {
+	pulumi.Input
+
+	ToChannelConsenterArrayOutput() ChannelConsenterArrayOutput
+	ToChannelConsenterArrayOutputWithContext(context.Context) ChannelConsenterArrayOutput
+}
+
+type ChannelConsenterArray []ChannelConsenterInput
+
+func (ChannelConsenterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelConsenter)(nil)).Elem()
+}
+
+func (i ChannelConsenterArray) ToChannelConsenterArrayOutput() ChannelConsenterArrayOutput {
+	return i.ToChannelConsenterArrayOutputWithContext(context.Background())
+}
+
+func (i ChannelConsenterArray) ToChannelConsenterArrayOutputWithContext(ctx context.Context) ChannelConsenterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelConsenterArrayOutput)
+}
+
+// A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+type ChannelConsenterOutput struct{ *pulumi.OutputState }
+
+func (ChannelConsenterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelConsenter)(nil)).Elem()
+}
+
+func (o ChannelConsenterOutput) ToChannelConsenterOutput() ChannelConsenterOutput {
+	return o
+}
+
+func (o ChannelConsenterOutput) ToChannelConsenterOutputWithContext(ctx context.Context) ChannelConsenterOutput {
+	return o
+}
+
+// PEM of its client TLS certificate.
+func (o ChannelConsenterOutput) ClientTlsCert() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConsenter) string { return v.ClientTlsCert }).(pulumi.StringOutput)
+}
+
+// The orderer's host as the other consenters reach it (its cluster endpoint).
+func (o ChannelConsenterOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConsenter) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// SmartBFT: its consenter id (unique, from 1).
+func (o ChannelConsenterOutput) Id() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelConsenter) *float64 { return v.Id }).(pulumi.Float64PtrOutput)
+}
+
+// SmartBFT: PEM of its enrolment certificate.
+func (o ChannelConsenterOutput) Identity() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConsenter) *string { return v.Identity }).(pulumi.StringPtrOutput)
+}
+
+// SmartBFT: its organization's MSP id.
+func (o ChannelConsenterOutput) MspId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelConsenter) *string { return v.MspId }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelConsenterOutput) Port() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelConsenter) float64 { return v.Port }).(pulumi.Float64Output)
+}
+
+// PEM of its server TLS certificate.
+func (o ChannelConsenterOutput) ServerTlsCert() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelConsenter) string { return v.ServerTlsCert }).(pulumi.StringOutput)
+}
+
+type ChannelConsenterArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelConsenterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelConsenter)(nil)).Elem()
+}
+
+func (o ChannelConsenterArrayOutput) ToChannelConsenterArrayOutput() ChannelConsenterArrayOutput {
+	return o
+}
+
+func (o ChannelConsenterArrayOutput) ToChannelConsenterArrayOutputWithContext(ctx context.Context) ChannelConsenterArrayOutput {
+	return o
+}
+
+func (o ChannelConsenterArrayOutput) Index(i pulumi.IntInput) ChannelConsenterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelConsenter {
+		return vs[0].([]ChannelConsenter)[vs[1].(int)]
+	}).(ChannelConsenterOutput)
+}
+
+// The key material of a channel part that no reference holds: the identity's and the orderer's, and each signer's.
+type ChannelCredentials struct {
+	// The mutual TLS client key (PEM), when given as `clientKeyPem`.
+	ClientKeyPem *string `pulumi:"clientKeyPem"`
+	// The PKCS#11 user PIN, when given as `pin`.
+	Pin *string `pulumi:"pin"`
+	// The identity's private key (PEM), when given as `privateKeyPem`.
+	PrivateKeyPem *string `pulumi:"privateKeyPem"`
+	// Each signer's key or PIN given as a value (in `signers`' order; empty for a reference).
+	Signers []LedgerCredentials `pulumi:"signers"`
+}
+
+// The key material of a channel part that no reference holds: the identity's and the orderer's, and each signer's.
+type ChannelCredentialsOutput struct{ *pulumi.OutputState }
+
+func (ChannelCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelCredentials)(nil)).Elem()
+}
+
+func (o ChannelCredentialsOutput) ToChannelCredentialsOutput() ChannelCredentialsOutput {
+	return o
+}
+
+func (o ChannelCredentialsOutput) ToChannelCredentialsOutputWithContext(ctx context.Context) ChannelCredentialsOutput {
+	return o
+}
+
+// The mutual TLS client key (PEM), when given as `clientKeyPem`.
+func (o ChannelCredentialsOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelCredentials) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// The PKCS#11 user PIN, when given as `pin`.
+func (o ChannelCredentialsOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelCredentials) *string { return v.Pin }).(pulumi.StringPtrOutput)
+}
+
+// The identity's private key (PEM), when given as `privateKeyPem`.
+func (o ChannelCredentialsOutput) PrivateKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelCredentials) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// Each signer's key or PIN given as a value (in `signers`' order; empty for a reference).
+func (o ChannelCredentialsOutput) Signers() LedgerCredentialsArrayOutput {
+	return o.ApplyT(func(v ChannelCredentials) []LedgerCredentials { return v.Signers }).(LedgerCredentialsArrayOutput)
+}
+
+// etcdraft's options (configtx.yaml's EtcdRaft.Options).
+type ChannelEtcdRaftOptions struct {
+	// Default: 10
+	ElectionTick *float64 `pulumi:"electionTick"`
+	// Default: 1
+	HeartbeatTick *float64 `pulumi:"heartbeatTick"`
+	// Default: 5
+	MaxInflightBlocks *float64 `pulumi:"maxInflightBlocks"`
+	// Bytes.
+	//
+	// Default: 16777216
+	SnapshotIntervalSize *float64 `pulumi:"snapshotIntervalSize"`
+	// Default: "500ms"
+	TickInterval *string `pulumi:"tickInterval"`
+}
+
+// ChannelEtcdRaftOptionsInput is an input type that accepts ChannelEtcdRaftOptionsArgs and ChannelEtcdRaftOptionsOutput values.
+// You can construct a concrete instance of `ChannelEtcdRaftOptionsInput` via:
+//
+//	ChannelEtcdRaftOptionsArgs{...}
+type ChannelEtcdRaftOptionsInput interface {
+	pulumi.Input
+
+	ToChannelEtcdRaftOptionsOutput() ChannelEtcdRaftOptionsOutput
+	ToChannelEtcdRaftOptionsOutputWithContext(context.Context) ChannelEtcdRaftOptionsOutput
+}
+
+// etcdraft's options (configtx.yaml's EtcdRaft.Options).
+type ChannelEtcdRaftOptionsArgs struct {
+	// Default: 10
+	ElectionTick pulumi.Float64PtrInput `pulumi:"electionTick"`
+	// Default: 1
+	HeartbeatTick pulumi.Float64PtrInput `pulumi:"heartbeatTick"`
+	// Default: 5
+	MaxInflightBlocks pulumi.Float64PtrInput `pulumi:"maxInflightBlocks"`
+	// Bytes.
+	//
+	// Default: 16777216
+	SnapshotIntervalSize pulumi.Float64PtrInput `pulumi:"snapshotIntervalSize"`
+	// Default: "500ms"
+	TickInterval pulumi.StringPtrInput `pulumi:"tickInterval"`
+}
+
+func (ChannelEtcdRaftOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEtcdRaftOptions)(nil)).Elem()
+}
+
+func (i ChannelEtcdRaftOptionsArgs) ToChannelEtcdRaftOptionsOutput() ChannelEtcdRaftOptionsOutput {
+	return i.ToChannelEtcdRaftOptionsOutputWithContext(context.Background())
+}
+
+func (i ChannelEtcdRaftOptionsArgs) ToChannelEtcdRaftOptionsOutputWithContext(ctx context.Context) ChannelEtcdRaftOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelEtcdRaftOptionsOutput)
+}
+
+func (i ChannelEtcdRaftOptionsArgs) ToChannelEtcdRaftOptionsPtrOutput() ChannelEtcdRaftOptionsPtrOutput {
+	return i.ToChannelEtcdRaftOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i ChannelEtcdRaftOptionsArgs) ToChannelEtcdRaftOptionsPtrOutputWithContext(ctx context.Context) ChannelEtcdRaftOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelEtcdRaftOptionsOutput).ToChannelEtcdRaftOptionsPtrOutputWithContext(ctx)
+}
+
+// ChannelEtcdRaftOptionsPtrInput is an input type that accepts ChannelEtcdRaftOptionsArgs, ChannelEtcdRaftOptionsPtr and ChannelEtcdRaftOptionsPtrOutput values.
+// You can construct a concrete instance of `ChannelEtcdRaftOptionsPtrInput` via:
+//
+//	        ChannelEtcdRaftOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChannelEtcdRaftOptionsPtrInput interface {
+	pulumi.Input
+
+	ToChannelEtcdRaftOptionsPtrOutput() ChannelEtcdRaftOptionsPtrOutput
+	ToChannelEtcdRaftOptionsPtrOutputWithContext(context.Context) ChannelEtcdRaftOptionsPtrOutput
+}
+
+type channelEtcdRaftOptionsPtrType ChannelEtcdRaftOptionsArgs
+
+func ChannelEtcdRaftOptionsPtr(v *ChannelEtcdRaftOptionsArgs) ChannelEtcdRaftOptionsPtrInput {
+	return (*channelEtcdRaftOptionsPtrType)(v)
+}
+
+func (*channelEtcdRaftOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelEtcdRaftOptions)(nil)).Elem()
+}
+
+func (i *channelEtcdRaftOptionsPtrType) ToChannelEtcdRaftOptionsPtrOutput() ChannelEtcdRaftOptionsPtrOutput {
+	return i.ToChannelEtcdRaftOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *channelEtcdRaftOptionsPtrType) ToChannelEtcdRaftOptionsPtrOutputWithContext(ctx context.Context) ChannelEtcdRaftOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelEtcdRaftOptionsPtrOutput)
+}
+
+// etcdraft's options (configtx.yaml's EtcdRaft.Options).
+type ChannelEtcdRaftOptionsOutput struct{ *pulumi.OutputState }
+
+func (ChannelEtcdRaftOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelEtcdRaftOptions)(nil)).Elem()
+}
+
+func (o ChannelEtcdRaftOptionsOutput) ToChannelEtcdRaftOptionsOutput() ChannelEtcdRaftOptionsOutput {
+	return o
+}
+
+func (o ChannelEtcdRaftOptionsOutput) ToChannelEtcdRaftOptionsOutputWithContext(ctx context.Context) ChannelEtcdRaftOptionsOutput {
+	return o
+}
+
+func (o ChannelEtcdRaftOptionsOutput) ToChannelEtcdRaftOptionsPtrOutput() ChannelEtcdRaftOptionsPtrOutput {
+	return o.ToChannelEtcdRaftOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelEtcdRaftOptionsOutput) ToChannelEtcdRaftOptionsPtrOutputWithContext(ctx context.Context) ChannelEtcdRaftOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelEtcdRaftOptions) *ChannelEtcdRaftOptions {
+		return &v
+	}).(ChannelEtcdRaftOptionsPtrOutput)
+}
+
+// Default: 10
+func (o ChannelEtcdRaftOptionsOutput) ElectionTick() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelEtcdRaftOptions) *float64 { return v.ElectionTick }).(pulumi.Float64PtrOutput)
+}
+
+// Default: 1
+func (o ChannelEtcdRaftOptionsOutput) HeartbeatTick() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelEtcdRaftOptions) *float64 { return v.HeartbeatTick }).(pulumi.Float64PtrOutput)
+}
+
+// Default: 5
+func (o ChannelEtcdRaftOptionsOutput) MaxInflightBlocks() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelEtcdRaftOptions) *float64 { return v.MaxInflightBlocks }).(pulumi.Float64PtrOutput)
+}
+
+// Bytes.
+//
+// Default: 16777216
+func (o ChannelEtcdRaftOptionsOutput) SnapshotIntervalSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelEtcdRaftOptions) *float64 { return v.SnapshotIntervalSize }).(pulumi.Float64PtrOutput)
+}
+
+// Default: "500ms"
+func (o ChannelEtcdRaftOptionsOutput) TickInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelEtcdRaftOptions) *string { return v.TickInterval }).(pulumi.StringPtrOutput)
+}
+
+type ChannelEtcdRaftOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelEtcdRaftOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelEtcdRaftOptions)(nil)).Elem()
+}
+
+func (o ChannelEtcdRaftOptionsPtrOutput) ToChannelEtcdRaftOptionsPtrOutput() ChannelEtcdRaftOptionsPtrOutput {
+	return o
+}
+
+func (o ChannelEtcdRaftOptionsPtrOutput) ToChannelEtcdRaftOptionsPtrOutputWithContext(ctx context.Context) ChannelEtcdRaftOptionsPtrOutput {
+	return o
+}
+
+func (o ChannelEtcdRaftOptionsPtrOutput) Elem() ChannelEtcdRaftOptionsOutput {
+	return o.ApplyT(func(v *ChannelEtcdRaftOptions) ChannelEtcdRaftOptions {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelEtcdRaftOptions
+		return ret
+	}).(ChannelEtcdRaftOptionsOutput)
+}
+
+// Default: 10
+func (o ChannelEtcdRaftOptionsPtrOutput) ElectionTick() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelEtcdRaftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.ElectionTick
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Default: 1
+func (o ChannelEtcdRaftOptionsPtrOutput) HeartbeatTick() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelEtcdRaftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.HeartbeatTick
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Default: 5
+func (o ChannelEtcdRaftOptionsPtrOutput) MaxInflightBlocks() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelEtcdRaftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MaxInflightBlocks
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Bytes.
+//
+// Default: 16777216
+func (o ChannelEtcdRaftOptionsPtrOutput) SnapshotIntervalSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelEtcdRaftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotIntervalSize
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Default: "500ms"
+func (o ChannelEtcdRaftOptionsPtrOutput) TickInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelEtcdRaftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TickInterval
+	}).(pulumi.StringPtrOutput)
+}
+
+// An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+type ChannelMsp struct {
+	// Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+	//
+	// Default: []
+	Admins []string `pulumi:"admins"`
+	// PEM intermediate CA certificates (intermediatecerts/).
+	//
+	// Default: []
+	IntermediateCertificates []string `pulumi:"intermediateCertificates"`
+	// The MSP id, e.g. "Org3MSP" (also the organization's group key).
+	MspId string `pulumi:"mspId"`
+	// Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+	// certificate).
+	//
+	// Default: true
+	NodeOUs *bool `pulumi:"nodeOUs"`
+	// The organization's policies.
+	//
+	// Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+	// client), Admins (admin), Endorsement (peer)
+	Policies map[string]ChannelPolicy `pulumi:"policies"`
+	// PEM certificate revocation lists.
+	//
+	// Default: []
+	RevocationList []string `pulumi:"revocationList"`
+	// PEM root CA certificates (cacerts/): at least one.
+	RootCertificates []string `pulumi:"rootCertificates"`
+	// PEM TLS intermediate CA certificates.
+	//
+	// Default: []
+	TlsIntermediateCertificates []string `pulumi:"tlsIntermediateCertificates"`
+	// PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+	TlsRootCertificates []string `pulumi:"tlsRootCertificates"`
+}
+
+// ChannelMspInput is an input type that accepts ChannelMspArgs and ChannelMspOutput values.
+// You can construct a concrete instance of `ChannelMspInput` via:
+//
+//	ChannelMspArgs{...}
+type ChannelMspInput interface {
+	pulumi.Input
+
+	ToChannelMspOutput() ChannelMspOutput
+	ToChannelMspOutputWithContext(context.Context) ChannelMspOutput
+}
+
+// An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+type ChannelMspArgs struct {
+	// Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+	//
+	// Default: []
+	Admins pulumi.StringArrayInput `pulumi:"admins"`
+	// PEM intermediate CA certificates (intermediatecerts/).
+	//
+	// Default: []
+	IntermediateCertificates pulumi.StringArrayInput `pulumi:"intermediateCertificates"`
+	// The MSP id, e.g. "Org3MSP" (also the organization's group key).
+	MspId pulumi.StringInput `pulumi:"mspId"`
+	// Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+	// certificate).
+	//
+	// Default: true
+	NodeOUs pulumi.BoolPtrInput `pulumi:"nodeOUs"`
+	// The organization's policies.
+	//
+	// Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+	// client), Admins (admin), Endorsement (peer)
+	Policies ChannelPolicyMapInput `pulumi:"policies"`
+	// PEM certificate revocation lists.
+	//
+	// Default: []
+	RevocationList pulumi.StringArrayInput `pulumi:"revocationList"`
+	// PEM root CA certificates (cacerts/): at least one.
+	RootCertificates pulumi.StringArrayInput `pulumi:"rootCertificates"`
+	// PEM TLS intermediate CA certificates.
+	//
+	// Default: []
+	TlsIntermediateCertificates pulumi.StringArrayInput `pulumi:"tlsIntermediateCertificates"`
+	// PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+	TlsRootCertificates pulumi.StringArrayInput `pulumi:"tlsRootCertificates"`
+}
+
+func (ChannelMspArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelMsp)(nil)).Elem()
+}
+
+func (i ChannelMspArgs) ToChannelMspOutput() ChannelMspOutput {
+	return i.ToChannelMspOutputWithContext(context.Background())
+}
+
+func (i ChannelMspArgs) ToChannelMspOutputWithContext(ctx context.Context) ChannelMspOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelMspOutput)
+}
+
+// An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+type ChannelMspOutput struct{ *pulumi.OutputState }
+
+func (ChannelMspOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelMsp)(nil)).Elem()
+}
+
+func (o ChannelMspOutput) ToChannelMspOutput() ChannelMspOutput {
+	return o
+}
+
+func (o ChannelMspOutput) ToChannelMspOutputWithContext(ctx context.Context) ChannelMspOutput {
+	return o
+}
+
+// Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+//
+// Default: []
+func (o ChannelMspOutput) Admins() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelMsp) []string { return v.Admins }).(pulumi.StringArrayOutput)
+}
+
+// PEM intermediate CA certificates (intermediatecerts/).
+//
+// Default: []
+func (o ChannelMspOutput) IntermediateCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelMsp) []string { return v.IntermediateCertificates }).(pulumi.StringArrayOutput)
+}
+
+// The MSP id, e.g. "Org3MSP" (also the organization's group key).
+func (o ChannelMspOutput) MspId() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelMsp) string { return v.MspId }).(pulumi.StringOutput)
+}
+
+// Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+// certificate).
+//
+// Default: true
+func (o ChannelMspOutput) NodeOUs() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChannelMsp) *bool { return v.NodeOUs }).(pulumi.BoolPtrOutput)
+}
+
+// The organization's policies.
+//
+// Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+// client), Admins (admin), Endorsement (peer)
+func (o ChannelMspOutput) Policies() ChannelPolicyMapOutput {
+	return o.ApplyT(func(v ChannelMsp) map[string]ChannelPolicy { return v.Policies }).(ChannelPolicyMapOutput)
+}
+
+// PEM certificate revocation lists.
+//
+// Default: []
+func (o ChannelMspOutput) RevocationList() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelMsp) []string { return v.RevocationList }).(pulumi.StringArrayOutput)
+}
+
+// PEM root CA certificates (cacerts/): at least one.
+func (o ChannelMspOutput) RootCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelMsp) []string { return v.RootCertificates }).(pulumi.StringArrayOutput)
+}
+
+// PEM TLS intermediate CA certificates.
+//
+// Default: []
+func (o ChannelMspOutput) TlsIntermediateCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelMsp) []string { return v.TlsIntermediateCertificates }).(pulumi.StringArrayOutput)
+}
+
+// PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+func (o ChannelMspOutput) TlsRootCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelMsp) []string { return v.TlsRootCertificates }).(pulumi.StringArrayOutput)
+}
+
+// An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+// one (mutual TLS), the key given in exactly one way as a gateway's is.
+type ChannelNode struct {
+	// "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+	// endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+	// (insecure).
+	Address string `pulumi:"address"`
+	// PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+	// of clientKeyFile, clientKeyEnv or clientKeyPem.
+	ClientCertPem *string `pulumi:"clientCertPem"`
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	ClientKeyEnv *string `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	ClientKeyFile *string `pulumi:"clientKeyFile"`
+	// The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+	ClientKeyPem *string `pulumi:"clientKeyPem"`
+	// The TLS server name to expect instead of the address's host.
+	ServerNameOverride *string `pulumi:"serverNameOverride"`
+	// PEM of the CA that signed the node's TLS certificate; enables TLS.
+	TlsRootCertPem *string `pulumi:"tlsRootCertPem"`
+}
+
+// ChannelNodeInput is an input type that accepts ChannelNodeArgs and ChannelNodeOutput values.
+// You can construct a concrete instance of `ChannelNodeInput` via:
+//
+//	ChannelNodeArgs{...}
+type ChannelNodeInput interface {
+	pulumi.Input
+
+	ToChannelNodeOutput() ChannelNodeOutput
+	ToChannelNodeOutputWithContext(context.Context) ChannelNodeOutput
+}
+
+// An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+// one (mutual TLS), the key given in exactly one way as a gateway's is.
+type ChannelNodeArgs struct {
+	// "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+	// endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+	// (insecure).
+	Address pulumi.StringInput `pulumi:"address"`
+	// PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+	// of clientKeyFile, clientKeyEnv or clientKeyPem.
+	ClientCertPem pulumi.StringPtrInput `pulumi:"clientCertPem"`
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	ClientKeyEnv pulumi.StringPtrInput `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	ClientKeyFile pulumi.StringPtrInput `pulumi:"clientKeyFile"`
+	// The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+	ClientKeyPem pulumi.StringPtrInput `pulumi:"clientKeyPem"`
+	// The TLS server name to expect instead of the address's host.
+	ServerNameOverride pulumi.StringPtrInput `pulumi:"serverNameOverride"`
+	// PEM of the CA that signed the node's TLS certificate; enables TLS.
+	TlsRootCertPem pulumi.StringPtrInput `pulumi:"tlsRootCertPem"`
+}
+
+func (ChannelNodeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelNode)(nil)).Elem()
+}
+
+func (i ChannelNodeArgs) ToChannelNodeOutput() ChannelNodeOutput {
+	return i.ToChannelNodeOutputWithContext(context.Background())
+}
+
+func (i ChannelNodeArgs) ToChannelNodeOutputWithContext(ctx context.Context) ChannelNodeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelNodeOutput)
+}
+
+func (i ChannelNodeArgs) ToChannelNodePtrOutput() ChannelNodePtrOutput {
+	return i.ToChannelNodePtrOutputWithContext(context.Background())
+}
+
+func (i ChannelNodeArgs) ToChannelNodePtrOutputWithContext(ctx context.Context) ChannelNodePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelNodeOutput).ToChannelNodePtrOutputWithContext(ctx)
+}
+
+// ChannelNodePtrInput is an input type that accepts ChannelNodeArgs, ChannelNodePtr and ChannelNodePtrOutput values.
+// You can construct a concrete instance of `ChannelNodePtrInput` via:
+//
+//	        ChannelNodeArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChannelNodePtrInput interface {
+	pulumi.Input
+
+	ToChannelNodePtrOutput() ChannelNodePtrOutput
+	ToChannelNodePtrOutputWithContext(context.Context) ChannelNodePtrOutput
+}
+
+type channelNodePtrType ChannelNodeArgs
+
+func ChannelNodePtr(v *ChannelNodeArgs) ChannelNodePtrInput {
+	return (*channelNodePtrType)(v)
+}
+
+func (*channelNodePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelNode)(nil)).Elem()
+}
+
+func (i *channelNodePtrType) ToChannelNodePtrOutput() ChannelNodePtrOutput {
+	return i.ToChannelNodePtrOutputWithContext(context.Background())
+}
+
+func (i *channelNodePtrType) ToChannelNodePtrOutputWithContext(ctx context.Context) ChannelNodePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelNodePtrOutput)
+}
+
+// ChannelNodeArrayInput is an input type that accepts ChannelNodeArray and ChannelNodeArrayOutput values.
+// You can construct a concrete instance of `ChannelNodeArrayInput` via:
+//
+//	ChannelNodeArray{ ChannelNodeArgs{...} }
+type ChannelNodeArrayInput interface {
+	pulumi.Input
+
+	ToChannelNodeArrayOutput() ChannelNodeArrayOutput
+	ToChannelNodeArrayOutputWithContext(context.Context) ChannelNodeArrayOutput
+}
+
+type ChannelNodeArray []ChannelNodeInput
+
+func (ChannelNodeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelNode)(nil)).Elem()
+}
+
+func (i ChannelNodeArray) ToChannelNodeArrayOutput() ChannelNodeArrayOutput {
+	return i.ToChannelNodeArrayOutputWithContext(context.Background())
+}
+
+func (i ChannelNodeArray) ToChannelNodeArrayOutputWithContext(ctx context.Context) ChannelNodeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelNodeArrayOutput)
+}
+
+// An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+// one (mutual TLS), the key given in exactly one way as a gateway's is.
+type ChannelNodeOutput struct{ *pulumi.OutputState }
+
+func (ChannelNodeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelNode)(nil)).Elem()
+}
+
+func (o ChannelNodeOutput) ToChannelNodeOutput() ChannelNodeOutput {
+	return o
+}
+
+func (o ChannelNodeOutput) ToChannelNodeOutputWithContext(ctx context.Context) ChannelNodeOutput {
+	return o
+}
+
+func (o ChannelNodeOutput) ToChannelNodePtrOutput() ChannelNodePtrOutput {
+	return o.ToChannelNodePtrOutputWithContext(context.Background())
+}
+
+func (o ChannelNodeOutput) ToChannelNodePtrOutputWithContext(ctx context.Context) ChannelNodePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelNode) *ChannelNode {
+		return &v
+	}).(ChannelNodePtrOutput)
+}
+
+// "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+// endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+// (insecure).
+func (o ChannelNodeOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelNode) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+// of clientKeyFile, clientKeyEnv or clientKeyPem.
+func (o ChannelNodeOutput) ClientCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelNode) *string { return v.ClientCertPem }).(pulumi.StringPtrOutput)
+}
+
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+func (o ChannelNodeOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelNode) *string { return v.ClientKeyEnv }).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+func (o ChannelNodeOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelNode) *string { return v.ClientKeyFile }).(pulumi.StringPtrOutput)
+}
+
+// The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+func (o ChannelNodeOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelNode) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// The TLS server name to expect instead of the address's host.
+func (o ChannelNodeOutput) ServerNameOverride() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelNode) *string { return v.ServerNameOverride }).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that signed the node's TLS certificate; enables TLS.
+func (o ChannelNodeOutput) TlsRootCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelNode) *string { return v.TlsRootCertPem }).(pulumi.StringPtrOutput)
+}
+
+type ChannelNodePtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelNodePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelNode)(nil)).Elem()
+}
+
+func (o ChannelNodePtrOutput) ToChannelNodePtrOutput() ChannelNodePtrOutput {
+	return o
+}
+
+func (o ChannelNodePtrOutput) ToChannelNodePtrOutputWithContext(ctx context.Context) ChannelNodePtrOutput {
+	return o
+}
+
+func (o ChannelNodePtrOutput) Elem() ChannelNodeOutput {
+	return o.ApplyT(func(v *ChannelNode) ChannelNode {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelNode
+		return ret
+	}).(ChannelNodeOutput)
+}
+
+// "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+// endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+// (insecure).
+func (o ChannelNodePtrOutput) Address() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Address
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+// of clientKeyFile, clientKeyEnv or clientKeyPem.
+func (o ChannelNodePtrOutput) ClientCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientCertPem
+	}).(pulumi.StringPtrOutput)
+}
+
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+func (o ChannelNodePtrOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyEnv
+	}).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+func (o ChannelNodePtrOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyFile
+	}).(pulumi.StringPtrOutput)
+}
+
+// The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+func (o ChannelNodePtrOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientKeyPem
+	}).(pulumi.StringPtrOutput)
+}
+
+// The TLS server name to expect instead of the address's host.
+func (o ChannelNodePtrOutput) ServerNameOverride() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ServerNameOverride
+	}).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that signed the node's TLS certificate; enables TLS.
+func (o ChannelNodePtrOutput) TlsRootCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelNode) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TlsRootCertPem
+	}).(pulumi.StringPtrOutput)
+}
+
+type ChannelNodeArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelNodeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelNode)(nil)).Elem()
+}
+
+func (o ChannelNodeArrayOutput) ToChannelNodeArrayOutput() ChannelNodeArrayOutput {
+	return o
+}
+
+func (o ChannelNodeArrayOutput) ToChannelNodeArrayOutputWithContext(ctx context.Context) ChannelNodeArrayOutput {
+	return o
+}
+
+func (o ChannelNodeArrayOutput) Index(i pulumi.IntInput) ChannelNodeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelNode {
+		return vs[0].([]ChannelNode)[vs[1].(int)]
+	}).(ChannelNodeOutput)
+}
+
+// The key material of a Channel that no reference holds.
+type ChannelOrdererCredentials struct {
+	// Each orderer's client TLS key given as a value (in `orderers`' order; "" for a reference).
+	Orderers []string `pulumi:"orderers"`
+}
+
+// The key material of a Channel that no reference holds.
+type ChannelOrdererCredentialsOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrdererCredentials)(nil)).Elem()
+}
+
+func (o ChannelOrdererCredentialsOutput) ToChannelOrdererCredentialsOutput() ChannelOrdererCredentialsOutput {
+	return o
+}
+
+func (o ChannelOrdererCredentialsOutput) ToChannelOrdererCredentialsOutputWithContext(ctx context.Context) ChannelOrdererCredentialsOutput {
+	return o
+}
+
+// Each orderer's client TLS key given as a value (in `orderers`' order; "" for a reference).
+func (o ChannelOrdererCredentialsOutput) Orderers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererCredentials) []string { return v.Orderers }).(pulumi.StringArrayOutput)
+}
+
+// The ordering service of a channel being created.
+type ChannelOrdererDeclaration struct {
+	// Global orderer addresses (channels before V3_0 only).
+	//
+	// Default: []
+	Addresses []string `pulumi:"addresses"`
+	// Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+	BatchSize *ChannelBatchSize `pulumi:"batchSize"`
+	// A Go duration.
+	//
+	// Default: "2s"
+	BatchTimeout *string `pulumi:"batchTimeout"`
+	// "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+	Consensus  string             `pulumi:"consensus"`
+	Consenters []ChannelConsenter `pulumi:"consenters"`
+	// etcdraft's options.
+	//
+	// Default: configtxgen's
+	EtcdRaftOptions *ChannelEtcdRaftOptions          `pulumi:"etcdRaftOptions"`
+	Organizations   []ChannelOrganizationDeclaration `pulumi:"organizations"`
+	// Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+	Policies map[string]ChannelPolicy `pulumi:"policies"`
+	// SmartBFT's options.
+	SmartBftOptions *ChannelSmartBftOptions `pulumi:"smartBftOptions"`
+}
+
+// ChannelOrdererDeclarationInput is an input type that accepts ChannelOrdererDeclarationArgs and ChannelOrdererDeclarationOutput values.
+// You can construct a concrete instance of `ChannelOrdererDeclarationInput` via:
+//
+//	ChannelOrdererDeclarationArgs{...}
+type ChannelOrdererDeclarationInput interface {
+	pulumi.Input
+
+	ToChannelOrdererDeclarationOutput() ChannelOrdererDeclarationOutput
+	ToChannelOrdererDeclarationOutputWithContext(context.Context) ChannelOrdererDeclarationOutput
+}
+
+// The ordering service of a channel being created.
+type ChannelOrdererDeclarationArgs struct {
+	// Global orderer addresses (channels before V3_0 only).
+	//
+	// Default: []
+	Addresses pulumi.StringArrayInput `pulumi:"addresses"`
+	// Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+	BatchSize ChannelBatchSizePtrInput `pulumi:"batchSize"`
+	// A Go duration.
+	//
+	// Default: "2s"
+	BatchTimeout pulumi.StringPtrInput `pulumi:"batchTimeout"`
+	// "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+	Consensus  pulumi.StringInput         `pulumi:"consensus"`
+	Consenters ChannelConsenterArrayInput `pulumi:"consenters"`
+	// etcdraft's options.
+	//
+	// Default: configtxgen's
+	EtcdRaftOptions ChannelEtcdRaftOptionsPtrInput           `pulumi:"etcdRaftOptions"`
+	Organizations   ChannelOrganizationDeclarationArrayInput `pulumi:"organizations"`
+	// Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+	Policies ChannelPolicyMapInput `pulumi:"policies"`
+	// SmartBFT's options.
+	SmartBftOptions ChannelSmartBftOptionsPtrInput `pulumi:"smartBftOptions"`
+}
+
+func (ChannelOrdererDeclarationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrdererDeclaration)(nil)).Elem()
+}
+
+func (i ChannelOrdererDeclarationArgs) ToChannelOrdererDeclarationOutput() ChannelOrdererDeclarationOutput {
+	return i.ToChannelOrdererDeclarationOutputWithContext(context.Background())
+}
+
+func (i ChannelOrdererDeclarationArgs) ToChannelOrdererDeclarationOutputWithContext(ctx context.Context) ChannelOrdererDeclarationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelOrdererDeclarationOutput)
+}
+
+// The ordering service of a channel being created.
+type ChannelOrdererDeclarationOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererDeclarationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrdererDeclaration)(nil)).Elem()
+}
+
+func (o ChannelOrdererDeclarationOutput) ToChannelOrdererDeclarationOutput() ChannelOrdererDeclarationOutput {
+	return o
+}
+
+func (o ChannelOrdererDeclarationOutput) ToChannelOrdererDeclarationOutputWithContext(ctx context.Context) ChannelOrdererDeclarationOutput {
+	return o
+}
+
+// Global orderer addresses (channels before V3_0 only).
+//
+// Default: []
+func (o ChannelOrdererDeclarationOutput) Addresses() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) []string { return v.Addresses }).(pulumi.StringArrayOutput)
+}
+
+// Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+func (o ChannelOrdererDeclarationOutput) BatchSize() ChannelBatchSizePtrOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) *ChannelBatchSize { return v.BatchSize }).(ChannelBatchSizePtrOutput)
+}
+
+// A Go duration.
+//
+// Default: "2s"
+func (o ChannelOrdererDeclarationOutput) BatchTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) *string { return v.BatchTimeout }).(pulumi.StringPtrOutput)
+}
+
+// "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+func (o ChannelOrdererDeclarationOutput) Consensus() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) string { return v.Consensus }).(pulumi.StringOutput)
+}
+
+func (o ChannelOrdererDeclarationOutput) Consenters() ChannelConsenterArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) []ChannelConsenter { return v.Consenters }).(ChannelConsenterArrayOutput)
+}
+
+// etcdraft's options.
+//
+// Default: configtxgen's
+func (o ChannelOrdererDeclarationOutput) EtcdRaftOptions() ChannelEtcdRaftOptionsPtrOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) *ChannelEtcdRaftOptions { return v.EtcdRaftOptions }).(ChannelEtcdRaftOptionsPtrOutput)
+}
+
+func (o ChannelOrdererDeclarationOutput) Organizations() ChannelOrganizationDeclarationArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) []ChannelOrganizationDeclaration { return v.Organizations }).(ChannelOrganizationDeclarationArrayOutput)
+}
+
+// Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+func (o ChannelOrdererDeclarationOutput) Policies() ChannelPolicyMapOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) map[string]ChannelPolicy { return v.Policies }).(ChannelPolicyMapOutput)
+}
+
+// SmartBFT's options.
+func (o ChannelOrdererDeclarationOutput) SmartBftOptions() ChannelSmartBftOptionsPtrOutput {
+	return o.ApplyT(func(v ChannelOrdererDeclaration) *ChannelSmartBftOptions { return v.SmartBftOptions }).(ChannelSmartBftOptionsPtrOutput)
+}
+
+type ChannelOrdererDeclarationPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererDeclarationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelOrdererDeclaration)(nil)).Elem()
+}
+
+func (o ChannelOrdererDeclarationPtrOutput) ToChannelOrdererDeclarationPtrOutput() ChannelOrdererDeclarationPtrOutput {
+	return o
+}
+
+func (o ChannelOrdererDeclarationPtrOutput) ToChannelOrdererDeclarationPtrOutputWithContext(ctx context.Context) ChannelOrdererDeclarationPtrOutput {
+	return o
+}
+
+func (o ChannelOrdererDeclarationPtrOutput) Elem() ChannelOrdererDeclarationOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) ChannelOrdererDeclaration {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelOrdererDeclaration
+		return ret
+	}).(ChannelOrdererDeclarationOutput)
+}
+
+// Global orderer addresses (channels before V3_0 only).
+//
+// Default: []
+func (o ChannelOrdererDeclarationPtrOutput) Addresses() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Addresses
+	}).(pulumi.StringArrayOutput)
+}
+
+// Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+func (o ChannelOrdererDeclarationPtrOutput) BatchSize() ChannelBatchSizePtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) *ChannelBatchSize {
+		if v == nil {
+			return nil
+		}
+		return v.BatchSize
+	}).(ChannelBatchSizePtrOutput)
+}
+
+// A Go duration.
+//
+// Default: "2s"
+func (o ChannelOrdererDeclarationPtrOutput) BatchTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) *string {
+		if v == nil {
+			return nil
+		}
+		return v.BatchTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+func (o ChannelOrdererDeclarationPtrOutput) Consensus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Consensus
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelOrdererDeclarationPtrOutput) Consenters() ChannelConsenterArrayOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) []ChannelConsenter {
+		if v == nil {
+			return nil
+		}
+		return v.Consenters
+	}).(ChannelConsenterArrayOutput)
+}
+
+// etcdraft's options.
+//
+// Default: configtxgen's
+func (o ChannelOrdererDeclarationPtrOutput) EtcdRaftOptions() ChannelEtcdRaftOptionsPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) *ChannelEtcdRaftOptions {
+		if v == nil {
+			return nil
+		}
+		return v.EtcdRaftOptions
+	}).(ChannelEtcdRaftOptionsPtrOutput)
+}
+
+func (o ChannelOrdererDeclarationPtrOutput) Organizations() ChannelOrganizationDeclarationArrayOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) []ChannelOrganizationDeclaration {
+		if v == nil {
+			return nil
+		}
+		return v.Organizations
+	}).(ChannelOrganizationDeclarationArrayOutput)
+}
+
+// Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+func (o ChannelOrdererDeclarationPtrOutput) Policies() ChannelPolicyMapOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) map[string]ChannelPolicy {
+		if v == nil {
+			return nil
+		}
+		return v.Policies
+	}).(ChannelPolicyMapOutput)
+}
+
+// SmartBFT's options.
+func (o ChannelOrdererDeclarationPtrOutput) SmartBftOptions() ChannelSmartBftOptionsPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererDeclaration) *ChannelSmartBftOptions {
+		if v == nil {
+			return nil
+		}
+		return v.SmartBftOptions
+	}).(ChannelSmartBftOptionsPtrOutput)
+}
+
+// An orderer's view of a channel (the participation API's answer).
+type ChannelOrdererStatus struct {
+	// The orderer's admin endpoint.
+	Address string `pulumi:"address"`
+	// Whether the orderer had the channel already (adopted, not joined).
+	AlreadyJoined bool `pulumi:"alreadyJoined"`
+	// "consenter", "follower", "config-tracker" or "other".
+	ConsensusRelation string `pulumi:"consensusRelation"`
+	// "active", "onboarding", "inactive" or "failed".
+	Status string `pulumi:"status"`
+}
+
+// An orderer's view of a channel (the participation API's answer).
+type ChannelOrdererStatusOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererStatusOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrdererStatus)(nil)).Elem()
+}
+
+func (o ChannelOrdererStatusOutput) ToChannelOrdererStatusOutput() ChannelOrdererStatusOutput {
+	return o
+}
+
+func (o ChannelOrdererStatusOutput) ToChannelOrdererStatusOutputWithContext(ctx context.Context) ChannelOrdererStatusOutput {
+	return o
+}
+
+// The orderer's admin endpoint.
+func (o ChannelOrdererStatusOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererStatus) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// Whether the orderer had the channel already (adopted, not joined).
+func (o ChannelOrdererStatusOutput) AlreadyJoined() pulumi.BoolOutput {
+	return o.ApplyT(func(v ChannelOrdererStatus) bool { return v.AlreadyJoined }).(pulumi.BoolOutput)
+}
+
+// "consenter", "follower", "config-tracker" or "other".
+func (o ChannelOrdererStatusOutput) ConsensusRelation() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererStatus) string { return v.ConsensusRelation }).(pulumi.StringOutput)
+}
+
+// "active", "onboarding", "inactive" or "failed".
+func (o ChannelOrdererStatusOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererStatus) string { return v.Status }).(pulumi.StringOutput)
+}
+
+type ChannelOrdererStatusArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererStatusArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelOrdererStatus)(nil)).Elem()
+}
+
+func (o ChannelOrdererStatusArrayOutput) ToChannelOrdererStatusArrayOutput() ChannelOrdererStatusArrayOutput {
+	return o
+}
+
+func (o ChannelOrdererStatusArrayOutput) ToChannelOrdererStatusArrayOutputWithContext(ctx context.Context) ChannelOrdererStatusArrayOutput {
+	return o
+}
+
+func (o ChannelOrdererStatusArrayOutput) Index(i pulumi.IntInput) ChannelOrdererStatusOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelOrdererStatus {
+		return vs[0].([]ChannelOrdererStatus)[vs[1].(int)]
+	}).(ChannelOrdererStatusOutput)
+}
+
+// The ordering service as the channel's configuration holds it.
+type ChannelOrdererView struct {
+	BatchSize ChannelOrdererViewBatchSize `pulumi:"batchSize"`
+	// A Go duration.
+	BatchTimeout string   `pulumi:"batchTimeout"`
+	Capabilities []string `pulumi:"capabilities"`
+	// "etcdraft", "BFT" (or "solo", "kafka" on old channels).
+	ConsensusType string                       `pulumi:"consensusType"`
+	Consenters    []ChannelConsenter           `pulumi:"consenters"`
+	Organizations []ChannelOrganizationView    `pulumi:"organizations"`
+	Policies      map[string]ChannelPolicyView `pulumi:"policies"`
+	// "STATE_NORMAL" or "STATE_MAINTENANCE".
+	State string `pulumi:"state"`
+}
+
+// The ordering service as the channel's configuration holds it.
+type ChannelOrdererViewOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrdererView)(nil)).Elem()
+}
+
+func (o ChannelOrdererViewOutput) ToChannelOrdererViewOutput() ChannelOrdererViewOutput {
+	return o
+}
+
+func (o ChannelOrdererViewOutput) ToChannelOrdererViewOutputWithContext(ctx context.Context) ChannelOrdererViewOutput {
+	return o
+}
+
+func (o ChannelOrdererViewOutput) BatchSize() ChannelOrdererViewBatchSizeOutput {
+	return o.ApplyT(func(v ChannelOrdererView) ChannelOrdererViewBatchSize { return v.BatchSize }).(ChannelOrdererViewBatchSizeOutput)
+}
+
+// A Go duration.
+func (o ChannelOrdererViewOutput) BatchTimeout() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererView) string { return v.BatchTimeout }).(pulumi.StringOutput)
+}
+
+func (o ChannelOrdererViewOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererView) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
+}
+
+// "etcdraft", "BFT" (or "solo", "kafka" on old channels).
+func (o ChannelOrdererViewOutput) ConsensusType() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererView) string { return v.ConsensusType }).(pulumi.StringOutput)
+}
+
+func (o ChannelOrdererViewOutput) Consenters() ChannelConsenterArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererView) []ChannelConsenter { return v.Consenters }).(ChannelConsenterArrayOutput)
+}
+
+func (o ChannelOrdererViewOutput) Organizations() ChannelOrganizationViewArrayOutput {
+	return o.ApplyT(func(v ChannelOrdererView) []ChannelOrganizationView { return v.Organizations }).(ChannelOrganizationViewArrayOutput)
+}
+
+func (o ChannelOrdererViewOutput) Policies() ChannelPolicyViewMapOutput {
+	return o.ApplyT(func(v ChannelOrdererView) map[string]ChannelPolicyView { return v.Policies }).(ChannelPolicyViewMapOutput)
+}
+
+// "STATE_NORMAL" or "STATE_MAINTENANCE".
+func (o ChannelOrdererViewOutput) State() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrdererView) string { return v.State }).(pulumi.StringOutput)
+}
+
+type ChannelOrdererViewPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererViewPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelOrdererView)(nil)).Elem()
+}
+
+func (o ChannelOrdererViewPtrOutput) ToChannelOrdererViewPtrOutput() ChannelOrdererViewPtrOutput {
+	return o
+}
+
+func (o ChannelOrdererViewPtrOutput) ToChannelOrdererViewPtrOutputWithContext(ctx context.Context) ChannelOrdererViewPtrOutput {
+	return o
+}
+
+func (o ChannelOrdererViewPtrOutput) Elem() ChannelOrdererViewOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) ChannelOrdererView {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelOrdererView
+		return ret
+	}).(ChannelOrdererViewOutput)
+}
+
+func (o ChannelOrdererViewPtrOutput) BatchSize() ChannelOrdererViewBatchSizePtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) *ChannelOrdererViewBatchSize {
+		if v == nil {
+			return nil
+		}
+		return &v.BatchSize
+	}).(ChannelOrdererViewBatchSizePtrOutput)
+}
+
+// A Go duration.
+func (o ChannelOrdererViewPtrOutput) BatchTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.BatchTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelOrdererViewPtrOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Capabilities
+	}).(pulumi.StringArrayOutput)
+}
+
+// "etcdraft", "BFT" (or "solo", "kafka" on old channels).
+func (o ChannelOrdererViewPtrOutput) ConsensusType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ConsensusType
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelOrdererViewPtrOutput) Consenters() ChannelConsenterArrayOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) []ChannelConsenter {
+		if v == nil {
+			return nil
+		}
+		return v.Consenters
+	}).(ChannelConsenterArrayOutput)
+}
+
+func (o ChannelOrdererViewPtrOutput) Organizations() ChannelOrganizationViewArrayOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) []ChannelOrganizationView {
+		if v == nil {
+			return nil
+		}
+		return v.Organizations
+	}).(ChannelOrganizationViewArrayOutput)
+}
+
+func (o ChannelOrdererViewPtrOutput) Policies() ChannelPolicyViewMapOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) map[string]ChannelPolicyView {
+		if v == nil {
+			return nil
+		}
+		return v.Policies
+	}).(ChannelPolicyViewMapOutput)
+}
+
+// "STATE_NORMAL" or "STATE_MAINTENANCE".
+func (o ChannelOrdererViewPtrOutput) State() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererView) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.State
+	}).(pulumi.StringPtrOutput)
+}
+
+type ChannelOrdererViewBatchSize struct {
+	// A block's size in bytes at most (a transaction larger than this is refused).
+	AbsoluteMaxBytes float64 `pulumi:"absoluteMaxBytes"`
+	// Transactions per block at most.
+	MaxMessageCount float64 `pulumi:"maxMessageCount"`
+	// The size a block is cut at when reached (at most absoluteMaxBytes).
+	PreferredMaxBytes float64 `pulumi:"preferredMaxBytes"`
+}
+
+type ChannelOrdererViewBatchSizeOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererViewBatchSizeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrdererViewBatchSize)(nil)).Elem()
+}
+
+func (o ChannelOrdererViewBatchSizeOutput) ToChannelOrdererViewBatchSizeOutput() ChannelOrdererViewBatchSizeOutput {
+	return o
+}
+
+func (o ChannelOrdererViewBatchSizeOutput) ToChannelOrdererViewBatchSizeOutputWithContext(ctx context.Context) ChannelOrdererViewBatchSizeOutput {
+	return o
+}
+
+// A block's size in bytes at most (a transaction larger than this is refused).
+func (o ChannelOrdererViewBatchSizeOutput) AbsoluteMaxBytes() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelOrdererViewBatchSize) float64 { return v.AbsoluteMaxBytes }).(pulumi.Float64Output)
+}
+
+// Transactions per block at most.
+func (o ChannelOrdererViewBatchSizeOutput) MaxMessageCount() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelOrdererViewBatchSize) float64 { return v.MaxMessageCount }).(pulumi.Float64Output)
+}
+
+// The size a block is cut at when reached (at most absoluteMaxBytes).
+func (o ChannelOrdererViewBatchSizeOutput) PreferredMaxBytes() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelOrdererViewBatchSize) float64 { return v.PreferredMaxBytes }).(pulumi.Float64Output)
+}
+
+type ChannelOrdererViewBatchSizePtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrdererViewBatchSizePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelOrdererViewBatchSize)(nil)).Elem()
+}
+
+func (o ChannelOrdererViewBatchSizePtrOutput) ToChannelOrdererViewBatchSizePtrOutput() ChannelOrdererViewBatchSizePtrOutput {
+	return o
+}
+
+func (o ChannelOrdererViewBatchSizePtrOutput) ToChannelOrdererViewBatchSizePtrOutputWithContext(ctx context.Context) ChannelOrdererViewBatchSizePtrOutput {
+	return o
+}
+
+func (o ChannelOrdererViewBatchSizePtrOutput) Elem() ChannelOrdererViewBatchSizeOutput {
+	return o.ApplyT(func(v *ChannelOrdererViewBatchSize) ChannelOrdererViewBatchSize {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelOrdererViewBatchSize
+		return ret
+	}).(ChannelOrdererViewBatchSizeOutput)
+}
+
+// A block's size in bytes at most (a transaction larger than this is refused).
+func (o ChannelOrdererViewBatchSizePtrOutput) AbsoluteMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererViewBatchSize) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.AbsoluteMaxBytes
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Transactions per block at most.
+func (o ChannelOrdererViewBatchSizePtrOutput) MaxMessageCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererViewBatchSize) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.MaxMessageCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+// The size a block is cut at when reached (at most absoluteMaxBytes).
+func (o ChannelOrdererViewBatchSizePtrOutput) PreferredMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelOrdererViewBatchSize) *float64 {
+		if v == nil {
+			return nil
+		}
+		return &v.PreferredMaxBytes
+	}).(pulumi.Float64PtrOutput)
+}
+
+type ChannelOrderers struct {
+	// "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+	// endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+	// (insecure).
+	Address string `pulumi:"address"`
+	// PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+	// of clientKeyFile, clientKeyEnv or clientKeyPem.
+	ClientCertPem *string `pulumi:"clientCertPem"`
+	// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+	ClientKeyEnv *string `pulumi:"clientKeyEnv"`
+	// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+	ClientKeyFile *string `pulumi:"clientKeyFile"`
+	// The TLS server name to expect instead of the address's host.
+	ServerNameOverride *string `pulumi:"serverNameOverride"`
+	// PEM of the CA that signed the node's TLS certificate; enables TLS.
+	TlsRootCertPem *string `pulumi:"tlsRootCertPem"`
+}
+
+type ChannelOrderersOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrderersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrderers)(nil)).Elem()
+}
+
+func (o ChannelOrderersOutput) ToChannelOrderersOutput() ChannelOrderersOutput {
+	return o
+}
+
+func (o ChannelOrderersOutput) ToChannelOrderersOutputWithContext(ctx context.Context) ChannelOrderersOutput {
+	return o
+}
+
+// "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+// endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+// (insecure).
+func (o ChannelOrderersOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrderers) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+// of clientKeyFile, clientKeyEnv or clientKeyPem.
+func (o ChannelOrderersOutput) ClientCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelOrderers) *string { return v.ClientCertPem }).(pulumi.StringPtrOutput)
+}
+
+// The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+func (o ChannelOrderersOutput) ClientKeyEnv() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelOrderers) *string { return v.ClientKeyEnv }).(pulumi.StringPtrOutput)
+}
+
+// The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+func (o ChannelOrderersOutput) ClientKeyFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelOrderers) *string { return v.ClientKeyFile }).(pulumi.StringPtrOutput)
+}
+
+// The TLS server name to expect instead of the address's host.
+func (o ChannelOrderersOutput) ServerNameOverride() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelOrderers) *string { return v.ServerNameOverride }).(pulumi.StringPtrOutput)
+}
+
+// PEM of the CA that signed the node's TLS certificate; enables TLS.
+func (o ChannelOrderersOutput) TlsRootCertPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelOrderers) *string { return v.TlsRootCertPem }).(pulumi.StringPtrOutput)
+}
+
+type ChannelOrderersArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrderersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelOrderers)(nil)).Elem()
+}
+
+func (o ChannelOrderersArrayOutput) ToChannelOrderersArrayOutput() ChannelOrderersArrayOutput {
+	return o
+}
+
+func (o ChannelOrderersArrayOutput) ToChannelOrderersArrayOutputWithContext(ctx context.Context) ChannelOrderersArrayOutput {
+	return o
+}
+
+func (o ChannelOrderersArrayOutput) Index(i pulumi.IntInput) ChannelOrderersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelOrderers {
+		return vs[0].([]ChannelOrderers)[vs[1].(int)]
+	}).(ChannelOrderersOutput)
+}
+
+// An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+type ChannelOrganizationDeclaration struct {
+	// Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+	//
+	// Default: []
+	Admins []string `pulumi:"admins"`
+	// Application organizations: their anchor peers.
+	//
+	// Default: []
+	AnchorPeers []ChannelAnchorPeer `pulumi:"anchorPeers"`
+	// Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+	//
+	// Default: []
+	Endpoints []string `pulumi:"endpoints"`
+	// PEM intermediate CA certificates (intermediatecerts/).
+	//
+	// Default: []
+	IntermediateCertificates []string `pulumi:"intermediateCertificates"`
+	// The MSP id, e.g. "Org3MSP" (also the organization's group key).
+	MspId string `pulumi:"mspId"`
+	// Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+	// certificate).
+	//
+	// Default: true
+	NodeOUs *bool `pulumi:"nodeOUs"`
+	// The organization's policies.
+	//
+	// Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+	// client), Admins (admin), Endorsement (peer)
+	Policies map[string]ChannelPolicy `pulumi:"policies"`
+	// PEM certificate revocation lists.
+	//
+	// Default: []
+	RevocationList []string `pulumi:"revocationList"`
+	// PEM root CA certificates (cacerts/): at least one.
+	RootCertificates []string `pulumi:"rootCertificates"`
+	// PEM TLS intermediate CA certificates.
+	//
+	// Default: []
+	TlsIntermediateCertificates []string `pulumi:"tlsIntermediateCertificates"`
+	// PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+	TlsRootCertificates []string `pulumi:"tlsRootCertificates"`
+}
+
+// ChannelOrganizationDeclarationInput is an input type that accepts ChannelOrganizationDeclarationArgs and ChannelOrganizationDeclarationOutput values.
+// You can construct a concrete instance of `ChannelOrganizationDeclarationInput` via:
+//
+//	ChannelOrganizationDeclarationArgs{...}
+type ChannelOrganizationDeclarationInput interface {
+	pulumi.Input
+
+	ToChannelOrganizationDeclarationOutput() ChannelOrganizationDeclarationOutput
+	ToChannelOrganizationDeclarationOutputWithContext(context.Context) ChannelOrganizationDeclarationOutput
+}
+
+// An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+type ChannelOrganizationDeclarationArgs struct {
+	// Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+	//
+	// Default: []
+	Admins pulumi.StringArrayInput `pulumi:"admins"`
+	// Application organizations: their anchor peers.
+	//
+	// Default: []
+	AnchorPeers ChannelAnchorPeerArrayInput `pulumi:"anchorPeers"`
+	// Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+	//
+	// Default: []
+	Endpoints pulumi.StringArrayInput `pulumi:"endpoints"`
+	// PEM intermediate CA certificates (intermediatecerts/).
+	//
+	// Default: []
+	IntermediateCertificates pulumi.StringArrayInput `pulumi:"intermediateCertificates"`
+	// The MSP id, e.g. "Org3MSP" (also the organization's group key).
+	MspId pulumi.StringInput `pulumi:"mspId"`
+	// Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+	// certificate).
+	//
+	// Default: true
+	NodeOUs pulumi.BoolPtrInput `pulumi:"nodeOUs"`
+	// The organization's policies.
+	//
+	// Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+	// client), Admins (admin), Endorsement (peer)
+	Policies ChannelPolicyMapInput `pulumi:"policies"`
+	// PEM certificate revocation lists.
+	//
+	// Default: []
+	RevocationList pulumi.StringArrayInput `pulumi:"revocationList"`
+	// PEM root CA certificates (cacerts/): at least one.
+	RootCertificates pulumi.StringArrayInput `pulumi:"rootCertificates"`
+	// PEM TLS intermediate CA certificates.
+	//
+	// Default: []
+	TlsIntermediateCertificates pulumi.StringArrayInput `pulumi:"tlsIntermediateCertificates"`
+	// PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+	TlsRootCertificates pulumi.StringArrayInput `pulumi:"tlsRootCertificates"`
+}
+
+func (ChannelOrganizationDeclarationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrganizationDeclaration)(nil)).Elem()
+}
+
+func (i ChannelOrganizationDeclarationArgs) ToChannelOrganizationDeclarationOutput() ChannelOrganizationDeclarationOutput {
+	return i.ToChannelOrganizationDeclarationOutputWithContext(context.Background())
+}
+
+func (i ChannelOrganizationDeclarationArgs) ToChannelOrganizationDeclarationOutputWithContext(ctx context.Context) ChannelOrganizationDeclarationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelOrganizationDeclarationOutput)
+}
+
+// ChannelOrganizationDeclarationArrayInput is an input type that accepts ChannelOrganizationDeclarationArray and ChannelOrganizationDeclarationArrayOutput values.
+// You can construct a concrete instance of `ChannelOrganizationDeclarationArrayInput` via:
+//
+//	ChannelOrganizationDeclarationArray{ ChannelOrganizationDeclarationArgs{...} }
+type ChannelOrganizationDeclarationArrayInput interface {
+	pulumi.Input
+
+	ToChannelOrganizationDeclarationArrayOutput() ChannelOrganizationDeclarationArrayOutput
+	ToChannelOrganizationDeclarationArrayOutputWithContext(context.Context) ChannelOrganizationDeclarationArrayOutput
+}
+
+type ChannelOrganizationDeclarationArray []ChannelOrganizationDeclarationInput
+
+func (ChannelOrganizationDeclarationArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelOrganizationDeclaration)(nil)).Elem()
+}
+
+func (i ChannelOrganizationDeclarationArray) ToChannelOrganizationDeclarationArrayOutput() ChannelOrganizationDeclarationArrayOutput {
+	return i.ToChannelOrganizationDeclarationArrayOutputWithContext(context.Background())
+}
+
+func (i ChannelOrganizationDeclarationArray) ToChannelOrganizationDeclarationArrayOutputWithContext(ctx context.Context) ChannelOrganizationDeclarationArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelOrganizationDeclarationArrayOutput)
+}
+
+// An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+type ChannelOrganizationDeclarationOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrganizationDeclarationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrganizationDeclaration)(nil)).Elem()
+}
+
+func (o ChannelOrganizationDeclarationOutput) ToChannelOrganizationDeclarationOutput() ChannelOrganizationDeclarationOutput {
+	return o
+}
+
+func (o ChannelOrganizationDeclarationOutput) ToChannelOrganizationDeclarationOutputWithContext(ctx context.Context) ChannelOrganizationDeclarationOutput {
+	return o
+}
+
+// Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+//
+// Default: []
+func (o ChannelOrganizationDeclarationOutput) Admins() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.Admins }).(pulumi.StringArrayOutput)
+}
+
+// Application organizations: their anchor peers.
+//
+// Default: []
+func (o ChannelOrganizationDeclarationOutput) AnchorPeers() ChannelAnchorPeerArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []ChannelAnchorPeer { return v.AnchorPeers }).(ChannelAnchorPeerArrayOutput)
+}
+
+// Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+//
+// Default: []
+func (o ChannelOrganizationDeclarationOutput) Endpoints() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.Endpoints }).(pulumi.StringArrayOutput)
+}
+
+// PEM intermediate CA certificates (intermediatecerts/).
+//
+// Default: []
+func (o ChannelOrganizationDeclarationOutput) IntermediateCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.IntermediateCertificates }).(pulumi.StringArrayOutput)
+}
+
+// The MSP id, e.g. "Org3MSP" (also the organization's group key).
+func (o ChannelOrganizationDeclarationOutput) MspId() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) string { return v.MspId }).(pulumi.StringOutput)
+}
+
+// Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+// certificate).
+//
+// Default: true
+func (o ChannelOrganizationDeclarationOutput) NodeOUs() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) *bool { return v.NodeOUs }).(pulumi.BoolPtrOutput)
+}
+
+// The organization's policies.
+//
+// Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+// client), Admins (admin), Endorsement (peer)
+func (o ChannelOrganizationDeclarationOutput) Policies() ChannelPolicyMapOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) map[string]ChannelPolicy { return v.Policies }).(ChannelPolicyMapOutput)
+}
+
+// PEM certificate revocation lists.
+//
+// Default: []
+func (o ChannelOrganizationDeclarationOutput) RevocationList() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.RevocationList }).(pulumi.StringArrayOutput)
+}
+
+// PEM root CA certificates (cacerts/): at least one.
+func (o ChannelOrganizationDeclarationOutput) RootCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.RootCertificates }).(pulumi.StringArrayOutput)
+}
+
+// PEM TLS intermediate CA certificates.
+//
+// Default: []
+func (o ChannelOrganizationDeclarationOutput) TlsIntermediateCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.TlsIntermediateCertificates }).(pulumi.StringArrayOutput)
+}
+
+// PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+func (o ChannelOrganizationDeclarationOutput) TlsRootCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationDeclaration) []string { return v.TlsRootCertificates }).(pulumi.StringArrayOutput)
+}
+
+type ChannelOrganizationDeclarationArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrganizationDeclarationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelOrganizationDeclaration)(nil)).Elem()
+}
+
+func (o ChannelOrganizationDeclarationArrayOutput) ToChannelOrganizationDeclarationArrayOutput() ChannelOrganizationDeclarationArrayOutput {
+	return o
+}
+
+func (o ChannelOrganizationDeclarationArrayOutput) ToChannelOrganizationDeclarationArrayOutputWithContext(ctx context.Context) ChannelOrganizationDeclarationArrayOutput {
+	return o
+}
+
+func (o ChannelOrganizationDeclarationArrayOutput) Index(i pulumi.IntInput) ChannelOrganizationDeclarationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelOrganizationDeclaration {
+		return vs[0].([]ChannelOrganizationDeclaration)[vs[1].(int)]
+	}).(ChannelOrganizationDeclarationOutput)
+}
+
+// An organization as the channel's configuration holds it.
+type ChannelOrganizationView struct {
+	Admins []string `pulumi:"admins"`
+	// Application organizations: their anchor peers.
+	AnchorPeers []ChannelAnchorPeer `pulumi:"anchorPeers"`
+	// Orderer organizations: their orderers' "host:port".
+	Endpoints                []string `pulumi:"endpoints"`
+	IntermediateCertificates []string `pulumi:"intermediateCertificates"`
+	ModPolicy                string   `pulumi:"modPolicy"`
+	MspId                    string   `pulumi:"mspId"`
+	// "fabric" (X.509), "idemix" or "unknown".
+	MspType string `pulumi:"mspType"`
+	// Its group's key (usually the MSP id).
+	Name string `pulumi:"name"`
+	// Whether node OUs are enabled.
+	NodeOUs                     bool                         `pulumi:"nodeOUs"`
+	Policies                    map[string]ChannelPolicyView `pulumi:"policies"`
+	RootCertificates            []string                     `pulumi:"rootCertificates"`
+	TlsIntermediateCertificates []string                     `pulumi:"tlsIntermediateCertificates"`
+	TlsRootCertificates         []string                     `pulumi:"tlsRootCertificates"`
+	Version                     float64                      `pulumi:"version"`
+}
+
+// An organization as the channel's configuration holds it.
+type ChannelOrganizationViewOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrganizationViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelOrganizationView)(nil)).Elem()
+}
+
+func (o ChannelOrganizationViewOutput) ToChannelOrganizationViewOutput() ChannelOrganizationViewOutput {
+	return o
+}
+
+func (o ChannelOrganizationViewOutput) ToChannelOrganizationViewOutputWithContext(ctx context.Context) ChannelOrganizationViewOutput {
+	return o
+}
+
+func (o ChannelOrganizationViewOutput) Admins() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []string { return v.Admins }).(pulumi.StringArrayOutput)
+}
+
+// Application organizations: their anchor peers.
+func (o ChannelOrganizationViewOutput) AnchorPeers() ChannelAnchorPeerArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []ChannelAnchorPeer { return v.AnchorPeers }).(ChannelAnchorPeerArrayOutput)
+}
+
+// Orderer organizations: their orderers' "host:port".
+func (o ChannelOrganizationViewOutput) Endpoints() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []string { return v.Endpoints }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelOrganizationViewOutput) IntermediateCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []string { return v.IntermediateCertificates }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelOrganizationViewOutput) ModPolicy() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) string { return v.ModPolicy }).(pulumi.StringOutput)
+}
+
+func (o ChannelOrganizationViewOutput) MspId() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) string { return v.MspId }).(pulumi.StringOutput)
+}
+
+// "fabric" (X.509), "idemix" or "unknown".
+func (o ChannelOrganizationViewOutput) MspType() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) string { return v.MspType }).(pulumi.StringOutput)
+}
+
+// Its group's key (usually the MSP id).
+func (o ChannelOrganizationViewOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether node OUs are enabled.
+func (o ChannelOrganizationViewOutput) NodeOUs() pulumi.BoolOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) bool { return v.NodeOUs }).(pulumi.BoolOutput)
+}
+
+func (o ChannelOrganizationViewOutput) Policies() ChannelPolicyViewMapOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) map[string]ChannelPolicyView { return v.Policies }).(ChannelPolicyViewMapOutput)
+}
+
+func (o ChannelOrganizationViewOutput) RootCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []string { return v.RootCertificates }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelOrganizationViewOutput) TlsIntermediateCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []string { return v.TlsIntermediateCertificates }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelOrganizationViewOutput) TlsRootCertificates() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ChannelOrganizationView) []string { return v.TlsRootCertificates }).(pulumi.StringArrayOutput)
+}
+
+func (o ChannelOrganizationViewOutput) Version() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelOrganizationView) float64 { return v.Version }).(pulumi.Float64Output)
+}
+
+type ChannelOrganizationViewArrayOutput struct{ *pulumi.OutputState }
+
+func (ChannelOrganizationViewArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ChannelOrganizationView)(nil)).Elem()
+}
+
+func (o ChannelOrganizationViewArrayOutput) ToChannelOrganizationViewArrayOutput() ChannelOrganizationViewArrayOutput {
+	return o
+}
+
+func (o ChannelOrganizationViewArrayOutput) ToChannelOrganizationViewArrayOutputWithContext(ctx context.Context) ChannelOrganizationViewArrayOutput {
+	return o
+}
+
+func (o ChannelOrganizationViewArrayOutput) Index(i pulumi.IntInput) ChannelOrganizationViewOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ChannelOrganizationView {
+		return vs[0].([]ChannelOrganizationView)[vs[1].(int)]
+	}).(ChannelOrganizationViewOutput)
+}
+
+// The key material of a ChannelPeer that no reference holds.
+type ChannelPeerCredentials struct {
+	// The mutual TLS client key (PEM), when given as `clientKeyPem`.
+	ClientKeyPem *string `pulumi:"clientKeyPem"`
+	// The orderer's client TLS key, when given as a value.
+	OrdererClientKeyPem *string `pulumi:"ordererClientKeyPem"`
+	// The PKCS#11 user PIN, when given as `pin`.
+	Pin *string `pulumi:"pin"`
+	// The identity's private key (PEM), when given as `privateKeyPem`.
+	PrivateKeyPem *string `pulumi:"privateKeyPem"`
+}
+
+// The key material of a ChannelPeer that no reference holds.
+type ChannelPeerCredentialsOutput struct{ *pulumi.OutputState }
+
+func (ChannelPeerCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelPeerCredentials)(nil)).Elem()
+}
+
+func (o ChannelPeerCredentialsOutput) ToChannelPeerCredentialsOutput() ChannelPeerCredentialsOutput {
+	return o
+}
+
+func (o ChannelPeerCredentialsOutput) ToChannelPeerCredentialsOutputWithContext(ctx context.Context) ChannelPeerCredentialsOutput {
+	return o
+}
+
+// The mutual TLS client key (PEM), when given as `clientKeyPem`.
+func (o ChannelPeerCredentialsOutput) ClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelPeerCredentials) *string { return v.ClientKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// The orderer's client TLS key, when given as a value.
+func (o ChannelPeerCredentialsOutput) OrdererClientKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelPeerCredentials) *string { return v.OrdererClientKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// The PKCS#11 user PIN, when given as `pin`.
+func (o ChannelPeerCredentialsOutput) Pin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelPeerCredentials) *string { return v.Pin }).(pulumi.StringPtrOutput)
+}
+
+// The identity's private key (PEM), when given as `privateKeyPem`.
+func (o ChannelPeerCredentialsOutput) PrivateKeyPem() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelPeerCredentials) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
+}
+
+// A channel policy as configtx.yaml writes it.
+type ChannelPolicy struct {
+	Rule string `pulumi:"rule"`
+	// "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+	Type string `pulumi:"type"`
+}
+
+// ChannelPolicyInput is an input type that accepts ChannelPolicyArgs and ChannelPolicyOutput values.
+// You can construct a concrete instance of `ChannelPolicyInput` via:
+//
+//	ChannelPolicyArgs{...}
+type ChannelPolicyInput interface {
+	pulumi.Input
+
+	ToChannelPolicyOutput() ChannelPolicyOutput
+	ToChannelPolicyOutputWithContext(context.Context) ChannelPolicyOutput
+}
+
+// A channel policy as configtx.yaml writes it.
+type ChannelPolicyArgs struct {
+	Rule pulumi.StringInput `pulumi:"rule"`
+	// "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (ChannelPolicyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelPolicy)(nil)).Elem()
+}
+
+func (i ChannelPolicyArgs) ToChannelPolicyOutput() ChannelPolicyOutput {
+	return i.ToChannelPolicyOutputWithContext(context.Background())
+}
+
+func (i ChannelPolicyArgs) ToChannelPolicyOutputWithContext(ctx context.Context) ChannelPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelPolicyOutput)
+}
+
+// ChannelPolicyMapInput is an input type that accepts ChannelPolicyMap and ChannelPolicyMapOutput values.
+// You can construct a concrete instance of `ChannelPolicyMapInput` via:
+//
+//	ChannelPolicyMap{ "key": ChannelPolicyArgs{...} }
+type ChannelPolicyMapInput interface {
+	pulumi.Input
+
+	ToChannelPolicyMapOutput() ChannelPolicyMapOutput
+	ToChannelPolicyMapOutputWithContext(context.Context) ChannelPolicyMapOutput
+}
+
+type ChannelPolicyMap map[string]ChannelPolicyInput
+
+func (ChannelPolicyMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ChannelPolicy)(nil)).Elem()
+}
+
+func (i ChannelPolicyMap) ToChannelPolicyMapOutput() ChannelPolicyMapOutput {
+	return i.ToChannelPolicyMapOutputWithContext(context.Background())
+}
+
+func (i ChannelPolicyMap) ToChannelPolicyMapOutputWithContext(ctx context.Context) ChannelPolicyMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelPolicyMapOutput)
+}
+
+// A channel policy as configtx.yaml writes it.
+type ChannelPolicyOutput struct{ *pulumi.OutputState }
+
+func (ChannelPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelPolicy)(nil)).Elem()
+}
+
+func (o ChannelPolicyOutput) ToChannelPolicyOutput() ChannelPolicyOutput {
+	return o
+}
+
+func (o ChannelPolicyOutput) ToChannelPolicyOutputWithContext(ctx context.Context) ChannelPolicyOutput {
+	return o
+}
+
+func (o ChannelPolicyOutput) Rule() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelPolicy) string { return v.Rule }).(pulumi.StringOutput)
+}
+
+// "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+func (o ChannelPolicyOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelPolicy) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ChannelPolicyMapOutput struct{ *pulumi.OutputState }
+
+func (ChannelPolicyMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ChannelPolicy)(nil)).Elem()
+}
+
+func (o ChannelPolicyMapOutput) ToChannelPolicyMapOutput() ChannelPolicyMapOutput {
+	return o
+}
+
+func (o ChannelPolicyMapOutput) ToChannelPolicyMapOutputWithContext(ctx context.Context) ChannelPolicyMapOutput {
+	return o
+}
+
+func (o ChannelPolicyMapOutput) MapIndex(k pulumi.StringInput) ChannelPolicyOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ChannelPolicy {
+		return vs[0].(map[string]ChannelPolicy)[vs[1].(string)]
+	}).(ChannelPolicyOutput)
+}
+
+// A policy of a channel's configuration, as text, with the policy that may change it.
+type ChannelPolicyView struct {
+	ModPolicy string `pulumi:"modPolicy"`
+	Rule      string `pulumi:"rule"`
+	// "Signature", "ImplicitMeta", or "Unknown".
+	Type    string  `pulumi:"type"`
+	Version float64 `pulumi:"version"`
+}
+
+// A policy of a channel's configuration, as text, with the policy that may change it.
+type ChannelPolicyViewOutput struct{ *pulumi.OutputState }
+
+func (ChannelPolicyViewOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelPolicyView)(nil)).Elem()
+}
+
+func (o ChannelPolicyViewOutput) ToChannelPolicyViewOutput() ChannelPolicyViewOutput {
+	return o
+}
+
+func (o ChannelPolicyViewOutput) ToChannelPolicyViewOutputWithContext(ctx context.Context) ChannelPolicyViewOutput {
+	return o
+}
+
+func (o ChannelPolicyViewOutput) ModPolicy() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelPolicyView) string { return v.ModPolicy }).(pulumi.StringOutput)
+}
+
+func (o ChannelPolicyViewOutput) Rule() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelPolicyView) string { return v.Rule }).(pulumi.StringOutput)
+}
+
+// "Signature", "ImplicitMeta", or "Unknown".
+func (o ChannelPolicyViewOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ChannelPolicyView) string { return v.Type }).(pulumi.StringOutput)
+}
+
+func (o ChannelPolicyViewOutput) Version() pulumi.Float64Output {
+	return o.ApplyT(func(v ChannelPolicyView) float64 { return v.Version }).(pulumi.Float64Output)
+}
+
+type ChannelPolicyViewMapOutput struct{ *pulumi.OutputState }
+
+func (ChannelPolicyViewMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ChannelPolicyView)(nil)).Elem()
+}
+
+func (o ChannelPolicyViewMapOutput) ToChannelPolicyViewMapOutput() ChannelPolicyViewMapOutput {
+	return o
+}
+
+func (o ChannelPolicyViewMapOutput) ToChannelPolicyViewMapOutputWithContext(ctx context.Context) ChannelPolicyViewMapOutput {
+	return o
+}
+
+func (o ChannelPolicyViewMapOutput) MapIndex(k pulumi.StringInput) ChannelPolicyViewOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ChannelPolicyView {
+		return vs[0].(map[string]ChannelPolicyView)[vs[1].(string)]
+	}).(ChannelPolicyViewOutput)
+}
+
+// SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+type ChannelSmartBftOptions struct {
+	CollectTimeout            *string  `pulumi:"collectTimeout"`
+	DecisionsPerLeader        *float64 `pulumi:"decisionsPerLeader"`
+	IncomingMessageBufferSize *float64 `pulumi:"incomingMessageBufferSize"`
+	LeaderHeartbeatCount      *float64 `pulumi:"leaderHeartbeatCount"`
+	LeaderHeartbeatTimeout    *string  `pulumi:"leaderHeartbeatTimeout"`
+	// 0 unspecified, 1 off, 2 on.
+	LeaderRotation           *float64 `pulumi:"leaderRotation"`
+	RequestAutoRemoveTimeout *string  `pulumi:"requestAutoRemoveTimeout"`
+	RequestBatchMaxBytes     *float64 `pulumi:"requestBatchMaxBytes"`
+	RequestBatchMaxCount     *float64 `pulumi:"requestBatchMaxCount"`
+	RequestBatchMaxInterval  *string  `pulumi:"requestBatchMaxInterval"`
+	RequestComplainTimeout   *string  `pulumi:"requestComplainTimeout"`
+	RequestForwardTimeout    *string  `pulumi:"requestForwardTimeout"`
+	RequestMaxBytes          *float64 `pulumi:"requestMaxBytes"`
+	RequestPoolSize          *float64 `pulumi:"requestPoolSize"`
+	SpeedUpViewChange        *bool    `pulumi:"speedUpViewChange"`
+	SyncOnStart              *bool    `pulumi:"syncOnStart"`
+	ViewChangeResendInterval *string  `pulumi:"viewChangeResendInterval"`
+	ViewChangeTimeout        *string  `pulumi:"viewChangeTimeout"`
+}
+
+// ChannelSmartBftOptionsInput is an input type that accepts ChannelSmartBftOptionsArgs and ChannelSmartBftOptionsOutput values.
+// You can construct a concrete instance of `ChannelSmartBftOptionsInput` via:
+//
+//	ChannelSmartBftOptionsArgs{...}
+type ChannelSmartBftOptionsInput interface {
+	pulumi.Input
+
+	ToChannelSmartBftOptionsOutput() ChannelSmartBftOptionsOutput
+	ToChannelSmartBftOptionsOutputWithContext(context.Context) ChannelSmartBftOptionsOutput
+}
+
+// SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+type ChannelSmartBftOptionsArgs struct {
+	CollectTimeout            pulumi.StringPtrInput  `pulumi:"collectTimeout"`
+	DecisionsPerLeader        pulumi.Float64PtrInput `pulumi:"decisionsPerLeader"`
+	IncomingMessageBufferSize pulumi.Float64PtrInput `pulumi:"incomingMessageBufferSize"`
+	LeaderHeartbeatCount      pulumi.Float64PtrInput `pulumi:"leaderHeartbeatCount"`
+	LeaderHeartbeatTimeout    pulumi.StringPtrInput  `pulumi:"leaderHeartbeatTimeout"`
+	// 0 unspecified, 1 off, 2 on.
+	LeaderRotation           pulumi.Float64PtrInput `pulumi:"leaderRotation"`
+	RequestAutoRemoveTimeout pulumi.StringPtrInput  `pulumi:"requestAutoRemoveTimeout"`
+	RequestBatchMaxBytes     pulumi.Float64PtrInput `pulumi:"requestBatchMaxBytes"`
+	RequestBatchMaxCount     pulumi.Float64PtrInput `pulumi:"requestBatchMaxCount"`
+	RequestBatchMaxInterval  pulumi.StringPtrInput  `pulumi:"requestBatchMaxInterval"`
+	RequestComplainTimeout   pulumi.StringPtrInput  `pulumi:"requestComplainTimeout"`
+	RequestForwardTimeout    pulumi.StringPtrInput  `pulumi:"requestForwardTimeout"`
+	RequestMaxBytes          pulumi.Float64PtrInput `pulumi:"requestMaxBytes"`
+	RequestPoolSize          pulumi.Float64PtrInput `pulumi:"requestPoolSize"`
+	SpeedUpViewChange        pulumi.BoolPtrInput    `pulumi:"speedUpViewChange"`
+	SyncOnStart              pulumi.BoolPtrInput    `pulumi:"syncOnStart"`
+	ViewChangeResendInterval pulumi.StringPtrInput  `pulumi:"viewChangeResendInterval"`
+	ViewChangeTimeout        pulumi.StringPtrInput  `pulumi:"viewChangeTimeout"`
+}
+
+func (ChannelSmartBftOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelSmartBftOptions)(nil)).Elem()
+}
+
+func (i ChannelSmartBftOptionsArgs) ToChannelSmartBftOptionsOutput() ChannelSmartBftOptionsOutput {
+	return i.ToChannelSmartBftOptionsOutputWithContext(context.Background())
+}
+
+func (i ChannelSmartBftOptionsArgs) ToChannelSmartBftOptionsOutputWithContext(ctx context.Context) ChannelSmartBftOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelSmartBftOptionsOutput)
+}
+
+func (i ChannelSmartBftOptionsArgs) ToChannelSmartBftOptionsPtrOutput() ChannelSmartBftOptionsPtrOutput {
+	return i.ToChannelSmartBftOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i ChannelSmartBftOptionsArgs) ToChannelSmartBftOptionsPtrOutputWithContext(ctx context.Context) ChannelSmartBftOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelSmartBftOptionsOutput).ToChannelSmartBftOptionsPtrOutputWithContext(ctx)
+}
+
+// ChannelSmartBftOptionsPtrInput is an input type that accepts ChannelSmartBftOptionsArgs, ChannelSmartBftOptionsPtr and ChannelSmartBftOptionsPtrOutput values.
+// You can construct a concrete instance of `ChannelSmartBftOptionsPtrInput` via:
+//
+//	        ChannelSmartBftOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChannelSmartBftOptionsPtrInput interface {
+	pulumi.Input
+
+	ToChannelSmartBftOptionsPtrOutput() ChannelSmartBftOptionsPtrOutput
+	ToChannelSmartBftOptionsPtrOutputWithContext(context.Context) ChannelSmartBftOptionsPtrOutput
+}
+
+type channelSmartBftOptionsPtrType ChannelSmartBftOptionsArgs
+
+func ChannelSmartBftOptionsPtr(v *ChannelSmartBftOptionsArgs) ChannelSmartBftOptionsPtrInput {
+	return (*channelSmartBftOptionsPtrType)(v)
+}
+
+func (*channelSmartBftOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelSmartBftOptions)(nil)).Elem()
+}
+
+func (i *channelSmartBftOptionsPtrType) ToChannelSmartBftOptionsPtrOutput() ChannelSmartBftOptionsPtrOutput {
+	return i.ToChannelSmartBftOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *channelSmartBftOptionsPtrType) ToChannelSmartBftOptionsPtrOutputWithContext(ctx context.Context) ChannelSmartBftOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelSmartBftOptionsPtrOutput)
+}
+
+// SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+type ChannelSmartBftOptionsOutput struct{ *pulumi.OutputState }
+
+func (ChannelSmartBftOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelSmartBftOptions)(nil)).Elem()
+}
+
+func (o ChannelSmartBftOptionsOutput) ToChannelSmartBftOptionsOutput() ChannelSmartBftOptionsOutput {
+	return o
+}
+
+func (o ChannelSmartBftOptionsOutput) ToChannelSmartBftOptionsOutputWithContext(ctx context.Context) ChannelSmartBftOptionsOutput {
+	return o
+}
+
+func (o ChannelSmartBftOptionsOutput) ToChannelSmartBftOptionsPtrOutput() ChannelSmartBftOptionsPtrOutput {
+	return o.ToChannelSmartBftOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelSmartBftOptionsOutput) ToChannelSmartBftOptionsPtrOutputWithContext(ctx context.Context) ChannelSmartBftOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelSmartBftOptions) *ChannelSmartBftOptions {
+		return &v
+	}).(ChannelSmartBftOptionsPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) CollectTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.CollectTimeout }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) DecisionsPerLeader() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.DecisionsPerLeader }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) IncomingMessageBufferSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.IncomingMessageBufferSize }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) LeaderHeartbeatCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.LeaderHeartbeatCount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) LeaderHeartbeatTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.LeaderHeartbeatTimeout }).(pulumi.StringPtrOutput)
+}
+
+// 0 unspecified, 1 off, 2 on.
+func (o ChannelSmartBftOptionsOutput) LeaderRotation() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.LeaderRotation }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestAutoRemoveTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.RequestAutoRemoveTimeout }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestBatchMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.RequestBatchMaxBytes }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestBatchMaxCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.RequestBatchMaxCount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestBatchMaxInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.RequestBatchMaxInterval }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestComplainTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.RequestComplainTimeout }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestForwardTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.RequestForwardTimeout }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.RequestMaxBytes }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) RequestPoolSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *float64 { return v.RequestPoolSize }).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) SpeedUpViewChange() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *bool { return v.SpeedUpViewChange }).(pulumi.BoolPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) SyncOnStart() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *bool { return v.SyncOnStart }).(pulumi.BoolPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) ViewChangeResendInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.ViewChangeResendInterval }).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsOutput) ViewChangeTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelSmartBftOptions) *string { return v.ViewChangeTimeout }).(pulumi.StringPtrOutput)
+}
+
+type ChannelSmartBftOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelSmartBftOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelSmartBftOptions)(nil)).Elem()
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) ToChannelSmartBftOptionsPtrOutput() ChannelSmartBftOptionsPtrOutput {
+	return o
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) ToChannelSmartBftOptionsPtrOutputWithContext(ctx context.Context) ChannelSmartBftOptionsPtrOutput {
+	return o
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) Elem() ChannelSmartBftOptionsOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) ChannelSmartBftOptions {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelSmartBftOptions
+		return ret
+	}).(ChannelSmartBftOptionsOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) CollectTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CollectTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) DecisionsPerLeader() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.DecisionsPerLeader
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) IncomingMessageBufferSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.IncomingMessageBufferSize
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) LeaderHeartbeatCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.LeaderHeartbeatCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) LeaderHeartbeatTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LeaderHeartbeatTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// 0 unspecified, 1 off, 2 on.
+func (o ChannelSmartBftOptionsPtrOutput) LeaderRotation() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.LeaderRotation
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestAutoRemoveTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestAutoRemoveTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestBatchMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.RequestBatchMaxBytes
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestBatchMaxCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.RequestBatchMaxCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestBatchMaxInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestBatchMaxInterval
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestComplainTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestComplainTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestForwardTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestForwardTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestMaxBytes() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.RequestMaxBytes
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) RequestPoolSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.RequestPoolSize
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) SpeedUpViewChange() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SpeedUpViewChange
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) SyncOnStart() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SyncOnStart
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) ViewChangeResendInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ViewChangeResendInterval
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o ChannelSmartBftOptionsPtrOutput) ViewChangeTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelSmartBftOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ViewChangeTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+type ChannelTimeouts struct {
+	// Default: "20m"
+	Create *string `pulumi:"create"`
+}
+
+// ChannelTimeoutsInput is an input type that accepts ChannelTimeoutsArgs and ChannelTimeoutsOutput values.
+// You can construct a concrete instance of `ChannelTimeoutsInput` via:
+//
+//	ChannelTimeoutsArgs{...}
+type ChannelTimeoutsInput interface {
+	pulumi.Input
+
+	ToChannelTimeoutsOutput() ChannelTimeoutsOutput
+	ToChannelTimeoutsOutputWithContext(context.Context) ChannelTimeoutsOutput
+}
+
+type ChannelTimeoutsArgs struct {
+	// Default: "20m"
+	Create pulumi.StringPtrInput `pulumi:"create"`
+}
+
+func (ChannelTimeoutsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelTimeouts)(nil)).Elem()
+}
+
+func (i ChannelTimeoutsArgs) ToChannelTimeoutsOutput() ChannelTimeoutsOutput {
+	return i.ToChannelTimeoutsOutputWithContext(context.Background())
+}
+
+func (i ChannelTimeoutsArgs) ToChannelTimeoutsOutputWithContext(ctx context.Context) ChannelTimeoutsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelTimeoutsOutput)
+}
+
+func (i ChannelTimeoutsArgs) ToChannelTimeoutsPtrOutput() ChannelTimeoutsPtrOutput {
+	return i.ToChannelTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i ChannelTimeoutsArgs) ToChannelTimeoutsPtrOutputWithContext(ctx context.Context) ChannelTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelTimeoutsOutput).ToChannelTimeoutsPtrOutputWithContext(ctx)
+}
+
+// ChannelTimeoutsPtrInput is an input type that accepts ChannelTimeoutsArgs, ChannelTimeoutsPtr and ChannelTimeoutsPtrOutput values.
+// You can construct a concrete instance of `ChannelTimeoutsPtrInput` via:
+//
+//	        ChannelTimeoutsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ChannelTimeoutsPtrInput interface {
+	pulumi.Input
+
+	ToChannelTimeoutsPtrOutput() ChannelTimeoutsPtrOutput
+	ToChannelTimeoutsPtrOutputWithContext(context.Context) ChannelTimeoutsPtrOutput
+}
+
+type channelTimeoutsPtrType ChannelTimeoutsArgs
+
+func ChannelTimeoutsPtr(v *ChannelTimeoutsArgs) ChannelTimeoutsPtrInput {
+	return (*channelTimeoutsPtrType)(v)
+}
+
+func (*channelTimeoutsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelTimeouts)(nil)).Elem()
+}
+
+func (i *channelTimeoutsPtrType) ToChannelTimeoutsPtrOutput() ChannelTimeoutsPtrOutput {
+	return i.ToChannelTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (i *channelTimeoutsPtrType) ToChannelTimeoutsPtrOutputWithContext(ctx context.Context) ChannelTimeoutsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ChannelTimeoutsPtrOutput)
+}
+
+type ChannelTimeoutsOutput struct{ *pulumi.OutputState }
+
+func (ChannelTimeoutsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ChannelTimeouts)(nil)).Elem()
+}
+
+func (o ChannelTimeoutsOutput) ToChannelTimeoutsOutput() ChannelTimeoutsOutput {
+	return o
+}
+
+func (o ChannelTimeoutsOutput) ToChannelTimeoutsOutputWithContext(ctx context.Context) ChannelTimeoutsOutput {
+	return o
+}
+
+func (o ChannelTimeoutsOutput) ToChannelTimeoutsPtrOutput() ChannelTimeoutsPtrOutput {
+	return o.ToChannelTimeoutsPtrOutputWithContext(context.Background())
+}
+
+func (o ChannelTimeoutsOutput) ToChannelTimeoutsPtrOutputWithContext(ctx context.Context) ChannelTimeoutsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ChannelTimeouts) *ChannelTimeouts {
+		return &v
+	}).(ChannelTimeoutsPtrOutput)
+}
+
+// Default: "20m"
+func (o ChannelTimeoutsOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ChannelTimeouts) *string { return v.Create }).(pulumi.StringPtrOutput)
+}
+
+type ChannelTimeoutsPtrOutput struct{ *pulumi.OutputState }
+
+func (ChannelTimeoutsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ChannelTimeouts)(nil)).Elem()
+}
+
+func (o ChannelTimeoutsPtrOutput) ToChannelTimeoutsPtrOutput() ChannelTimeoutsPtrOutput {
+	return o
+}
+
+func (o ChannelTimeoutsPtrOutput) ToChannelTimeoutsPtrOutputWithContext(ctx context.Context) ChannelTimeoutsPtrOutput {
+	return o
+}
+
+func (o ChannelTimeoutsPtrOutput) Elem() ChannelTimeoutsOutput {
+	return o.ApplyT(func(v *ChannelTimeouts) ChannelTimeouts {
+		if v != nil {
+			return *v
+		}
+		var ret ChannelTimeouts
+		return ret
+	}).(ChannelTimeoutsOutput)
+}
+
+// Default: "20m"
+func (o ChannelTimeoutsPtrOutput) Create() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ChannelTimeouts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Create
+	}).(pulumi.StringPtrOutput)
+}
+
 type GetTransactionResultChaincode struct {
 	Name    string `pulumi:"name"`
 	Version string `pulumi:"version"`
@@ -1764,6 +5171,26 @@ func (o LedgerCredentialsOutput) PrivateKeyPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerCredentials) *string { return v.PrivateKeyPem }).(pulumi.StringPtrOutput)
 }
 
+type LedgerCredentialsArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerCredentialsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerCredentials)(nil)).Elem()
+}
+
+func (o LedgerCredentialsArrayOutput) ToLedgerCredentialsArrayOutput() LedgerCredentialsArrayOutput {
+	return o
+}
+
+func (o LedgerCredentialsArrayOutput) ToLedgerCredentialsArrayOutputWithContext(ctx context.Context) LedgerCredentialsArrayOutput {
+	return o
+}
+
+func (o LedgerCredentialsArrayOutput) Index(i pulumi.IntInput) LedgerCredentialsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerCredentials {
+		return vs[0].([]LedgerCredentials)[vs[1].(int)]
+	}).(LedgerCredentialsOutput)
+}
+
 // Where the Fabric Gateway is and how to reach it.
 type LedgerGateway struct {
 	// "host:port" of the gateway peer. Without tlsRootCertPem only a loopback address is allowed (insecure).
@@ -2085,6 +5512,31 @@ func (i LedgerIdentityArgs) ToLedgerIdentityOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, i).(LedgerIdentityOutput)
 }
 
+// LedgerIdentityArrayInput is an input type that accepts LedgerIdentityArray and LedgerIdentityArrayOutput values.
+// You can construct a concrete instance of `LedgerIdentityArrayInput` via:
+//
+//	LedgerIdentityArray{ LedgerIdentityArgs{...} }
+type LedgerIdentityArrayInput interface {
+	pulumi.Input
+
+	ToLedgerIdentityArrayOutput() LedgerIdentityArrayOutput
+	ToLedgerIdentityArrayOutputWithContext(context.Context) LedgerIdentityArrayOutput
+}
+
+type LedgerIdentityArray []LedgerIdentityInput
+
+func (LedgerIdentityArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerIdentity)(nil)).Elem()
+}
+
+func (i LedgerIdentityArray) ToLedgerIdentityArrayOutput() LedgerIdentityArrayOutput {
+	return i.ToLedgerIdentityArrayOutputWithContext(context.Background())
+}
+
+func (i LedgerIdentityArray) ToLedgerIdentityArrayOutputWithContext(ctx context.Context) LedgerIdentityArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerIdentityArrayOutput)
+}
+
 // The identity that signs: an X.509 certificate enrolled with `mspId`'s CA, with an ECDSA P-256, ECDSA P-384 or
 // Ed25519 key (Ed25519 on Fabric ≥ 3.0 with channel capability V3_0), and exactly one way to sign with that key. Every
 // way but `privateKeyPem` is a reference: the state records where the key is, never the key, and refresh and destroy
@@ -2235,6 +5687,26 @@ func (o LedgerIdentityPtrOutput) PrivateKeyPem() pulumi.StringPtrOutput {
 		}
 		return v.PrivateKeyPem
 	}).(pulumi.StringPtrOutput)
+}
+
+type LedgerIdentityArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerIdentityArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerIdentity)(nil)).Elem()
+}
+
+func (o LedgerIdentityArrayOutput) ToLedgerIdentityArrayOutput() LedgerIdentityArrayOutput {
+	return o
+}
+
+func (o LedgerIdentityArrayOutput) ToLedgerIdentityArrayOutputWithContext(ctx context.Context) LedgerIdentityArrayOutput {
+	return o
+}
+
+func (o LedgerIdentityArrayOutput) Index(i pulumi.IntInput) LedgerIdentityOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerIdentity {
+		return vs[0].([]LedgerIdentity)[vs[1].(int)]
+	}).(LedgerIdentityOutput)
 }
 
 // An identity named without its certificate: the MSP id and the certificate's subject.
@@ -4780,8 +8252,33 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeInstallationTimeoutsPtrInput)(nil)).Elem(), ChaincodeInstallationTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeStepTimeoutsInput)(nil)).Elem(), ChaincodeStepTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ChaincodeStepTimeoutsPtrInput)(nil)).Elem(), ChaincodeStepTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelAnchorPeerInput)(nil)).Elem(), ChannelAnchorPeerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelAnchorPeerArrayInput)(nil)).Elem(), ChannelAnchorPeerArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelApplicationDeclarationInput)(nil)).Elem(), ChannelApplicationDeclarationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelBatchSizeInput)(nil)).Elem(), ChannelBatchSizeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelBatchSizePtrInput)(nil)).Elem(), ChannelBatchSizeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelCapabilityLevelsInput)(nil)).Elem(), ChannelCapabilityLevelsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelCapabilitySetsInput)(nil)).Elem(), ChannelCapabilitySetsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConsenterInput)(nil)).Elem(), ChannelConsenterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelConsenterArrayInput)(nil)).Elem(), ChannelConsenterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelEtcdRaftOptionsInput)(nil)).Elem(), ChannelEtcdRaftOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelEtcdRaftOptionsPtrInput)(nil)).Elem(), ChannelEtcdRaftOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelMspInput)(nil)).Elem(), ChannelMspArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelNodeInput)(nil)).Elem(), ChannelNodeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelNodePtrInput)(nil)).Elem(), ChannelNodeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelNodeArrayInput)(nil)).Elem(), ChannelNodeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelOrdererDeclarationInput)(nil)).Elem(), ChannelOrdererDeclarationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelOrganizationDeclarationInput)(nil)).Elem(), ChannelOrganizationDeclarationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelOrganizationDeclarationArrayInput)(nil)).Elem(), ChannelOrganizationDeclarationArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPolicyInput)(nil)).Elem(), ChannelPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelPolicyMapInput)(nil)).Elem(), ChannelPolicyMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelSmartBftOptionsInput)(nil)).Elem(), ChannelSmartBftOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelSmartBftOptionsPtrInput)(nil)).Elem(), ChannelSmartBftOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTimeoutsInput)(nil)).Elem(), ChannelTimeoutsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ChannelTimeoutsPtrInput)(nil)).Elem(), ChannelTimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerGatewayInput)(nil)).Elem(), LedgerGatewayArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerIdentityInput)(nil)).Elem(), LedgerIdentityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerIdentityArrayInput)(nil)).Elem(), LedgerIdentityArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerKmsInput)(nil)).Elem(), LedgerKmsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerKmsPtrInput)(nil)).Elem(), LedgerKmsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerOnDestroyInput)(nil)).Elem(), LedgerOnDestroyArgs{})
@@ -4816,6 +8313,50 @@ func init() {
 	pulumi.RegisterOutputType(ChaincodeInstallationTimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(ChaincodeStepTimeoutsOutput{})
 	pulumi.RegisterOutputType(ChaincodeStepTimeoutsPtrOutput{})
+	pulumi.RegisterOutputType(ChannelAnchorPeerOutput{})
+	pulumi.RegisterOutputType(ChannelAnchorPeerArrayOutput{})
+	pulumi.RegisterOutputType(ChannelApplicationDeclarationOutput{})
+	pulumi.RegisterOutputType(ChannelApplicationDeclarationPtrOutput{})
+	pulumi.RegisterOutputType(ChannelApplicationViewOutput{})
+	pulumi.RegisterOutputType(ChannelApplicationViewPtrOutput{})
+	pulumi.RegisterOutputType(ChannelBatchSizeOutput{})
+	pulumi.RegisterOutputType(ChannelBatchSizePtrOutput{})
+	pulumi.RegisterOutputType(ChannelCapabilityLevelsOutput{})
+	pulumi.RegisterOutputType(ChannelCapabilitySetsOutput{})
+	pulumi.RegisterOutputType(ChannelCapabilitySetsPtrOutput{})
+	pulumi.RegisterOutputType(ChannelConsenterOutput{})
+	pulumi.RegisterOutputType(ChannelConsenterArrayOutput{})
+	pulumi.RegisterOutputType(ChannelCredentialsOutput{})
+	pulumi.RegisterOutputType(ChannelEtcdRaftOptionsOutput{})
+	pulumi.RegisterOutputType(ChannelEtcdRaftOptionsPtrOutput{})
+	pulumi.RegisterOutputType(ChannelMspOutput{})
+	pulumi.RegisterOutputType(ChannelNodeOutput{})
+	pulumi.RegisterOutputType(ChannelNodePtrOutput{})
+	pulumi.RegisterOutputType(ChannelNodeArrayOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererCredentialsOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererDeclarationOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererDeclarationPtrOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererStatusOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererStatusArrayOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererViewOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererViewPtrOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererViewBatchSizeOutput{})
+	pulumi.RegisterOutputType(ChannelOrdererViewBatchSizePtrOutput{})
+	pulumi.RegisterOutputType(ChannelOrderersOutput{})
+	pulumi.RegisterOutputType(ChannelOrderersArrayOutput{})
+	pulumi.RegisterOutputType(ChannelOrganizationDeclarationOutput{})
+	pulumi.RegisterOutputType(ChannelOrganizationDeclarationArrayOutput{})
+	pulumi.RegisterOutputType(ChannelOrganizationViewOutput{})
+	pulumi.RegisterOutputType(ChannelOrganizationViewArrayOutput{})
+	pulumi.RegisterOutputType(ChannelPeerCredentialsOutput{})
+	pulumi.RegisterOutputType(ChannelPolicyOutput{})
+	pulumi.RegisterOutputType(ChannelPolicyMapOutput{})
+	pulumi.RegisterOutputType(ChannelPolicyViewOutput{})
+	pulumi.RegisterOutputType(ChannelPolicyViewMapOutput{})
+	pulumi.RegisterOutputType(ChannelSmartBftOptionsOutput{})
+	pulumi.RegisterOutputType(ChannelSmartBftOptionsPtrOutput{})
+	pulumi.RegisterOutputType(ChannelTimeoutsOutput{})
+	pulumi.RegisterOutputType(ChannelTimeoutsPtrOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultChaincodeOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultChaincodePtrOutput{})
 	pulumi.RegisterOutputType(GetTransactionResultEventOutput{})
@@ -4826,10 +8367,12 @@ func init() {
 	pulumi.RegisterOutputType(LedgerBytesViewPtrOutput{})
 	pulumi.RegisterOutputType(LedgerBytesViewArrayOutput{})
 	pulumi.RegisterOutputType(LedgerCredentialsOutput{})
+	pulumi.RegisterOutputType(LedgerCredentialsArrayOutput{})
 	pulumi.RegisterOutputType(LedgerGatewayOutput{})
 	pulumi.RegisterOutputType(LedgerGatewayPtrOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityPtrOutput{})
+	pulumi.RegisterOutputType(LedgerIdentityArrayOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityViewOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityViewPtrOutput{})
 	pulumi.RegisterOutputType(LedgerIdentityViewArrayOutput{})

@@ -10,9 +10,16 @@ from .chaincode_approval import *
 from .chaincode_definition import *
 from .chaincode_installation import *
 from .chaincode_package import *
+from .channel import *
+from .channel_anchor_peers import *
+from .channel_batch_settings import *
+from .channel_capabilities import *
+from .channel_organization import *
+from .channel_peer import *
 from .evaluate import *
 from .get_chain_info import *
 from .get_chaincode_definition import *
+from .get_channel_config import *
 from .get_transaction import *
 from .ledger_transaction import *
 from .ledger_transactions import *

@@ -27,6 +27,36 @@ __all__ = [
     'ChaincodeInstallationTimeoutsArgsDict',
     'ChaincodeStepTimeoutsArgs',
     'ChaincodeStepTimeoutsArgsDict',
+    'ChannelAnchorPeerArgs',
+    'ChannelAnchorPeerArgsDict',
+    'ChannelApplicationDeclarationArgs',
+    'ChannelApplicationDeclarationArgsDict',
+    'ChannelBatchSizeArgs',
+    'ChannelBatchSizeArgsDict',
+    'ChannelCapabilityLevelsArgs',
+    'ChannelCapabilityLevelsArgsDict',
+    'ChannelCapabilitySetsArgs',
+    'ChannelCapabilitySetsArgsDict',
+    'ChannelConsenterArgs',
+    'ChannelConsenterArgsDict',
+    'ChannelEtcdRaftOptionsArgs',
+    'ChannelEtcdRaftOptionsArgsDict',
+    'ChannelMspArgs',
+    'ChannelMspArgsDict',
+    'ChannelNode',
+    'ChannelNodeDict',
+    'ChannelNodeArgs',
+    'ChannelNodeArgsDict',
+    'ChannelOrdererDeclarationArgs',
+    'ChannelOrdererDeclarationArgsDict',
+    'ChannelOrganizationDeclarationArgs',
+    'ChannelOrganizationDeclarationArgsDict',
+    'ChannelPolicyArgs',
+    'ChannelPolicyArgsDict',
+    'ChannelSmartBftOptionsArgs',
+    'ChannelSmartBftOptionsArgsDict',
+    'ChannelTimeoutsArgs',
+    'ChannelTimeoutsArgsDict',
     'LedgerGatewayArgs',
     'LedgerGatewayArgsDict',
     'LedgerIdentityArgs',
@@ -700,6 +730,1945 @@ class ChaincodeStepTimeoutsArgs:
     @update.setter
     def update(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "update", value)
+
+
+class ChannelAnchorPeerArgsDict(TypedDict):
+    """
+    A peer other organizations' peers gossip with.
+    """
+    host: pulumi.Input[_builtins.str]
+    port: pulumi.Input[_builtins.float]
+
+@pulumi.input_type
+class ChannelAnchorPeerArgs:
+    def __init__(__self__, *,
+                 host: pulumi.Input[_builtins.str],
+                 port: pulumi.Input[_builtins.float]):
+        """
+        A peer other organizations' peers gossip with.
+        """
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[_builtins.float]:
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "port", value)
+
+
+class ChannelApplicationDeclarationArgsDict(TypedDict):
+    """
+    The application side of a channel being created.
+    """
+    organizations: pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgsDict']]]
+    acls: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    ACL resource → policy reference ("/Channel/Application/Readers").
+
+    Default: Fabric's defaults
+    """
+    policies: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgsDict']]]]]
+    """
+    Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+    """
+
+@pulumi.input_type
+class ChannelApplicationDeclarationArgs:
+    def __init__(__self__, *,
+                 organizations: pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgs']]],
+                 acls: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 policies: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]] = None):
+        """
+        The application side of a channel being created.
+
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] acls: ACL resource → policy reference ("/Channel/Application/Readers").
+               
+               Default: Fabric's defaults
+        :param pulumi.Input[Mapping[str, pulumi.Input['ChannelPolicyArgs']]] policies: Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+        """
+        pulumi.set(__self__, "organizations", organizations)
+        if acls is not None:
+            pulumi.set(__self__, "acls", acls)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+
+    @_builtins.property
+    @pulumi.getter
+    def organizations(self) -> pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgs']]]:
+        return pulumi.get(self, "organizations")
+
+    @organizations.setter
+    def organizations(self, value: pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgs']]]):
+        pulumi.set(self, "organizations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def acls(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        ACL resource → policy reference ("/Channel/Application/Readers").
+
+        Default: Fabric's defaults
+        """
+        return pulumi.get(self, "acls")
+
+    @acls.setter
+    def acls(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "acls", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]:
+        """
+        Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+        """
+        return pulumi.get(self, "policies")
+
+    @policies.setter
+    def policies(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]):
+        pulumi.set(self, "policies", value)
+
+
+class ChannelBatchSizeArgsDict(TypedDict):
+    """
+    A batch size of the ordering service: each given field is owned, the others left.
+    """
+    absolute_max_bytes: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    A block's size in bytes at most (a transaction larger than this is refused).
+    """
+    max_message_count: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Transactions per block at most.
+    """
+    preferred_max_bytes: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    The size a block is cut at when reached (at most absoluteMaxBytes).
+    """
+
+@pulumi.input_type
+class ChannelBatchSizeArgs:
+    def __init__(__self__, *,
+                 absolute_max_bytes: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_message_count: pulumi.Input[Optional[_builtins.float]] = None,
+                 preferred_max_bytes: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        A batch size of the ordering service: each given field is owned, the others left.
+
+        :param pulumi.Input[_builtins.float] absolute_max_bytes: A block's size in bytes at most (a transaction larger than this is refused).
+        :param pulumi.Input[_builtins.float] max_message_count: Transactions per block at most.
+        :param pulumi.Input[_builtins.float] preferred_max_bytes: The size a block is cut at when reached (at most absoluteMaxBytes).
+        """
+        if absolute_max_bytes is not None:
+            pulumi.set(__self__, "absolute_max_bytes", absolute_max_bytes)
+        if max_message_count is not None:
+            pulumi.set(__self__, "max_message_count", max_message_count)
+        if preferred_max_bytes is not None:
+            pulumi.set(__self__, "preferred_max_bytes", preferred_max_bytes)
+
+    @_builtins.property
+    @pulumi.getter(name="absoluteMaxBytes")
+    def absolute_max_bytes(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        A block's size in bytes at most (a transaction larger than this is refused).
+        """
+        return pulumi.get(self, "absolute_max_bytes")
+
+    @absolute_max_bytes.setter
+    def absolute_max_bytes(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "absolute_max_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxMessageCount")
+    def max_message_count(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Transactions per block at most.
+        """
+        return pulumi.get(self, "max_message_count")
+
+    @max_message_count.setter
+    def max_message_count(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_message_count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preferredMaxBytes")
+    def preferred_max_bytes(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The size a block is cut at when reached (at most absoluteMaxBytes).
+        """
+        return pulumi.get(self, "preferred_max_bytes")
+
+    @preferred_max_bytes.setter
+    def preferred_max_bytes(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "preferred_max_bytes", value)
+
+
+class ChannelCapabilityLevelsArgsDict(TypedDict):
+    """
+    Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+    """
+    application: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The Application group's, e.g. ["V2_5"].
+    """
+    channel: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+    """
+    orderer: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The Orderer group's, e.g. ["V2_0"].
+    """
+
+@pulumi.input_type
+class ChannelCapabilityLevelsArgs:
+    def __init__(__self__, *,
+                 application: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 channel: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 orderer: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] application: The Application group's, e.g. ["V2_5"].
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] channel: The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] orderer: The Orderer group's, e.g. ["V2_0"].
+        """
+        if application is not None:
+            pulumi.set(__self__, "application", application)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if orderer is not None:
+            pulumi.set(__self__, "orderer", orderer)
+
+    @_builtins.property
+    @pulumi.getter
+    def application(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The Application group's, e.g. ["V2_5"].
+        """
+        return pulumi.get(self, "application")
+
+    @application.setter
+    def application(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "application", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+        """
+        return pulumi.get(self, "channel")
+
+    @channel.setter
+    def channel(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "channel", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def orderer(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The Orderer group's, e.g. ["V2_0"].
+        """
+        return pulumi.get(self, "orderer")
+
+    @orderer.setter
+    def orderer(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "orderer", value)
+
+
+class ChannelCapabilitySetsArgsDict(TypedDict):
+    """
+    Capabilities of a channel being created, every level given.
+    """
+    application: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    channel: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    orderer: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+
+@pulumi.input_type
+class ChannelCapabilitySetsArgs:
+    def __init__(__self__, *,
+                 application: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 channel: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 orderer: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        """
+        Capabilities of a channel being created, every level given.
+        """
+        pulumi.set(__self__, "application", application)
+        pulumi.set(__self__, "channel", channel)
+        pulumi.set(__self__, "orderer", orderer)
+
+    @_builtins.property
+    @pulumi.getter
+    def application(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        return pulumi.get(self, "application")
+
+    @application.setter
+    def application(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "application", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        return pulumi.get(self, "channel")
+
+    @channel.setter
+    def channel(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "channel", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def orderer(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        return pulumi.get(self, "orderer")
+
+    @orderer.setter
+    def orderer(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "orderer", value)
+
+
+class ChannelConsenterArgsDict(TypedDict):
+    """
+    A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+    """
+    client_tls_cert: pulumi.Input[_builtins.str]
+    """
+    PEM of its client TLS certificate.
+    """
+    host: pulumi.Input[_builtins.str]
+    """
+    The orderer's host as the other consenters reach it (its cluster endpoint).
+    """
+    port: pulumi.Input[_builtins.float]
+    server_tls_cert: pulumi.Input[_builtins.str]
+    """
+    PEM of its server TLS certificate.
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    SmartBFT: its consenter id (unique, from 1).
+    """
+    identity: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    SmartBFT: PEM of its enrolment certificate.
+    """
+    msp_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    SmartBFT: its organization's MSP id.
+    """
+
+@pulumi.input_type
+class ChannelConsenterArgs:
+    def __init__(__self__, *,
+                 client_tls_cert: pulumi.Input[_builtins.str],
+                 host: pulumi.Input[_builtins.str],
+                 port: pulumi.Input[_builtins.float],
+                 server_tls_cert: pulumi.Input[_builtins.str],
+                 id: pulumi.Input[Optional[_builtins.float]] = None,
+                 identity: pulumi.Input[Optional[_builtins.str]] = None,
+                 msp_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+
+        :param pulumi.Input[_builtins.str] client_tls_cert: PEM of its client TLS certificate.
+        :param pulumi.Input[_builtins.str] host: The orderer's host as the other consenters reach it (its cluster endpoint).
+        :param pulumi.Input[_builtins.str] server_tls_cert: PEM of its server TLS certificate.
+        :param pulumi.Input[_builtins.float] id: SmartBFT: its consenter id (unique, from 1).
+        :param pulumi.Input[_builtins.str] identity: SmartBFT: PEM of its enrolment certificate.
+        :param pulumi.Input[_builtins.str] msp_id: SmartBFT: its organization's MSP id.
+        """
+        pulumi.set(__self__, "client_tls_cert", client_tls_cert)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "server_tls_cert", server_tls_cert)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if identity is not None:
+            pulumi.set(__self__, "identity", identity)
+        if msp_id is not None:
+            pulumi.set(__self__, "msp_id", msp_id)
+
+    @_builtins.property
+    @pulumi.getter(name="clientTlsCert")
+    def client_tls_cert(self) -> pulumi.Input[_builtins.str]:
+        """
+        PEM of its client TLS certificate.
+        """
+        return pulumi.get(self, "client_tls_cert")
+
+    @client_tls_cert.setter
+    def client_tls_cert(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "client_tls_cert", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[_builtins.str]:
+        """
+        The orderer's host as the other consenters reach it (its cluster endpoint).
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[_builtins.float]:
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverTlsCert")
+    def server_tls_cert(self) -> pulumi.Input[_builtins.str]:
+        """
+        PEM of its server TLS certificate.
+        """
+        return pulumi.get(self, "server_tls_cert")
+
+    @server_tls_cert.setter
+    def server_tls_cert(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "server_tls_cert", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        SmartBFT: its consenter id (unique, from 1).
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def identity(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SmartBFT: PEM of its enrolment certificate.
+        """
+        return pulumi.get(self, "identity")
+
+    @identity.setter
+    def identity(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "identity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SmartBFT: its organization's MSP id.
+        """
+        return pulumi.get(self, "msp_id")
+
+    @msp_id.setter
+    def msp_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "msp_id", value)
+
+
+class ChannelEtcdRaftOptionsArgsDict(TypedDict):
+    """
+    etcdraft's options (configtx.yaml's EtcdRaft.Options).
+    """
+    election_tick: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Default: 10
+    """
+    heartbeat_tick: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Default: 1
+    """
+    max_inflight_blocks: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Default: 5
+    """
+    snapshot_interval_size: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Bytes.
+
+    Default: 16777216
+    """
+    tick_interval: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: "500ms"
+    """
+
+@pulumi.input_type
+class ChannelEtcdRaftOptionsArgs:
+    def __init__(__self__, *,
+                 election_tick: pulumi.Input[Optional[_builtins.float]] = None,
+                 heartbeat_tick: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_inflight_blocks: pulumi.Input[Optional[_builtins.float]] = None,
+                 snapshot_interval_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 tick_interval: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        etcdraft's options (configtx.yaml's EtcdRaft.Options).
+
+        :param pulumi.Input[_builtins.float] election_tick: Default: 10
+        :param pulumi.Input[_builtins.float] heartbeat_tick: Default: 1
+        :param pulumi.Input[_builtins.float] max_inflight_blocks: Default: 5
+        :param pulumi.Input[_builtins.float] snapshot_interval_size: Bytes.
+               
+               Default: 16777216
+        :param pulumi.Input[_builtins.str] tick_interval: Default: "500ms"
+        """
+        if election_tick is not None:
+            pulumi.set(__self__, "election_tick", election_tick)
+        if heartbeat_tick is not None:
+            pulumi.set(__self__, "heartbeat_tick", heartbeat_tick)
+        if max_inflight_blocks is not None:
+            pulumi.set(__self__, "max_inflight_blocks", max_inflight_blocks)
+        if snapshot_interval_size is not None:
+            pulumi.set(__self__, "snapshot_interval_size", snapshot_interval_size)
+        if tick_interval is not None:
+            pulumi.set(__self__, "tick_interval", tick_interval)
+
+    @_builtins.property
+    @pulumi.getter(name="electionTick")
+    def election_tick(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Default: 10
+        """
+        return pulumi.get(self, "election_tick")
+
+    @election_tick.setter
+    def election_tick(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "election_tick", value)
+
+    @_builtins.property
+    @pulumi.getter(name="heartbeatTick")
+    def heartbeat_tick(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Default: 1
+        """
+        return pulumi.get(self, "heartbeat_tick")
+
+    @heartbeat_tick.setter
+    def heartbeat_tick(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "heartbeat_tick", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxInflightBlocks")
+    def max_inflight_blocks(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Default: 5
+        """
+        return pulumi.get(self, "max_inflight_blocks")
+
+    @max_inflight_blocks.setter
+    def max_inflight_blocks(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_inflight_blocks", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotIntervalSize")
+    def snapshot_interval_size(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Bytes.
+
+        Default: 16777216
+        """
+        return pulumi.get(self, "snapshot_interval_size")
+
+    @snapshot_interval_size.setter
+    def snapshot_interval_size(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "snapshot_interval_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tickInterval")
+    def tick_interval(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: "500ms"
+        """
+        return pulumi.get(self, "tick_interval")
+
+    @tick_interval.setter
+    def tick_interval(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tick_interval", value)
+
+
+class ChannelMspArgsDict(TypedDict):
+    """
+    An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+    """
+    msp_id: pulumi.Input[_builtins.str]
+    """
+    The MSP id, e.g. "Org3MSP" (also the organization's group key).
+    """
+    root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    PEM root CA certificates (cacerts/): at least one.
+    """
+    tls_root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+    """
+    admins: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+
+    Default: []
+    """
+    intermediate_certificates: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PEM intermediate CA certificates (intermediatecerts/).
+
+    Default: []
+    """
+    node_ous: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+    certificate).
+
+    Default: true
+    """
+    policies: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgsDict']]]]]
+    """
+    The organization's policies.
+
+    Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+    client), Admins (admin), Endorsement (peer)
+    """
+    revocation_list: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PEM certificate revocation lists.
+
+    Default: []
+    """
+    tls_intermediate_certificates: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PEM TLS intermediate CA certificates.
+
+    Default: []
+    """
+
+@pulumi.input_type
+class ChannelMspArgs:
+    def __init__(__self__, *,
+                 msp_id: pulumi.Input[_builtins.str],
+                 root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 tls_root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 admins: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 intermediate_certificates: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 node_ous: pulumi.Input[Optional[_builtins.bool]] = None,
+                 policies: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]] = None,
+                 revocation_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 tls_intermediate_certificates: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+
+        :param pulumi.Input[_builtins.str] msp_id: The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] root_certificates: PEM root CA certificates (cacerts/): at least one.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tls_root_certificates: PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] admins: Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+               
+               Default: []
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] intermediate_certificates: PEM intermediate CA certificates (intermediatecerts/).
+               
+               Default: []
+        :param pulumi.Input[_builtins.bool] node_ous: Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+               certificate).
+               
+               Default: true
+        :param pulumi.Input[Mapping[str, pulumi.Input['ChannelPolicyArgs']]] policies: The organization's policies.
+               
+               Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+               client), Admins (admin), Endorsement (peer)
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] revocation_list: PEM certificate revocation lists.
+               
+               Default: []
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tls_intermediate_certificates: PEM TLS intermediate CA certificates.
+               
+               Default: []
+        """
+        pulumi.set(__self__, "msp_id", msp_id)
+        pulumi.set(__self__, "root_certificates", root_certificates)
+        pulumi.set(__self__, "tls_root_certificates", tls_root_certificates)
+        if admins is not None:
+            pulumi.set(__self__, "admins", admins)
+        if intermediate_certificates is not None:
+            pulumi.set(__self__, "intermediate_certificates", intermediate_certificates)
+        if node_ous is not None:
+            pulumi.set(__self__, "node_ous", node_ous)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+        if revocation_list is not None:
+            pulumi.set(__self__, "revocation_list", revocation_list)
+        if tls_intermediate_certificates is not None:
+            pulumi.set(__self__, "tls_intermediate_certificates", tls_intermediate_certificates)
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        """
+        return pulumi.get(self, "msp_id")
+
+    @msp_id.setter
+    def msp_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "msp_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rootCertificates")
+    def root_certificates(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        PEM root CA certificates (cacerts/): at least one.
+        """
+        return pulumi.get(self, "root_certificates")
+
+    @root_certificates.setter
+    def root_certificates(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "root_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertificates")
+    def tls_root_certificates(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        """
+        return pulumi.get(self, "tls_root_certificates")
+
+    @tls_root_certificates.setter
+    def tls_root_certificates(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "tls_root_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def admins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+
+        Default: []
+        """
+        return pulumi.get(self, "admins")
+
+    @admins.setter
+    def admins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "admins", value)
+
+    @_builtins.property
+    @pulumi.getter(name="intermediateCertificates")
+    def intermediate_certificates(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PEM intermediate CA certificates (intermediatecerts/).
+
+        Default: []
+        """
+        return pulumi.get(self, "intermediate_certificates")
+
+    @intermediate_certificates.setter
+    def intermediate_certificates(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "intermediate_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeOUs")
+    def node_ous(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+        certificate).
+
+        Default: true
+        """
+        return pulumi.get(self, "node_ous")
+
+    @node_ous.setter
+    def node_ous(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "node_ous", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]:
+        """
+        The organization's policies.
+
+        Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+        client), Admins (admin), Endorsement (peer)
+        """
+        return pulumi.get(self, "policies")
+
+    @policies.setter
+    def policies(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]):
+        pulumi.set(self, "policies", value)
+
+    @_builtins.property
+    @pulumi.getter(name="revocationList")
+    def revocation_list(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PEM certificate revocation lists.
+
+        Default: []
+        """
+        return pulumi.get(self, "revocation_list")
+
+    @revocation_list.setter
+    def revocation_list(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "revocation_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsIntermediateCertificates")
+    def tls_intermediate_certificates(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PEM TLS intermediate CA certificates.
+
+        Default: []
+        """
+        return pulumi.get(self, "tls_intermediate_certificates")
+
+    @tls_intermediate_certificates.setter
+    def tls_intermediate_certificates(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tls_intermediate_certificates", value)
+
+
+class ChannelNodeDict(TypedDict):
+    """
+    An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+    one (mutual TLS), the key given in exactly one way as a gateway's is.
+    """
+    address: _builtins.str
+    """
+    "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+    endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+    (insecure).
+    """
+    client_cert_pem: NotRequired[_builtins.str]
+    """
+    PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+    of clientKeyFile, clientKeyEnv or clientKeyPem.
+    """
+    client_key_env: NotRequired[_builtins.str]
+    """
+    The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+    """
+    client_key_file: NotRequired[_builtins.str]
+    """
+    The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+    """
+    client_key_pem: NotRequired[_builtins.str]
+    """
+    The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+    """
+    server_name_override: NotRequired[_builtins.str]
+    """
+    The TLS server name to expect instead of the address's host.
+    """
+    tls_root_cert_pem: NotRequired[_builtins.str]
+    """
+    PEM of the CA that signed the node's TLS certificate; enables TLS.
+    """
+
+@pulumi.input_type
+class ChannelNode:
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 client_cert_pem: Optional[_builtins.str] = None,
+                 client_key_env: Optional[_builtins.str] = None,
+                 client_key_file: Optional[_builtins.str] = None,
+                 client_key_pem: Optional[_builtins.str] = None,
+                 server_name_override: Optional[_builtins.str] = None,
+                 tls_root_cert_pem: Optional[_builtins.str] = None):
+        """
+        An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+        one (mutual TLS), the key given in exactly one way as a gateway's is.
+
+        :param _builtins.str address: "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+               endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+               (insecure).
+        :param _builtins.str client_cert_pem: PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+               of clientKeyFile, clientKeyEnv or clientKeyPem.
+        :param _builtins.str client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        :param _builtins.str client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+        :param _builtins.str server_name_override: The TLS server name to expect instead of the address's host.
+        :param _builtins.str tls_root_cert_pem: PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        pulumi.set(__self__, "address", address)
+        if client_cert_pem is not None:
+            pulumi.set(__self__, "client_cert_pem", client_cert_pem)
+        if client_key_env is not None:
+            pulumi.set(__self__, "client_key_env", client_key_env)
+        if client_key_file is not None:
+            pulumi.set(__self__, "client_key_file", client_key_file)
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if server_name_override is not None:
+            pulumi.set(__self__, "server_name_override", server_name_override)
+        if tls_root_cert_pem is not None:
+            pulumi.set(__self__, "tls_root_cert_pem", tls_root_cert_pem)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+        endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+        (insecure).
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: _builtins.str):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertPem")
+    def client_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+        of clientKeyFile, clientKeyEnv or clientKeyPem.
+        """
+        return pulumi.get(self, "client_cert_pem")
+
+    @client_cert_pem.setter
+    def client_cert_pem(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "client_cert_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyEnv")
+    def client_key_env(self) -> Optional[_builtins.str]:
+        """
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        """
+        return pulumi.get(self, "client_key_env")
+
+    @client_key_env.setter
+    def client_key_env(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "client_key_env", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyFile")
+    def client_key_file(self) -> Optional[_builtins.str]:
+        """
+        The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        """
+        return pulumi.get(self, "client_key_file")
+
+    @client_key_file.setter
+    def client_key_file(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "client_key_file", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @client_key_pem.setter
+    def client_key_pem(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "client_key_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverNameOverride")
+    def server_name_override(self) -> Optional[_builtins.str]:
+        """
+        The TLS server name to expect instead of the address's host.
+        """
+        return pulumi.get(self, "server_name_override")
+
+    @server_name_override.setter
+    def server_name_override(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "server_name_override", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertPem")
+    def tls_root_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        return pulumi.get(self, "tls_root_cert_pem")
+
+    @tls_root_cert_pem.setter
+    def tls_root_cert_pem(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "tls_root_cert_pem", value)
+
+
+class ChannelNodeArgsDict(TypedDict):
+    """
+    An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+    one (mutual TLS), the key given in exactly one way as a gateway's is.
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+    endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+    (insecure).
+    """
+    client_cert_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+    of clientKeyFile, clientKeyEnv or clientKeyPem.
+    """
+    client_key_env: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+    """
+    client_key_file: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+    """
+    client_key_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+    """
+    server_name_override: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The TLS server name to expect instead of the address's host.
+    """
+    tls_root_cert_pem: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PEM of the CA that signed the node's TLS certificate; enables TLS.
+    """
+
+@pulumi.input_type
+class ChannelNodeArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 client_cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key_env: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_key_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_name_override: pulumi.Input[Optional[_builtins.str]] = None,
+                 tls_root_cert_pem: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+        one (mutual TLS), the key given in exactly one way as a gateway's is.
+
+        :param pulumi.Input[_builtins.str] address: "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+               endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+               (insecure).
+        :param pulumi.Input[_builtins.str] client_cert_pem: PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+               of clientKeyFile, clientKeyEnv or clientKeyPem.
+        :param pulumi.Input[_builtins.str] client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        :param pulumi.Input[_builtins.str] client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        :param pulumi.Input[_builtins.str] client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+        :param pulumi.Input[_builtins.str] server_name_override: The TLS server name to expect instead of the address's host.
+        :param pulumi.Input[_builtins.str] tls_root_cert_pem: PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        pulumi.set(__self__, "address", address)
+        if client_cert_pem is not None:
+            pulumi.set(__self__, "client_cert_pem", client_cert_pem)
+        if client_key_env is not None:
+            pulumi.set(__self__, "client_key_env", client_key_env)
+        if client_key_file is not None:
+            pulumi.set(__self__, "client_key_file", client_key_file)
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if server_name_override is not None:
+            pulumi.set(__self__, "server_name_override", server_name_override)
+        if tls_root_cert_pem is not None:
+            pulumi.set(__self__, "tls_root_cert_pem", tls_root_cert_pem)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+        endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+        (insecure).
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertPem")
+    def client_cert_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+        of clientKeyFile, clientKeyEnv or clientKeyPem.
+        """
+        return pulumi.get(self, "client_cert_pem")
+
+    @client_cert_pem.setter
+    def client_cert_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_cert_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyEnv")
+    def client_key_env(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        """
+        return pulumi.get(self, "client_key_env")
+
+    @client_key_env.setter
+    def client_key_env(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key_env", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyFile")
+    def client_key_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        """
+        return pulumi.get(self, "client_key_file")
+
+    @client_key_file.setter
+    def client_key_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key_file", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @client_key_pem.setter
+    def client_key_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_key_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverNameOverride")
+    def server_name_override(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The TLS server name to expect instead of the address's host.
+        """
+        return pulumi.get(self, "server_name_override")
+
+    @server_name_override.setter
+    def server_name_override(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "server_name_override", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertPem")
+    def tls_root_cert_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        return pulumi.get(self, "tls_root_cert_pem")
+
+    @tls_root_cert_pem.setter
+    def tls_root_cert_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tls_root_cert_pem", value)
+
+
+class ChannelOrdererDeclarationArgsDict(TypedDict):
+    """
+    The ordering service of a channel being created.
+    """
+    consensus: pulumi.Input[_builtins.str]
+    """
+    "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+    """
+    consenters: pulumi.Input[Sequence[pulumi.Input['ChannelConsenterArgsDict']]]
+    organizations: pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgsDict']]]
+    addresses: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Global orderer addresses (channels before V3_0 only).
+
+    Default: []
+    """
+    batch_size: NotRequired[pulumi.Input[Optional['ChannelBatchSizeArgsDict']]]
+    """
+    Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+    """
+    batch_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A Go duration.
+
+    Default: "2s"
+    """
+    etcd_raft_options: NotRequired[pulumi.Input[Optional['ChannelEtcdRaftOptionsArgsDict']]]
+    """
+    etcdraft's options.
+
+    Default: configtxgen's
+    """
+    policies: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgsDict']]]]]
+    """
+    Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+    """
+    smart_bft_options: NotRequired[pulumi.Input[Optional['ChannelSmartBftOptionsArgsDict']]]
+    """
+    SmartBFT's options.
+    """
+
+@pulumi.input_type
+class ChannelOrdererDeclarationArgs:
+    def __init__(__self__, *,
+                 consensus: pulumi.Input[_builtins.str],
+                 consenters: pulumi.Input[Sequence[pulumi.Input['ChannelConsenterArgs']]],
+                 organizations: pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgs']]],
+                 addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 batch_size: pulumi.Input[Optional['ChannelBatchSizeArgs']] = None,
+                 batch_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 etcd_raft_options: pulumi.Input[Optional['ChannelEtcdRaftOptionsArgs']] = None,
+                 policies: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]] = None,
+                 smart_bft_options: pulumi.Input[Optional['ChannelSmartBftOptionsArgs']] = None):
+        """
+        The ordering service of a channel being created.
+
+        :param pulumi.Input[_builtins.str] consensus: "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] addresses: Global orderer addresses (channels before V3_0 only).
+               
+               Default: []
+        :param pulumi.Input['ChannelBatchSizeArgs'] batch_size: Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+        :param pulumi.Input[_builtins.str] batch_timeout: A Go duration.
+               
+               Default: "2s"
+        :param pulumi.Input['ChannelEtcdRaftOptionsArgs'] etcd_raft_options: etcdraft's options.
+               
+               Default: configtxgen's
+        :param pulumi.Input[Mapping[str, pulumi.Input['ChannelPolicyArgs']]] policies: Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+        :param pulumi.Input['ChannelSmartBftOptionsArgs'] smart_bft_options: SmartBFT's options.
+        """
+        pulumi.set(__self__, "consensus", consensus)
+        pulumi.set(__self__, "consenters", consenters)
+        pulumi.set(__self__, "organizations", organizations)
+        if addresses is not None:
+            pulumi.set(__self__, "addresses", addresses)
+        if batch_size is not None:
+            pulumi.set(__self__, "batch_size", batch_size)
+        if batch_timeout is not None:
+            pulumi.set(__self__, "batch_timeout", batch_timeout)
+        if etcd_raft_options is not None:
+            pulumi.set(__self__, "etcd_raft_options", etcd_raft_options)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+        if smart_bft_options is not None:
+            pulumi.set(__self__, "smart_bft_options", smart_bft_options)
+
+    @_builtins.property
+    @pulumi.getter
+    def consensus(self) -> pulumi.Input[_builtins.str]:
+        """
+        "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+        """
+        return pulumi.get(self, "consensus")
+
+    @consensus.setter
+    def consensus(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "consensus", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def consenters(self) -> pulumi.Input[Sequence[pulumi.Input['ChannelConsenterArgs']]]:
+        return pulumi.get(self, "consenters")
+
+    @consenters.setter
+    def consenters(self, value: pulumi.Input[Sequence[pulumi.Input['ChannelConsenterArgs']]]):
+        pulumi.set(self, "consenters", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def organizations(self) -> pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgs']]]:
+        return pulumi.get(self, "organizations")
+
+    @organizations.setter
+    def organizations(self, value: pulumi.Input[Sequence[pulumi.Input['ChannelOrganizationDeclarationArgs']]]):
+        pulumi.set(self, "organizations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def addresses(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Global orderer addresses (channels before V3_0 only).
+
+        Default: []
+        """
+        return pulumi.get(self, "addresses")
+
+    @addresses.setter
+    def addresses(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "addresses", value)
+
+    @_builtins.property
+    @pulumi.getter(name="batchSize")
+    def batch_size(self) -> pulumi.Input[Optional['ChannelBatchSizeArgs']]:
+        """
+        Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+        """
+        return pulumi.get(self, "batch_size")
+
+    @batch_size.setter
+    def batch_size(self, value: pulumi.Input[Optional['ChannelBatchSizeArgs']]):
+        pulumi.set(self, "batch_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="batchTimeout")
+    def batch_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A Go duration.
+
+        Default: "2s"
+        """
+        return pulumi.get(self, "batch_timeout")
+
+    @batch_timeout.setter
+    def batch_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "batch_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="etcdRaftOptions")
+    def etcd_raft_options(self) -> pulumi.Input[Optional['ChannelEtcdRaftOptionsArgs']]:
+        """
+        etcdraft's options.
+
+        Default: configtxgen's
+        """
+        return pulumi.get(self, "etcd_raft_options")
+
+    @etcd_raft_options.setter
+    def etcd_raft_options(self, value: pulumi.Input[Optional['ChannelEtcdRaftOptionsArgs']]):
+        pulumi.set(self, "etcd_raft_options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]:
+        """
+        Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+        """
+        return pulumi.get(self, "policies")
+
+    @policies.setter
+    def policies(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]):
+        pulumi.set(self, "policies", value)
+
+    @_builtins.property
+    @pulumi.getter(name="smartBftOptions")
+    def smart_bft_options(self) -> pulumi.Input[Optional['ChannelSmartBftOptionsArgs']]:
+        """
+        SmartBFT's options.
+        """
+        return pulumi.get(self, "smart_bft_options")
+
+    @smart_bft_options.setter
+    def smart_bft_options(self, value: pulumi.Input[Optional['ChannelSmartBftOptionsArgs']]):
+        pulumi.set(self, "smart_bft_options", value)
+
+
+class ChannelOrganizationDeclarationArgsDict(TypedDict):
+    """
+    An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+    """
+    msp_id: pulumi.Input[_builtins.str]
+    """
+    The MSP id, e.g. "Org3MSP" (also the organization's group key).
+    """
+    root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    PEM root CA certificates (cacerts/): at least one.
+    """
+    tls_root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+    """
+    admins: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+
+    Default: []
+    """
+    anchor_peers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ChannelAnchorPeerArgsDict']]]]]
+    """
+    Application organizations: their anchor peers.
+
+    Default: []
+    """
+    endpoints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+
+    Default: []
+    """
+    intermediate_certificates: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PEM intermediate CA certificates (intermediatecerts/).
+
+    Default: []
+    """
+    node_ous: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+    certificate).
+
+    Default: true
+    """
+    policies: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgsDict']]]]]
+    """
+    The organization's policies.
+
+    Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+    client), Admins (admin), Endorsement (peer)
+    """
+    revocation_list: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PEM certificate revocation lists.
+
+    Default: []
+    """
+    tls_intermediate_certificates: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PEM TLS intermediate CA certificates.
+
+    Default: []
+    """
+
+@pulumi.input_type
+class ChannelOrganizationDeclarationArgs:
+    def __init__(__self__, *,
+                 msp_id: pulumi.Input[_builtins.str],
+                 root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 tls_root_certificates: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 admins: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 anchor_peers: pulumi.Input[Optional[Sequence[pulumi.Input['ChannelAnchorPeerArgs']]]] = None,
+                 endpoints: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 intermediate_certificates: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 node_ous: pulumi.Input[Optional[_builtins.bool]] = None,
+                 policies: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]] = None,
+                 revocation_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 tls_intermediate_certificates: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+
+        :param pulumi.Input[_builtins.str] msp_id: The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] root_certificates: PEM root CA certificates (cacerts/): at least one.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tls_root_certificates: PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] admins: Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+               
+               Default: []
+        :param pulumi.Input[Sequence[pulumi.Input['ChannelAnchorPeerArgs']]] anchor_peers: Application organizations: their anchor peers.
+               
+               Default: []
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] endpoints: Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+               
+               Default: []
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] intermediate_certificates: PEM intermediate CA certificates (intermediatecerts/).
+               
+               Default: []
+        :param pulumi.Input[_builtins.bool] node_ous: Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+               certificate).
+               
+               Default: true
+        :param pulumi.Input[Mapping[str, pulumi.Input['ChannelPolicyArgs']]] policies: The organization's policies.
+               
+               Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+               client), Admins (admin), Endorsement (peer)
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] revocation_list: PEM certificate revocation lists.
+               
+               Default: []
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tls_intermediate_certificates: PEM TLS intermediate CA certificates.
+               
+               Default: []
+        """
+        pulumi.set(__self__, "msp_id", msp_id)
+        pulumi.set(__self__, "root_certificates", root_certificates)
+        pulumi.set(__self__, "tls_root_certificates", tls_root_certificates)
+        if admins is not None:
+            pulumi.set(__self__, "admins", admins)
+        if anchor_peers is not None:
+            pulumi.set(__self__, "anchor_peers", anchor_peers)
+        if endpoints is not None:
+            pulumi.set(__self__, "endpoints", endpoints)
+        if intermediate_certificates is not None:
+            pulumi.set(__self__, "intermediate_certificates", intermediate_certificates)
+        if node_ous is not None:
+            pulumi.set(__self__, "node_ous", node_ous)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+        if revocation_list is not None:
+            pulumi.set(__self__, "revocation_list", revocation_list)
+        if tls_intermediate_certificates is not None:
+            pulumi.set(__self__, "tls_intermediate_certificates", tls_intermediate_certificates)
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        """
+        return pulumi.get(self, "msp_id")
+
+    @msp_id.setter
+    def msp_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "msp_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rootCertificates")
+    def root_certificates(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        PEM root CA certificates (cacerts/): at least one.
+        """
+        return pulumi.get(self, "root_certificates")
+
+    @root_certificates.setter
+    def root_certificates(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "root_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertificates")
+    def tls_root_certificates(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        """
+        return pulumi.get(self, "tls_root_certificates")
+
+    @tls_root_certificates.setter
+    def tls_root_certificates(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "tls_root_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def admins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+
+        Default: []
+        """
+        return pulumi.get(self, "admins")
+
+    @admins.setter
+    def admins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "admins", value)
+
+    @_builtins.property
+    @pulumi.getter(name="anchorPeers")
+    def anchor_peers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ChannelAnchorPeerArgs']]]]:
+        """
+        Application organizations: their anchor peers.
+
+        Default: []
+        """
+        return pulumi.get(self, "anchor_peers")
+
+    @anchor_peers.setter
+    def anchor_peers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ChannelAnchorPeerArgs']]]]):
+        pulumi.set(self, "anchor_peers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoints(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+
+        Default: []
+        """
+        return pulumi.get(self, "endpoints")
+
+    @endpoints.setter
+    def endpoints(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "endpoints", value)
+
+    @_builtins.property
+    @pulumi.getter(name="intermediateCertificates")
+    def intermediate_certificates(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PEM intermediate CA certificates (intermediatecerts/).
+
+        Default: []
+        """
+        return pulumi.get(self, "intermediate_certificates")
+
+    @intermediate_certificates.setter
+    def intermediate_certificates(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "intermediate_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeOUs")
+    def node_ous(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+        certificate).
+
+        Default: true
+        """
+        return pulumi.get(self, "node_ous")
+
+    @node_ous.setter
+    def node_ous(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "node_ous", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]:
+        """
+        The organization's policies.
+
+        Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+        client), Admins (admin), Endorsement (peer)
+        """
+        return pulumi.get(self, "policies")
+
+    @policies.setter
+    def policies(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['ChannelPolicyArgs']]]]):
+        pulumi.set(self, "policies", value)
+
+    @_builtins.property
+    @pulumi.getter(name="revocationList")
+    def revocation_list(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PEM certificate revocation lists.
+
+        Default: []
+        """
+        return pulumi.get(self, "revocation_list")
+
+    @revocation_list.setter
+    def revocation_list(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "revocation_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsIntermediateCertificates")
+    def tls_intermediate_certificates(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PEM TLS intermediate CA certificates.
+
+        Default: []
+        """
+        return pulumi.get(self, "tls_intermediate_certificates")
+
+    @tls_intermediate_certificates.setter
+    def tls_intermediate_certificates(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tls_intermediate_certificates", value)
+
+
+class ChannelPolicyArgsDict(TypedDict):
+    """
+    A channel policy as configtx.yaml writes it.
+    """
+    rule: pulumi.Input[_builtins.str]
+    type: pulumi.Input[_builtins.str]
+    """
+    "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+    """
+
+@pulumi.input_type
+class ChannelPolicyArgs:
+    def __init__(__self__, *,
+                 rule: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A channel policy as configtx.yaml writes it.
+
+        :param pulumi.Input[_builtins.str] type: "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+        """
+        pulumi.set(__self__, "rule", rule)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def rule(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "rule")
+
+    @rule.setter
+    def rule(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "rule", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+
+class ChannelSmartBftOptionsArgsDict(TypedDict):
+    """
+    SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+    """
+    collect_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    decisions_per_leader: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    incoming_message_buffer_size: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    leader_heartbeat_count: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    leader_heartbeat_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    leader_rotation: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    0 unspecified, 1 off, 2 on.
+    """
+    request_auto_remove_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    request_batch_max_bytes: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    request_batch_max_count: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    request_batch_max_interval: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    request_complain_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    request_forward_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    request_max_bytes: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    request_pool_size: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    speed_up_view_change: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    sync_on_start: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    view_change_resend_interval: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    view_change_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+
+@pulumi.input_type
+class ChannelSmartBftOptionsArgs:
+    def __init__(__self__, *,
+                 collect_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 decisions_per_leader: pulumi.Input[Optional[_builtins.float]] = None,
+                 incoming_message_buffer_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 leader_heartbeat_count: pulumi.Input[Optional[_builtins.float]] = None,
+                 leader_heartbeat_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 leader_rotation: pulumi.Input[Optional[_builtins.float]] = None,
+                 request_auto_remove_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_batch_max_bytes: pulumi.Input[Optional[_builtins.float]] = None,
+                 request_batch_max_count: pulumi.Input[Optional[_builtins.float]] = None,
+                 request_batch_max_interval: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_complain_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_forward_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_max_bytes: pulumi.Input[Optional[_builtins.float]] = None,
+                 request_pool_size: pulumi.Input[Optional[_builtins.float]] = None,
+                 speed_up_view_change: pulumi.Input[Optional[_builtins.bool]] = None,
+                 sync_on_start: pulumi.Input[Optional[_builtins.bool]] = None,
+                 view_change_resend_interval: pulumi.Input[Optional[_builtins.str]] = None,
+                 view_change_timeout: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+
+        :param pulumi.Input[_builtins.float] leader_rotation: 0 unspecified, 1 off, 2 on.
+        """
+        if collect_timeout is not None:
+            pulumi.set(__self__, "collect_timeout", collect_timeout)
+        if decisions_per_leader is not None:
+            pulumi.set(__self__, "decisions_per_leader", decisions_per_leader)
+        if incoming_message_buffer_size is not None:
+            pulumi.set(__self__, "incoming_message_buffer_size", incoming_message_buffer_size)
+        if leader_heartbeat_count is not None:
+            pulumi.set(__self__, "leader_heartbeat_count", leader_heartbeat_count)
+        if leader_heartbeat_timeout is not None:
+            pulumi.set(__self__, "leader_heartbeat_timeout", leader_heartbeat_timeout)
+        if leader_rotation is not None:
+            pulumi.set(__self__, "leader_rotation", leader_rotation)
+        if request_auto_remove_timeout is not None:
+            pulumi.set(__self__, "request_auto_remove_timeout", request_auto_remove_timeout)
+        if request_batch_max_bytes is not None:
+            pulumi.set(__self__, "request_batch_max_bytes", request_batch_max_bytes)
+        if request_batch_max_count is not None:
+            pulumi.set(__self__, "request_batch_max_count", request_batch_max_count)
+        if request_batch_max_interval is not None:
+            pulumi.set(__self__, "request_batch_max_interval", request_batch_max_interval)
+        if request_complain_timeout is not None:
+            pulumi.set(__self__, "request_complain_timeout", request_complain_timeout)
+        if request_forward_timeout is not None:
+            pulumi.set(__self__, "request_forward_timeout", request_forward_timeout)
+        if request_max_bytes is not None:
+            pulumi.set(__self__, "request_max_bytes", request_max_bytes)
+        if request_pool_size is not None:
+            pulumi.set(__self__, "request_pool_size", request_pool_size)
+        if speed_up_view_change is not None:
+            pulumi.set(__self__, "speed_up_view_change", speed_up_view_change)
+        if sync_on_start is not None:
+            pulumi.set(__self__, "sync_on_start", sync_on_start)
+        if view_change_resend_interval is not None:
+            pulumi.set(__self__, "view_change_resend_interval", view_change_resend_interval)
+        if view_change_timeout is not None:
+            pulumi.set(__self__, "view_change_timeout", view_change_timeout)
+
+    @_builtins.property
+    @pulumi.getter(name="collectTimeout")
+    def collect_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "collect_timeout")
+
+    @collect_timeout.setter
+    def collect_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "collect_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="decisionsPerLeader")
+    def decisions_per_leader(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "decisions_per_leader")
+
+    @decisions_per_leader.setter
+    def decisions_per_leader(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "decisions_per_leader", value)
+
+    @_builtins.property
+    @pulumi.getter(name="incomingMessageBufferSize")
+    def incoming_message_buffer_size(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "incoming_message_buffer_size")
+
+    @incoming_message_buffer_size.setter
+    def incoming_message_buffer_size(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "incoming_message_buffer_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="leaderHeartbeatCount")
+    def leader_heartbeat_count(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "leader_heartbeat_count")
+
+    @leader_heartbeat_count.setter
+    def leader_heartbeat_count(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "leader_heartbeat_count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="leaderHeartbeatTimeout")
+    def leader_heartbeat_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "leader_heartbeat_timeout")
+
+    @leader_heartbeat_timeout.setter
+    def leader_heartbeat_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "leader_heartbeat_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="leaderRotation")
+    def leader_rotation(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        0 unspecified, 1 off, 2 on.
+        """
+        return pulumi.get(self, "leader_rotation")
+
+    @leader_rotation.setter
+    def leader_rotation(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "leader_rotation", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestAutoRemoveTimeout")
+    def request_auto_remove_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "request_auto_remove_timeout")
+
+    @request_auto_remove_timeout.setter
+    def request_auto_remove_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_auto_remove_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestBatchMaxBytes")
+    def request_batch_max_bytes(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "request_batch_max_bytes")
+
+    @request_batch_max_bytes.setter
+    def request_batch_max_bytes(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "request_batch_max_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestBatchMaxCount")
+    def request_batch_max_count(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "request_batch_max_count")
+
+    @request_batch_max_count.setter
+    def request_batch_max_count(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "request_batch_max_count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestBatchMaxInterval")
+    def request_batch_max_interval(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "request_batch_max_interval")
+
+    @request_batch_max_interval.setter
+    def request_batch_max_interval(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_batch_max_interval", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestComplainTimeout")
+    def request_complain_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "request_complain_timeout")
+
+    @request_complain_timeout.setter
+    def request_complain_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_complain_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestForwardTimeout")
+    def request_forward_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "request_forward_timeout")
+
+    @request_forward_timeout.setter
+    def request_forward_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_forward_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestMaxBytes")
+    def request_max_bytes(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "request_max_bytes")
+
+    @request_max_bytes.setter
+    def request_max_bytes(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "request_max_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestPoolSize")
+    def request_pool_size(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "request_pool_size")
+
+    @request_pool_size.setter
+    def request_pool_size(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "request_pool_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="speedUpViewChange")
+    def speed_up_view_change(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "speed_up_view_change")
+
+    @speed_up_view_change.setter
+    def speed_up_view_change(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "speed_up_view_change", value)
+
+    @_builtins.property
+    @pulumi.getter(name="syncOnStart")
+    def sync_on_start(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "sync_on_start")
+
+    @sync_on_start.setter
+    def sync_on_start(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "sync_on_start", value)
+
+    @_builtins.property
+    @pulumi.getter(name="viewChangeResendInterval")
+    def view_change_resend_interval(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "view_change_resend_interval")
+
+    @view_change_resend_interval.setter
+    def view_change_resend_interval(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "view_change_resend_interval", value)
+
+    @_builtins.property
+    @pulumi.getter(name="viewChangeTimeout")
+    def view_change_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "view_change_timeout")
+
+    @view_change_timeout.setter
+    def view_change_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "view_change_timeout", value)
+
+
+class ChannelTimeoutsArgsDict(TypedDict):
+    create: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Default: "20m"
+    """
+
+@pulumi.input_type
+class ChannelTimeoutsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] create: Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "create", value)
 
 
 class LedgerGatewayArgsDict(TypedDict):

@@ -24,6 +24,30 @@ __all__ = [
     'ChaincodeDefinitionFields',
     'ChaincodeInstallationTimeouts',
     'ChaincodeStepTimeouts',
+    'ChannelAnchorPeer',
+    'ChannelApplicationDeclaration',
+    'ChannelApplicationView',
+    'ChannelBatchSize',
+    'ChannelCapabilityLevels',
+    'ChannelCapabilitySets',
+    'ChannelConsenter',
+    'ChannelCredentials',
+    'ChannelEtcdRaftOptions',
+    'ChannelMsp',
+    'ChannelNode',
+    'ChannelOrdererCredentials',
+    'ChannelOrdererDeclaration',
+    'ChannelOrdererStatus',
+    'ChannelOrdererView',
+    'ChannelOrdererViewBatchSize',
+    'ChannelOrderers',
+    'ChannelOrganizationDeclaration',
+    'ChannelOrganizationView',
+    'ChannelPeerCredentials',
+    'ChannelPolicy',
+    'ChannelPolicyView',
+    'ChannelSmartBftOptions',
+    'ChannelTimeouts',
     'GetTransactionResultChaincode',
     'GetTransactionResultEvent',
     'GetTransactionResultResponse',
@@ -778,6 +802,2059 @@ class ChaincodeStepTimeouts(dict):
         Default: "20m"
         """
         return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class ChannelAnchorPeer(dict):
+    """
+    A peer other organizations' peers gossip with.
+    """
+    def __init__(__self__, *,
+                 host: _builtins.str,
+                 port: _builtins.float):
+        """
+        A peer other organizations' peers gossip with.
+        """
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.float:
+        return pulumi.get(self, "port")
+
+
+@pulumi.output_type
+class ChannelApplicationDeclaration(dict):
+    """
+    The application side of a channel being created.
+    """
+    def __init__(__self__, *,
+                 organizations: Sequence['outputs.ChannelOrganizationDeclaration'],
+                 acls: Optional[Mapping[str, _builtins.str]] = None,
+                 policies: Optional[Mapping[str, 'outputs.ChannelPolicy']] = None):
+        """
+        The application side of a channel being created.
+
+        :param Mapping[str, _builtins.str] acls: ACL resource → policy reference ("/Channel/Application/Readers").
+               
+               Default: Fabric's defaults
+        :param Mapping[str, 'ChannelPolicy'] policies: Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+        """
+        pulumi.set(__self__, "organizations", organizations)
+        if acls is not None:
+            pulumi.set(__self__, "acls", acls)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+
+    @_builtins.property
+    @pulumi.getter
+    def organizations(self) -> Sequence['outputs.ChannelOrganizationDeclaration']:
+        return pulumi.get(self, "organizations")
+
+    @_builtins.property
+    @pulumi.getter
+    def acls(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        ACL resource → policy reference ("/Channel/Application/Readers").
+
+        Default: Fabric's defaults
+        """
+        return pulumi.get(self, "acls")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Optional[Mapping[str, 'outputs.ChannelPolicy']]:
+        """
+        Default: ANY Readers, ANY Writers, MAJORITY Admins, MAJORITY Endorsement for LifecycleEndorsement and Endorsement
+        """
+        return pulumi.get(self, "policies")
+
+
+@pulumi.output_type
+class ChannelApplicationView(dict):
+    """
+    The application side as the channel's configuration holds it.
+    """
+    def __init__(__self__, *,
+                 acls: Mapping[str, _builtins.str],
+                 capabilities: Sequence[_builtins.str],
+                 organizations: Sequence['outputs.ChannelOrganizationView'],
+                 policies: Mapping[str, 'outputs.ChannelPolicyView']):
+        """
+        The application side as the channel's configuration holds it.
+
+        :param Mapping[str, _builtins.str] acls: ACL resource → policy reference.
+        """
+        pulumi.set(__self__, "acls", acls)
+        pulumi.set(__self__, "capabilities", capabilities)
+        pulumi.set(__self__, "organizations", organizations)
+        pulumi.set(__self__, "policies", policies)
+
+    @_builtins.property
+    @pulumi.getter
+    def acls(self) -> Mapping[str, _builtins.str]:
+        """
+        ACL resource → policy reference.
+        """
+        return pulumi.get(self, "acls")
+
+    @_builtins.property
+    @pulumi.getter
+    def capabilities(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "capabilities")
+
+    @_builtins.property
+    @pulumi.getter
+    def organizations(self) -> Sequence['outputs.ChannelOrganizationView']:
+        return pulumi.get(self, "organizations")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Mapping[str, 'outputs.ChannelPolicyView']:
+        return pulumi.get(self, "policies")
+
+
+@pulumi.output_type
+class ChannelBatchSize(dict):
+    """
+    A batch size of the ordering service: each given field is owned, the others left.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "absoluteMaxBytes":
+            suggest = "absolute_max_bytes"
+        elif key == "maxMessageCount":
+            suggest = "max_message_count"
+        elif key == "preferredMaxBytes":
+            suggest = "preferred_max_bytes"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelBatchSize. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelBatchSize.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelBatchSize.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 absolute_max_bytes: Optional[_builtins.float] = None,
+                 max_message_count: Optional[_builtins.float] = None,
+                 preferred_max_bytes: Optional[_builtins.float] = None):
+        """
+        A batch size of the ordering service: each given field is owned, the others left.
+
+        :param _builtins.float absolute_max_bytes: A block's size in bytes at most (a transaction larger than this is refused).
+        :param _builtins.float max_message_count: Transactions per block at most.
+        :param _builtins.float preferred_max_bytes: The size a block is cut at when reached (at most absoluteMaxBytes).
+        """
+        if absolute_max_bytes is not None:
+            pulumi.set(__self__, "absolute_max_bytes", absolute_max_bytes)
+        if max_message_count is not None:
+            pulumi.set(__self__, "max_message_count", max_message_count)
+        if preferred_max_bytes is not None:
+            pulumi.set(__self__, "preferred_max_bytes", preferred_max_bytes)
+
+    @_builtins.property
+    @pulumi.getter(name="absoluteMaxBytes")
+    def absolute_max_bytes(self) -> Optional[_builtins.float]:
+        """
+        A block's size in bytes at most (a transaction larger than this is refused).
+        """
+        return pulumi.get(self, "absolute_max_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="maxMessageCount")
+    def max_message_count(self) -> Optional[_builtins.float]:
+        """
+        Transactions per block at most.
+        """
+        return pulumi.get(self, "max_message_count")
+
+    @_builtins.property
+    @pulumi.getter(name="preferredMaxBytes")
+    def preferred_max_bytes(self) -> Optional[_builtins.float]:
+        """
+        The size a block is cut at when reached (at most absoluteMaxBytes).
+        """
+        return pulumi.get(self, "preferred_max_bytes")
+
+
+@pulumi.output_type
+class ChannelCapabilityLevels(dict):
+    """
+    Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+    """
+    def __init__(__self__, *,
+                 application: Optional[Sequence[_builtins.str]] = None,
+                 channel: Optional[Sequence[_builtins.str]] = None,
+                 orderer: Optional[Sequence[_builtins.str]] = None):
+        """
+        Capabilities per level of a channel's configuration: each given level is owned (the whole set), the others left.
+
+        :param Sequence[_builtins.str] application: The Application group's, e.g. ["V2_5"].
+        :param Sequence[_builtins.str] channel: The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+        :param Sequence[_builtins.str] orderer: The Orderer group's, e.g. ["V2_0"].
+        """
+        if application is not None:
+            pulumi.set(__self__, "application", application)
+        if channel is not None:
+            pulumi.set(__self__, "channel", channel)
+        if orderer is not None:
+            pulumi.set(__self__, "orderer", orderer)
+
+    @_builtins.property
+    @pulumi.getter
+    def application(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The Application group's, e.g. ["V2_5"].
+        """
+        return pulumi.get(self, "application")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The Channel group's, e.g. ["V3_0"] (Fabric 3, which Ed25519 identities need) or ["V2_0"].
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def orderer(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The Orderer group's, e.g. ["V2_0"].
+        """
+        return pulumi.get(self, "orderer")
+
+
+@pulumi.output_type
+class ChannelCapabilitySets(dict):
+    """
+    Capabilities of a channel being created, every level given.
+    """
+    def __init__(__self__, *,
+                 application: Sequence[_builtins.str],
+                 channel: Sequence[_builtins.str],
+                 orderer: Sequence[_builtins.str]):
+        """
+        Capabilities of a channel being created, every level given.
+        """
+        pulumi.set(__self__, "application", application)
+        pulumi.set(__self__, "channel", channel)
+        pulumi.set(__self__, "orderer", orderer)
+
+    @_builtins.property
+    @pulumi.getter
+    def application(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "application")
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def orderer(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "orderer")
+
+
+@pulumi.output_type
+class ChannelConsenter(dict):
+    """
+    A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientTlsCert":
+            suggest = "client_tls_cert"
+        elif key == "serverTlsCert":
+            suggest = "server_tls_cert"
+        elif key == "mspId":
+            suggest = "msp_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelConsenter. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelConsenter.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelConsenter.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 client_tls_cert: _builtins.str,
+                 host: _builtins.str,
+                 port: _builtins.float,
+                 server_tls_cert: _builtins.str,
+                 id: Optional[_builtins.float] = None,
+                 identity: Optional[_builtins.str] = None,
+                 msp_id: Optional[_builtins.str] = None):
+        """
+        A consenter of the ordering service: Raft's (host, port, TLS certificates) or SmartBFT's (also id, MSP id, identity).
+
+        :param _builtins.str client_tls_cert: PEM of its client TLS certificate.
+        :param _builtins.str host: The orderer's host as the other consenters reach it (its cluster endpoint).
+        :param _builtins.str server_tls_cert: PEM of its server TLS certificate.
+        :param _builtins.float id: SmartBFT: its consenter id (unique, from 1).
+        :param _builtins.str identity: SmartBFT: PEM of its enrolment certificate.
+        :param _builtins.str msp_id: SmartBFT: its organization's MSP id.
+        """
+        pulumi.set(__self__, "client_tls_cert", client_tls_cert)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "port", port)
+        pulumi.set(__self__, "server_tls_cert", server_tls_cert)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if identity is not None:
+            pulumi.set(__self__, "identity", identity)
+        if msp_id is not None:
+            pulumi.set(__self__, "msp_id", msp_id)
+
+    @_builtins.property
+    @pulumi.getter(name="clientTlsCert")
+    def client_tls_cert(self) -> _builtins.str:
+        """
+        PEM of its client TLS certificate.
+        """
+        return pulumi.get(self, "client_tls_cert")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        The orderer's host as the other consenters reach it (its cluster endpoint).
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> _builtins.float:
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter(name="serverTlsCert")
+    def server_tls_cert(self) -> _builtins.str:
+        """
+        PEM of its server TLS certificate.
+        """
+        return pulumi.get(self, "server_tls_cert")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.float]:
+        """
+        SmartBFT: its consenter id (unique, from 1).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def identity(self) -> Optional[_builtins.str]:
+        """
+        SmartBFT: PEM of its enrolment certificate.
+        """
+        return pulumi.get(self, "identity")
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> Optional[_builtins.str]:
+        """
+        SmartBFT: its organization's MSP id.
+        """
+        return pulumi.get(self, "msp_id")
+
+
+@pulumi.output_type
+class ChannelCredentials(dict):
+    """
+    The key material of a channel part that no reference holds: the identity's and the orderer's, and each signer's.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientKeyPem":
+            suggest = "client_key_pem"
+        elif key == "privateKeyPem":
+            suggest = "private_key_pem"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelCredentials. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelCredentials.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelCredentials.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 client_key_pem: Optional[_builtins.str] = None,
+                 pin: Optional[_builtins.str] = None,
+                 private_key_pem: Optional[_builtins.str] = None,
+                 signers: Optional[Sequence['outputs.LedgerCredentials']] = None):
+        """
+        The key material of a channel part that no reference holds: the identity's and the orderer's, and each signer's.
+
+        :param _builtins.str client_key_pem: The mutual TLS client key (PEM), when given as `clientKeyPem`.
+        :param _builtins.str pin: The PKCS#11 user PIN, when given as `pin`.
+        :param _builtins.str private_key_pem: The identity's private key (PEM), when given as `privateKeyPem`.
+        :param Sequence['LedgerCredentials'] signers: Each signer's key or PIN given as a value (in `signers`' order; empty for a reference).
+        """
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if pin is not None:
+            pulumi.set(__self__, "pin", pin)
+        if private_key_pem is not None:
+            pulumi.set(__self__, "private_key_pem", private_key_pem)
+        if signers is not None:
+            pulumi.set(__self__, "signers", signers)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The mutual TLS client key (PEM), when given as `clientKeyPem`.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> Optional[_builtins.str]:
+        """
+        The PKCS#11 user PIN, when given as `pin`.
+        """
+        return pulumi.get(self, "pin")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPem")
+    def private_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The identity's private key (PEM), when given as `privateKeyPem`.
+        """
+        return pulumi.get(self, "private_key_pem")
+
+    @_builtins.property
+    @pulumi.getter
+    def signers(self) -> Optional[Sequence['outputs.LedgerCredentials']]:
+        """
+        Each signer's key or PIN given as a value (in `signers`' order; empty for a reference).
+        """
+        return pulumi.get(self, "signers")
+
+
+@pulumi.output_type
+class ChannelEtcdRaftOptions(dict):
+    """
+    etcdraft's options (configtx.yaml's EtcdRaft.Options).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "electionTick":
+            suggest = "election_tick"
+        elif key == "heartbeatTick":
+            suggest = "heartbeat_tick"
+        elif key == "maxInflightBlocks":
+            suggest = "max_inflight_blocks"
+        elif key == "snapshotIntervalSize":
+            suggest = "snapshot_interval_size"
+        elif key == "tickInterval":
+            suggest = "tick_interval"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelEtcdRaftOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelEtcdRaftOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelEtcdRaftOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 election_tick: Optional[_builtins.float] = None,
+                 heartbeat_tick: Optional[_builtins.float] = None,
+                 max_inflight_blocks: Optional[_builtins.float] = None,
+                 snapshot_interval_size: Optional[_builtins.float] = None,
+                 tick_interval: Optional[_builtins.str] = None):
+        """
+        etcdraft's options (configtx.yaml's EtcdRaft.Options).
+
+        :param _builtins.float election_tick: Default: 10
+        :param _builtins.float heartbeat_tick: Default: 1
+        :param _builtins.float max_inflight_blocks: Default: 5
+        :param _builtins.float snapshot_interval_size: Bytes.
+               
+               Default: 16777216
+        :param _builtins.str tick_interval: Default: "500ms"
+        """
+        if election_tick is not None:
+            pulumi.set(__self__, "election_tick", election_tick)
+        if heartbeat_tick is not None:
+            pulumi.set(__self__, "heartbeat_tick", heartbeat_tick)
+        if max_inflight_blocks is not None:
+            pulumi.set(__self__, "max_inflight_blocks", max_inflight_blocks)
+        if snapshot_interval_size is not None:
+            pulumi.set(__self__, "snapshot_interval_size", snapshot_interval_size)
+        if tick_interval is not None:
+            pulumi.set(__self__, "tick_interval", tick_interval)
+
+    @_builtins.property
+    @pulumi.getter(name="electionTick")
+    def election_tick(self) -> Optional[_builtins.float]:
+        """
+        Default: 10
+        """
+        return pulumi.get(self, "election_tick")
+
+    @_builtins.property
+    @pulumi.getter(name="heartbeatTick")
+    def heartbeat_tick(self) -> Optional[_builtins.float]:
+        """
+        Default: 1
+        """
+        return pulumi.get(self, "heartbeat_tick")
+
+    @_builtins.property
+    @pulumi.getter(name="maxInflightBlocks")
+    def max_inflight_blocks(self) -> Optional[_builtins.float]:
+        """
+        Default: 5
+        """
+        return pulumi.get(self, "max_inflight_blocks")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotIntervalSize")
+    def snapshot_interval_size(self) -> Optional[_builtins.float]:
+        """
+        Bytes.
+
+        Default: 16777216
+        """
+        return pulumi.get(self, "snapshot_interval_size")
+
+    @_builtins.property
+    @pulumi.getter(name="tickInterval")
+    def tick_interval(self) -> Optional[_builtins.str]:
+        """
+        Default: "500ms"
+        """
+        return pulumi.get(self, "tick_interval")
+
+
+@pulumi.output_type
+class ChannelMsp(dict):
+    """
+    An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "mspId":
+            suggest = "msp_id"
+        elif key == "rootCertificates":
+            suggest = "root_certificates"
+        elif key == "tlsRootCertificates":
+            suggest = "tls_root_certificates"
+        elif key == "intermediateCertificates":
+            suggest = "intermediate_certificates"
+        elif key == "nodeOUs":
+            suggest = "node_ous"
+        elif key == "revocationList":
+            suggest = "revocation_list"
+        elif key == "tlsIntermediateCertificates":
+            suggest = "tls_intermediate_certificates"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelMsp. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelMsp.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelMsp.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 msp_id: _builtins.str,
+                 root_certificates: Sequence[_builtins.str],
+                 tls_root_certificates: Sequence[_builtins.str],
+                 admins: Optional[Sequence[_builtins.str]] = None,
+                 intermediate_certificates: Optional[Sequence[_builtins.str]] = None,
+                 node_ous: Optional[_builtins.bool] = None,
+                 policies: Optional[Mapping[str, 'outputs.ChannelPolicy']] = None,
+                 revocation_list: Optional[Sequence[_builtins.str]] = None,
+                 tls_intermediate_certificates: Optional[Sequence[_builtins.str]] = None):
+        """
+        An organization's MSP as a channel holds it (what configtxgen reads from its MSP folder).
+
+        :param _builtins.str msp_id: The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        :param Sequence[_builtins.str] root_certificates: PEM root CA certificates (cacerts/): at least one.
+        :param Sequence[_builtins.str] tls_root_certificates: PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        :param Sequence[_builtins.str] admins: Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+               
+               Default: []
+        :param Sequence[_builtins.str] intermediate_certificates: PEM intermediate CA certificates (intermediatecerts/).
+               
+               Default: []
+        :param _builtins.bool node_ous: Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+               certificate).
+               
+               Default: true
+        :param Mapping[str, 'ChannelPolicy'] policies: The organization's policies.
+               
+               Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+               client), Admins (admin), Endorsement (peer)
+        :param Sequence[_builtins.str] revocation_list: PEM certificate revocation lists.
+               
+               Default: []
+        :param Sequence[_builtins.str] tls_intermediate_certificates: PEM TLS intermediate CA certificates.
+               
+               Default: []
+        """
+        pulumi.set(__self__, "msp_id", msp_id)
+        pulumi.set(__self__, "root_certificates", root_certificates)
+        pulumi.set(__self__, "tls_root_certificates", tls_root_certificates)
+        if admins is not None:
+            pulumi.set(__self__, "admins", admins)
+        if intermediate_certificates is not None:
+            pulumi.set(__self__, "intermediate_certificates", intermediate_certificates)
+        if node_ous is not None:
+            pulumi.set(__self__, "node_ous", node_ous)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+        if revocation_list is not None:
+            pulumi.set(__self__, "revocation_list", revocation_list)
+        if tls_intermediate_certificates is not None:
+            pulumi.set(__self__, "tls_intermediate_certificates", tls_intermediate_certificates)
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> _builtins.str:
+        """
+        The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        """
+        return pulumi.get(self, "msp_id")
+
+    @_builtins.property
+    @pulumi.getter(name="rootCertificates")
+    def root_certificates(self) -> Sequence[_builtins.str]:
+        """
+        PEM root CA certificates (cacerts/): at least one.
+        """
+        return pulumi.get(self, "root_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertificates")
+    def tls_root_certificates(self) -> Sequence[_builtins.str]:
+        """
+        PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        """
+        return pulumi.get(self, "tls_root_certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def admins(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+
+        Default: []
+        """
+        return pulumi.get(self, "admins")
+
+    @_builtins.property
+    @pulumi.getter(name="intermediateCertificates")
+    def intermediate_certificates(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        PEM intermediate CA certificates (intermediatecerts/).
+
+        Default: []
+        """
+        return pulumi.get(self, "intermediate_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="nodeOUs")
+    def node_ous(self) -> Optional[_builtins.bool]:
+        """
+        Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+        certificate).
+
+        Default: true
+        """
+        return pulumi.get(self, "node_ous")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Optional[Mapping[str, 'outputs.ChannelPolicy']]:
+        """
+        The organization's policies.
+
+        Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+        client), Admins (admin), Endorsement (peer)
+        """
+        return pulumi.get(self, "policies")
+
+    @_builtins.property
+    @pulumi.getter(name="revocationList")
+    def revocation_list(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        PEM certificate revocation lists.
+
+        Default: []
+        """
+        return pulumi.get(self, "revocation_list")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsIntermediateCertificates")
+    def tls_intermediate_certificates(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        PEM TLS intermediate CA certificates.
+
+        Default: []
+        """
+        return pulumi.get(self, "tls_intermediate_certificates")
+
+
+@pulumi.output_type
+class ChannelNode(dict):
+    """
+    An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+    one (mutual TLS), the key given in exactly one way as a gateway's is.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientCertPem":
+            suggest = "client_cert_pem"
+        elif key == "clientKeyEnv":
+            suggest = "client_key_env"
+        elif key == "clientKeyFile":
+            suggest = "client_key_file"
+        elif key == "clientKeyPem":
+            suggest = "client_key_pem"
+        elif key == "serverNameOverride":
+            suggest = "server_name_override"
+        elif key == "tlsRootCertPem":
+            suggest = "tls_root_cert_pem"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelNode. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelNode.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelNode.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 client_cert_pem: Optional[_builtins.str] = None,
+                 client_key_env: Optional[_builtins.str] = None,
+                 client_key_file: Optional[_builtins.str] = None,
+                 client_key_pem: Optional[_builtins.str] = None,
+                 server_name_override: Optional[_builtins.str] = None,
+                 tls_root_cert_pem: Optional[_builtins.str] = None):
+        """
+        An orderer or a peer and how to reach it: its gRPC endpoint over TLS, with a client certificate when it requires
+        one (mutual TLS), the key given in exactly one way as a gateway's is.
+
+        :param _builtins.str address: "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+               endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+               (insecure).
+        :param _builtins.str client_cert_pem: PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+               of clientKeyFile, clientKeyEnv or clientKeyPem.
+        :param _builtins.str client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        :param _builtins.str client_key_pem: The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+        :param _builtins.str server_name_override: The TLS server name to expect instead of the address's host.
+        :param _builtins.str tls_root_cert_pem: PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        pulumi.set(__self__, "address", address)
+        if client_cert_pem is not None:
+            pulumi.set(__self__, "client_cert_pem", client_cert_pem)
+        if client_key_env is not None:
+            pulumi.set(__self__, "client_key_env", client_key_env)
+        if client_key_file is not None:
+            pulumi.set(__self__, "client_key_file", client_key_file)
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if server_name_override is not None:
+            pulumi.set(__self__, "server_name_override", server_name_override)
+        if tls_root_cert_pem is not None:
+            pulumi.set(__self__, "tls_root_cert_pem", tls_root_cert_pem)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+        endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+        (insecure).
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertPem")
+    def client_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+        of clientKeyFile, clientKeyEnv or clientKeyPem.
+        """
+        return pulumi.get(self, "client_cert_pem")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyEnv")
+    def client_key_env(self) -> Optional[_builtins.str]:
+        """
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        """
+        return pulumi.get(self, "client_key_env")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyFile")
+    def client_key_file(self) -> Optional[_builtins.str]:
+        """
+        The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        """
+        return pulumi.get(self, "client_key_file")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The client TLS key itself (PEM), only ever a Pulumi secret. Prefer clientKeyFile or clientKeyEnv.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @_builtins.property
+    @pulumi.getter(name="serverNameOverride")
+    def server_name_override(self) -> Optional[_builtins.str]:
+        """
+        The TLS server name to expect instead of the address's host.
+        """
+        return pulumi.get(self, "server_name_override")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertPem")
+    def tls_root_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        return pulumi.get(self, "tls_root_cert_pem")
+
+
+@pulumi.output_type
+class ChannelOrdererCredentials(dict):
+    """
+    The key material of a Channel that no reference holds.
+    """
+    def __init__(__self__, *,
+                 orderers: Optional[Sequence[_builtins.str]] = None):
+        """
+        The key material of a Channel that no reference holds.
+
+        :param Sequence[_builtins.str] orderers: Each orderer's client TLS key given as a value (in `orderers`' order; "" for a reference).
+        """
+        if orderers is not None:
+            pulumi.set(__self__, "orderers", orderers)
+
+    @_builtins.property
+    @pulumi.getter
+    def orderers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Each orderer's client TLS key given as a value (in `orderers`' order; "" for a reference).
+        """
+        return pulumi.get(self, "orderers")
+
+
+@pulumi.output_type
+class ChannelOrdererDeclaration(dict):
+    """
+    The ordering service of a channel being created.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "batchSize":
+            suggest = "batch_size"
+        elif key == "batchTimeout":
+            suggest = "batch_timeout"
+        elif key == "etcdRaftOptions":
+            suggest = "etcd_raft_options"
+        elif key == "smartBftOptions":
+            suggest = "smart_bft_options"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelOrdererDeclaration. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelOrdererDeclaration.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelOrdererDeclaration.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 consensus: _builtins.str,
+                 consenters: Sequence['outputs.ChannelConsenter'],
+                 organizations: Sequence['outputs.ChannelOrganizationDeclaration'],
+                 addresses: Optional[Sequence[_builtins.str]] = None,
+                 batch_size: Optional['outputs.ChannelBatchSize'] = None,
+                 batch_timeout: Optional[_builtins.str] = None,
+                 etcd_raft_options: Optional['outputs.ChannelEtcdRaftOptions'] = None,
+                 policies: Optional[Mapping[str, 'outputs.ChannelPolicy']] = None,
+                 smart_bft_options: Optional['outputs.ChannelSmartBftOptions'] = None):
+        """
+        The ordering service of a channel being created.
+
+        :param _builtins.str consensus: "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+        :param Sequence[_builtins.str] addresses: Global orderer addresses (channels before V3_0 only).
+               
+               Default: []
+        :param 'ChannelBatchSize' batch_size: Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+        :param _builtins.str batch_timeout: A Go duration.
+               
+               Default: "2s"
+        :param 'ChannelEtcdRaftOptions' etcd_raft_options: etcdraft's options.
+               
+               Default: configtxgen's
+        :param Mapping[str, 'ChannelPolicy'] policies: Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+        :param 'ChannelSmartBftOptions' smart_bft_options: SmartBFT's options.
+        """
+        pulumi.set(__self__, "consensus", consensus)
+        pulumi.set(__self__, "consenters", consenters)
+        pulumi.set(__self__, "organizations", organizations)
+        if addresses is not None:
+            pulumi.set(__self__, "addresses", addresses)
+        if batch_size is not None:
+            pulumi.set(__self__, "batch_size", batch_size)
+        if batch_timeout is not None:
+            pulumi.set(__self__, "batch_timeout", batch_timeout)
+        if etcd_raft_options is not None:
+            pulumi.set(__self__, "etcd_raft_options", etcd_raft_options)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+        if smart_bft_options is not None:
+            pulumi.set(__self__, "smart_bft_options", smart_bft_options)
+
+    @_builtins.property
+    @pulumi.getter
+    def consensus(self) -> _builtins.str:
+        """
+        "etcdraft" (Raft) or "BFT" (SmartBFT: Fabric 3, channel capability V3_0).
+        """
+        return pulumi.get(self, "consensus")
+
+    @_builtins.property
+    @pulumi.getter
+    def consenters(self) -> Sequence['outputs.ChannelConsenter']:
+        return pulumi.get(self, "consenters")
+
+    @_builtins.property
+    @pulumi.getter
+    def organizations(self) -> Sequence['outputs.ChannelOrganizationDeclaration']:
+        return pulumi.get(self, "organizations")
+
+    @_builtins.property
+    @pulumi.getter
+    def addresses(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Global orderer addresses (channels before V3_0 only).
+
+        Default: []
+        """
+        return pulumi.get(self, "addresses")
+
+    @_builtins.property
+    @pulumi.getter(name="batchSize")
+    def batch_size(self) -> Optional['outputs.ChannelBatchSize']:
+        """
+        Default: 500 messages, 10 MiB absolute, 2 MiB preferred (configtxgen's sample)
+        """
+        return pulumi.get(self, "batch_size")
+
+    @_builtins.property
+    @pulumi.getter(name="batchTimeout")
+    def batch_timeout(self) -> Optional[_builtins.str]:
+        """
+        A Go duration.
+
+        Default: "2s"
+        """
+        return pulumi.get(self, "batch_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="etcdRaftOptions")
+    def etcd_raft_options(self) -> Optional['outputs.ChannelEtcdRaftOptions']:
+        """
+        etcdraft's options.
+
+        Default: configtxgen's
+        """
+        return pulumi.get(self, "etcd_raft_options")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Optional[Mapping[str, 'outputs.ChannelPolicy']]:
+        """
+        Default: ANY Readers, ANY Writers, MAJORITY Admins, BlockValidation ANY Writers
+        """
+        return pulumi.get(self, "policies")
+
+    @_builtins.property
+    @pulumi.getter(name="smartBftOptions")
+    def smart_bft_options(self) -> Optional['outputs.ChannelSmartBftOptions']:
+        """
+        SmartBFT's options.
+        """
+        return pulumi.get(self, "smart_bft_options")
+
+
+@pulumi.output_type
+class ChannelOrdererStatus(dict):
+    """
+    An orderer's view of a channel (the participation API's answer).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "alreadyJoined":
+            suggest = "already_joined"
+        elif key == "consensusRelation":
+            suggest = "consensus_relation"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelOrdererStatus. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelOrdererStatus.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelOrdererStatus.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 already_joined: _builtins.bool,
+                 consensus_relation: _builtins.str,
+                 status: _builtins.str):
+        """
+        An orderer's view of a channel (the participation API's answer).
+
+        :param _builtins.str address: The orderer's admin endpoint.
+        :param _builtins.bool already_joined: Whether the orderer had the channel already (adopted, not joined).
+        :param _builtins.str consensus_relation: "consenter", "follower", "config-tracker" or "other".
+        :param _builtins.str status: "active", "onboarding", "inactive" or "failed".
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "already_joined", already_joined)
+        pulumi.set(__self__, "consensus_relation", consensus_relation)
+        pulumi.set(__self__, "status", status)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        The orderer's admin endpoint.
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="alreadyJoined")
+    def already_joined(self) -> _builtins.bool:
+        """
+        Whether the orderer had the channel already (adopted, not joined).
+        """
+        return pulumi.get(self, "already_joined")
+
+    @_builtins.property
+    @pulumi.getter(name="consensusRelation")
+    def consensus_relation(self) -> _builtins.str:
+        """
+        "consenter", "follower", "config-tracker" or "other".
+        """
+        return pulumi.get(self, "consensus_relation")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        "active", "onboarding", "inactive" or "failed".
+        """
+        return pulumi.get(self, "status")
+
+
+@pulumi.output_type
+class ChannelOrdererView(dict):
+    """
+    The ordering service as the channel's configuration holds it.
+    """
+    def __init__(__self__, *,
+                 batch_size: 'outputs.ChannelOrdererViewBatchSize',
+                 batch_timeout: _builtins.str,
+                 capabilities: Sequence[_builtins.str],
+                 consensus_type: _builtins.str,
+                 consenters: Sequence['outputs.ChannelConsenter'],
+                 organizations: Sequence['outputs.ChannelOrganizationView'],
+                 policies: Mapping[str, 'outputs.ChannelPolicyView'],
+                 state: _builtins.str):
+        """
+        The ordering service as the channel's configuration holds it.
+
+        :param _builtins.str batch_timeout: A Go duration.
+        :param _builtins.str consensus_type: "etcdraft", "BFT" (or "solo", "kafka" on old channels).
+        :param _builtins.str state: "STATE_NORMAL" or "STATE_MAINTENANCE".
+        """
+        pulumi.set(__self__, "batch_size", batch_size)
+        pulumi.set(__self__, "batch_timeout", batch_timeout)
+        pulumi.set(__self__, "capabilities", capabilities)
+        pulumi.set(__self__, "consensus_type", consensus_type)
+        pulumi.set(__self__, "consenters", consenters)
+        pulumi.set(__self__, "organizations", organizations)
+        pulumi.set(__self__, "policies", policies)
+        pulumi.set(__self__, "state", state)
+
+    @_builtins.property
+    @pulumi.getter(name="batchSize")
+    def batch_size(self) -> 'outputs.ChannelOrdererViewBatchSize':
+        return pulumi.get(self, "batch_size")
+
+    @_builtins.property
+    @pulumi.getter(name="batchTimeout")
+    def batch_timeout(self) -> _builtins.str:
+        """
+        A Go duration.
+        """
+        return pulumi.get(self, "batch_timeout")
+
+    @_builtins.property
+    @pulumi.getter
+    def capabilities(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "capabilities")
+
+    @_builtins.property
+    @pulumi.getter(name="consensusType")
+    def consensus_type(self) -> _builtins.str:
+        """
+        "etcdraft", "BFT" (or "solo", "kafka" on old channels).
+        """
+        return pulumi.get(self, "consensus_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def consenters(self) -> Sequence['outputs.ChannelConsenter']:
+        return pulumi.get(self, "consenters")
+
+    @_builtins.property
+    @pulumi.getter
+    def organizations(self) -> Sequence['outputs.ChannelOrganizationView']:
+        return pulumi.get(self, "organizations")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Mapping[str, 'outputs.ChannelPolicyView']:
+        return pulumi.get(self, "policies")
+
+    @_builtins.property
+    @pulumi.getter
+    def state(self) -> _builtins.str:
+        """
+        "STATE_NORMAL" or "STATE_MAINTENANCE".
+        """
+        return pulumi.get(self, "state")
+
+
+@pulumi.output_type
+class ChannelOrdererViewBatchSize(dict):
+    def __init__(__self__, *,
+                 absolute_max_bytes: _builtins.float,
+                 max_message_count: _builtins.float,
+                 preferred_max_bytes: _builtins.float):
+        """
+        :param _builtins.float absolute_max_bytes: A block's size in bytes at most (a transaction larger than this is refused).
+        :param _builtins.float max_message_count: Transactions per block at most.
+        :param _builtins.float preferred_max_bytes: The size a block is cut at when reached (at most absoluteMaxBytes).
+        """
+        pulumi.set(__self__, "absolute_max_bytes", absolute_max_bytes)
+        pulumi.set(__self__, "max_message_count", max_message_count)
+        pulumi.set(__self__, "preferred_max_bytes", preferred_max_bytes)
+
+    @_builtins.property
+    @pulumi.getter(name="absoluteMaxBytes")
+    def absolute_max_bytes(self) -> _builtins.float:
+        """
+        A block's size in bytes at most (a transaction larger than this is refused).
+        """
+        return pulumi.get(self, "absolute_max_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="maxMessageCount")
+    def max_message_count(self) -> _builtins.float:
+        """
+        Transactions per block at most.
+        """
+        return pulumi.get(self, "max_message_count")
+
+    @_builtins.property
+    @pulumi.getter(name="preferredMaxBytes")
+    def preferred_max_bytes(self) -> _builtins.float:
+        """
+        The size a block is cut at when reached (at most absoluteMaxBytes).
+        """
+        return pulumi.get(self, "preferred_max_bytes")
+
+
+@pulumi.output_type
+class ChannelOrderers(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientCertPem":
+            suggest = "client_cert_pem"
+        elif key == "clientKeyEnv":
+            suggest = "client_key_env"
+        elif key == "clientKeyFile":
+            suggest = "client_key_file"
+        elif key == "serverNameOverride":
+            suggest = "server_name_override"
+        elif key == "tlsRootCertPem":
+            suggest = "tls_root_cert_pem"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelOrderers. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelOrderers.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelOrderers.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 client_cert_pem: Optional[_builtins.str] = None,
+                 client_key_env: Optional[_builtins.str] = None,
+                 client_key_file: Optional[_builtins.str] = None,
+                 server_name_override: Optional[_builtins.str] = None,
+                 tls_root_cert_pem: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str address: "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+               endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+               (insecure).
+        :param _builtins.str client_cert_pem: PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+               of clientKeyFile, clientKeyEnv or clientKeyPem.
+        :param _builtins.str client_key_env: The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        :param _builtins.str client_key_file: The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        :param _builtins.str server_name_override: The TLS server name to expect instead of the address's host.
+        :param _builtins.str tls_root_cert_pem: PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        pulumi.set(__self__, "address", address)
+        if client_cert_pem is not None:
+            pulumi.set(__self__, "client_cert_pem", client_cert_pem)
+        if client_key_env is not None:
+            pulumi.set(__self__, "client_key_env", client_key_env)
+        if client_key_file is not None:
+            pulumi.set(__self__, "client_key_file", client_key_file)
+        if server_name_override is not None:
+            pulumi.set(__self__, "server_name_override", server_name_override)
+        if tls_root_cert_pem is not None:
+            pulumi.set(__self__, "tls_root_cert_pem", tls_root_cert_pem)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        "host:port": an orderer's listen address (Broadcast, Deliver), a peer's (cscc, Deliver), or an orderer's admin
+        endpoint (the channel participation API, Admin.ListenAddress). Without tlsRootCertPem only a loopback address
+        (insecure).
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertPem")
+    def client_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM client TLS certificate for a node that requires one (an orderer's admin endpoint always does), with exactly one
+        of clientKeyFile, clientKeyEnv or clientKeyPem.
+        """
+        return pulumi.get(self, "client_cert_pem")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyEnv")
+    def client_key_env(self) -> Optional[_builtins.str]:
+        """
+        The name of an environment variable holding the client TLS key's PEM where `pulumi` runs.
+        """
+        return pulumi.get(self, "client_key_env")
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyFile")
+    def client_key_file(self) -> Optional[_builtins.str]:
+        """
+        The path of the client TLS key's PEM file, read where `pulumi` runs (relative to the program's directory).
+        """
+        return pulumi.get(self, "client_key_file")
+
+    @_builtins.property
+    @pulumi.getter(name="serverNameOverride")
+    def server_name_override(self) -> Optional[_builtins.str]:
+        """
+        The TLS server name to expect instead of the address's host.
+        """
+        return pulumi.get(self, "server_name_override")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertPem")
+    def tls_root_cert_pem(self) -> Optional[_builtins.str]:
+        """
+        PEM of the CA that signed the node's TLS certificate; enables TLS.
+        """
+        return pulumi.get(self, "tls_root_cert_pem")
+
+
+@pulumi.output_type
+class ChannelOrganizationDeclaration(dict):
+    """
+    An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "mspId":
+            suggest = "msp_id"
+        elif key == "rootCertificates":
+            suggest = "root_certificates"
+        elif key == "tlsRootCertificates":
+            suggest = "tls_root_certificates"
+        elif key == "anchorPeers":
+            suggest = "anchor_peers"
+        elif key == "intermediateCertificates":
+            suggest = "intermediate_certificates"
+        elif key == "nodeOUs":
+            suggest = "node_ous"
+        elif key == "revocationList":
+            suggest = "revocation_list"
+        elif key == "tlsIntermediateCertificates":
+            suggest = "tls_intermediate_certificates"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelOrganizationDeclaration. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelOrganizationDeclaration.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelOrganizationDeclaration.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 msp_id: _builtins.str,
+                 root_certificates: Sequence[_builtins.str],
+                 tls_root_certificates: Sequence[_builtins.str],
+                 admins: Optional[Sequence[_builtins.str]] = None,
+                 anchor_peers: Optional[Sequence['outputs.ChannelAnchorPeer']] = None,
+                 endpoints: Optional[Sequence[_builtins.str]] = None,
+                 intermediate_certificates: Optional[Sequence[_builtins.str]] = None,
+                 node_ous: Optional[_builtins.bool] = None,
+                 policies: Optional[Mapping[str, 'outputs.ChannelPolicy']] = None,
+                 revocation_list: Optional[Sequence[_builtins.str]] = None,
+                 tls_intermediate_certificates: Optional[Sequence[_builtins.str]] = None):
+        """
+        An organization of a channel declared for its creation: its MSP and its anchor peers or orderer endpoints.
+
+        :param _builtins.str msp_id: The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        :param Sequence[_builtins.str] root_certificates: PEM root CA certificates (cacerts/): at least one.
+        :param Sequence[_builtins.str] tls_root_certificates: PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        :param Sequence[_builtins.str] admins: Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+               
+               Default: []
+        :param Sequence['ChannelAnchorPeer'] anchor_peers: Application organizations: their anchor peers.
+               
+               Default: []
+        :param Sequence[_builtins.str] endpoints: Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+               
+               Default: []
+        :param Sequence[_builtins.str] intermediate_certificates: PEM intermediate CA certificates (intermediatecerts/).
+               
+               Default: []
+        :param _builtins.bool node_ous: Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+               certificate).
+               
+               Default: true
+        :param Mapping[str, 'ChannelPolicy'] policies: The organization's policies.
+               
+               Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+               client), Admins (admin), Endorsement (peer)
+        :param Sequence[_builtins.str] revocation_list: PEM certificate revocation lists.
+               
+               Default: []
+        :param Sequence[_builtins.str] tls_intermediate_certificates: PEM TLS intermediate CA certificates.
+               
+               Default: []
+        """
+        pulumi.set(__self__, "msp_id", msp_id)
+        pulumi.set(__self__, "root_certificates", root_certificates)
+        pulumi.set(__self__, "tls_root_certificates", tls_root_certificates)
+        if admins is not None:
+            pulumi.set(__self__, "admins", admins)
+        if anchor_peers is not None:
+            pulumi.set(__self__, "anchor_peers", anchor_peers)
+        if endpoints is not None:
+            pulumi.set(__self__, "endpoints", endpoints)
+        if intermediate_certificates is not None:
+            pulumi.set(__self__, "intermediate_certificates", intermediate_certificates)
+        if node_ous is not None:
+            pulumi.set(__self__, "node_ous", node_ous)
+        if policies is not None:
+            pulumi.set(__self__, "policies", policies)
+        if revocation_list is not None:
+            pulumi.set(__self__, "revocation_list", revocation_list)
+        if tls_intermediate_certificates is not None:
+            pulumi.set(__self__, "tls_intermediate_certificates", tls_intermediate_certificates)
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> _builtins.str:
+        """
+        The MSP id, e.g. "Org3MSP" (also the organization's group key).
+        """
+        return pulumi.get(self, "msp_id")
+
+    @_builtins.property
+    @pulumi.getter(name="rootCertificates")
+    def root_certificates(self) -> Sequence[_builtins.str]:
+        """
+        PEM root CA certificates (cacerts/): at least one.
+        """
+        return pulumi.get(self, "root_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertificates")
+    def tls_root_certificates(self) -> Sequence[_builtins.str]:
+        """
+        PEM TLS root CA certificates (tlscacerts/): what other nodes trust this organization's TLS certificates with.
+        """
+        return pulumi.get(self, "tls_root_certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def admins(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Explicit admin certificates (admincerts/); with node OUs admins are told by the admin OU instead.
+
+        Default: []
+        """
+        return pulumi.get(self, "admins")
+
+    @_builtins.property
+    @pulumi.getter(name="anchorPeers")
+    def anchor_peers(self) -> Optional[Sequence['outputs.ChannelAnchorPeer']]:
+        """
+        Application organizations: their anchor peers.
+
+        Default: []
+        """
+        return pulumi.get(self, "anchor_peers")
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoints(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Orderer organizations: their orderers' "host:port" (required with channel capability V3_0).
+
+        Default: []
+        """
+        return pulumi.get(self, "endpoints")
+
+    @_builtins.property
+    @pulumi.getter(name="intermediateCertificates")
+    def intermediate_certificates(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        PEM intermediate CA certificates (intermediatecerts/).
+
+        Default: []
+        """
+        return pulumi.get(self, "intermediate_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="nodeOUs")
+    def node_ous(self) -> Optional[_builtins.bool]:
+        """
+        Node OUs as cryptogen's config.yaml enables them (client, peer, admin, orderer, each certified by the first root
+        certificate).
+
+        Default: true
+        """
+        return pulumi.get(self, "node_ous")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Optional[Mapping[str, 'outputs.ChannelPolicy']]:
+        """
+        The organization's policies.
+
+        Default: configtx.yaml's sample: Readers (admin, peer, client), Writers (admin,
+        client), Admins (admin), Endorsement (peer)
+        """
+        return pulumi.get(self, "policies")
+
+    @_builtins.property
+    @pulumi.getter(name="revocationList")
+    def revocation_list(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        PEM certificate revocation lists.
+
+        Default: []
+        """
+        return pulumi.get(self, "revocation_list")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsIntermediateCertificates")
+    def tls_intermediate_certificates(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        PEM TLS intermediate CA certificates.
+
+        Default: []
+        """
+        return pulumi.get(self, "tls_intermediate_certificates")
+
+
+@pulumi.output_type
+class ChannelOrganizationView(dict):
+    """
+    An organization as the channel's configuration holds it.
+    """
+    def __init__(__self__, *,
+                 admins: Sequence[_builtins.str],
+                 anchor_peers: Sequence['outputs.ChannelAnchorPeer'],
+                 endpoints: Sequence[_builtins.str],
+                 intermediate_certificates: Sequence[_builtins.str],
+                 mod_policy: _builtins.str,
+                 msp_id: _builtins.str,
+                 msp_type: _builtins.str,
+                 name: _builtins.str,
+                 node_ous: _builtins.bool,
+                 policies: Mapping[str, 'outputs.ChannelPolicyView'],
+                 root_certificates: Sequence[_builtins.str],
+                 tls_intermediate_certificates: Sequence[_builtins.str],
+                 tls_root_certificates: Sequence[_builtins.str],
+                 version: _builtins.float):
+        """
+        An organization as the channel's configuration holds it.
+
+        :param Sequence['ChannelAnchorPeer'] anchor_peers: Application organizations: their anchor peers.
+        :param Sequence[_builtins.str] endpoints: Orderer organizations: their orderers' "host:port".
+        :param _builtins.str msp_type: "fabric" (X.509), "idemix" or "unknown".
+        :param _builtins.str name: Its group's key (usually the MSP id).
+        :param _builtins.bool node_ous: Whether node OUs are enabled.
+        """
+        pulumi.set(__self__, "admins", admins)
+        pulumi.set(__self__, "anchor_peers", anchor_peers)
+        pulumi.set(__self__, "endpoints", endpoints)
+        pulumi.set(__self__, "intermediate_certificates", intermediate_certificates)
+        pulumi.set(__self__, "mod_policy", mod_policy)
+        pulumi.set(__self__, "msp_id", msp_id)
+        pulumi.set(__self__, "msp_type", msp_type)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "node_ous", node_ous)
+        pulumi.set(__self__, "policies", policies)
+        pulumi.set(__self__, "root_certificates", root_certificates)
+        pulumi.set(__self__, "tls_intermediate_certificates", tls_intermediate_certificates)
+        pulumi.set(__self__, "tls_root_certificates", tls_root_certificates)
+        pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def admins(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "admins")
+
+    @_builtins.property
+    @pulumi.getter(name="anchorPeers")
+    def anchor_peers(self) -> Sequence['outputs.ChannelAnchorPeer']:
+        """
+        Application organizations: their anchor peers.
+        """
+        return pulumi.get(self, "anchor_peers")
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoints(self) -> Sequence[_builtins.str]:
+        """
+        Orderer organizations: their orderers' "host:port".
+        """
+        return pulumi.get(self, "endpoints")
+
+    @_builtins.property
+    @pulumi.getter(name="intermediateCertificates")
+    def intermediate_certificates(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "intermediate_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="modPolicy")
+    def mod_policy(self) -> _builtins.str:
+        return pulumi.get(self, "mod_policy")
+
+    @_builtins.property
+    @pulumi.getter(name="mspId")
+    def msp_id(self) -> _builtins.str:
+        return pulumi.get(self, "msp_id")
+
+    @_builtins.property
+    @pulumi.getter(name="mspType")
+    def msp_type(self) -> _builtins.str:
+        """
+        "fabric" (X.509), "idemix" or "unknown".
+        """
+        return pulumi.get(self, "msp_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its group's key (usually the MSP id).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="nodeOUs")
+    def node_ous(self) -> _builtins.bool:
+        """
+        Whether node OUs are enabled.
+        """
+        return pulumi.get(self, "node_ous")
+
+    @_builtins.property
+    @pulumi.getter
+    def policies(self) -> Mapping[str, 'outputs.ChannelPolicyView']:
+        return pulumi.get(self, "policies")
+
+    @_builtins.property
+    @pulumi.getter(name="rootCertificates")
+    def root_certificates(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "root_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsIntermediateCertificates")
+    def tls_intermediate_certificates(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "tls_intermediate_certificates")
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRootCertificates")
+    def tls_root_certificates(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "tls_root_certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.float:
+        return pulumi.get(self, "version")
+
+
+@pulumi.output_type
+class ChannelPeerCredentials(dict):
+    """
+    The key material of a ChannelPeer that no reference holds.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientKeyPem":
+            suggest = "client_key_pem"
+        elif key == "ordererClientKeyPem":
+            suggest = "orderer_client_key_pem"
+        elif key == "privateKeyPem":
+            suggest = "private_key_pem"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelPeerCredentials. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelPeerCredentials.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelPeerCredentials.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 client_key_pem: Optional[_builtins.str] = None,
+                 orderer_client_key_pem: Optional[_builtins.str] = None,
+                 pin: Optional[_builtins.str] = None,
+                 private_key_pem: Optional[_builtins.str] = None):
+        """
+        The key material of a ChannelPeer that no reference holds.
+
+        :param _builtins.str client_key_pem: The mutual TLS client key (PEM), when given as `clientKeyPem`.
+        :param _builtins.str orderer_client_key_pem: The orderer's client TLS key, when given as a value.
+        :param _builtins.str pin: The PKCS#11 user PIN, when given as `pin`.
+        :param _builtins.str private_key_pem: The identity's private key (PEM), when given as `privateKeyPem`.
+        """
+        if client_key_pem is not None:
+            pulumi.set(__self__, "client_key_pem", client_key_pem)
+        if orderer_client_key_pem is not None:
+            pulumi.set(__self__, "orderer_client_key_pem", orderer_client_key_pem)
+        if pin is not None:
+            pulumi.set(__self__, "pin", pin)
+        if private_key_pem is not None:
+            pulumi.set(__self__, "private_key_pem", private_key_pem)
+
+    @_builtins.property
+    @pulumi.getter(name="clientKeyPem")
+    def client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The mutual TLS client key (PEM), when given as `clientKeyPem`.
+        """
+        return pulumi.get(self, "client_key_pem")
+
+    @_builtins.property
+    @pulumi.getter(name="ordererClientKeyPem")
+    def orderer_client_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The orderer's client TLS key, when given as a value.
+        """
+        return pulumi.get(self, "orderer_client_key_pem")
+
+    @_builtins.property
+    @pulumi.getter
+    def pin(self) -> Optional[_builtins.str]:
+        """
+        The PKCS#11 user PIN, when given as `pin`.
+        """
+        return pulumi.get(self, "pin")
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyPem")
+    def private_key_pem(self) -> Optional[_builtins.str]:
+        """
+        The identity's private key (PEM), when given as `privateKeyPem`.
+        """
+        return pulumi.get(self, "private_key_pem")
+
+
+@pulumi.output_type
+class ChannelPolicy(dict):
+    """
+    A channel policy as configtx.yaml writes it.
+    """
+    def __init__(__self__, *,
+                 rule: _builtins.str,
+                 type: _builtins.str):
+        """
+        A channel policy as configtx.yaml writes it.
+
+        :param _builtins.str type: "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+        """
+        pulumi.set(__self__, "rule", rule)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def rule(self) -> _builtins.str:
+        return pulumi.get(self, "rule")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        "Signature" (the policy language, e.g. "OR('Org3MSP.admin')") or "ImplicitMeta" (e.g. "MAJORITY Admins").
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class ChannelPolicyView(dict):
+    """
+    A policy of a channel's configuration, as text, with the policy that may change it.
+    """
+    def __init__(__self__, *,
+                 mod_policy: _builtins.str,
+                 rule: _builtins.str,
+                 type: _builtins.str,
+                 version: _builtins.float):
+        """
+        A policy of a channel's configuration, as text, with the policy that may change it.
+
+        :param _builtins.str type: "Signature", "ImplicitMeta", or "Unknown".
+        """
+        pulumi.set(__self__, "mod_policy", mod_policy)
+        pulumi.set(__self__, "rule", rule)
+        pulumi.set(__self__, "type", type)
+        pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter(name="modPolicy")
+    def mod_policy(self) -> _builtins.str:
+        return pulumi.get(self, "mod_policy")
+
+    @_builtins.property
+    @pulumi.getter
+    def rule(self) -> _builtins.str:
+        return pulumi.get(self, "rule")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        "Signature", "ImplicitMeta", or "Unknown".
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.float:
+        return pulumi.get(self, "version")
+
+
+@pulumi.output_type
+class ChannelSmartBftOptions(dict):
+    """
+    SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "collectTimeout":
+            suggest = "collect_timeout"
+        elif key == "decisionsPerLeader":
+            suggest = "decisions_per_leader"
+        elif key == "incomingMessageBufferSize":
+            suggest = "incoming_message_buffer_size"
+        elif key == "leaderHeartbeatCount":
+            suggest = "leader_heartbeat_count"
+        elif key == "leaderHeartbeatTimeout":
+            suggest = "leader_heartbeat_timeout"
+        elif key == "leaderRotation":
+            suggest = "leader_rotation"
+        elif key == "requestAutoRemoveTimeout":
+            suggest = "request_auto_remove_timeout"
+        elif key == "requestBatchMaxBytes":
+            suggest = "request_batch_max_bytes"
+        elif key == "requestBatchMaxCount":
+            suggest = "request_batch_max_count"
+        elif key == "requestBatchMaxInterval":
+            suggest = "request_batch_max_interval"
+        elif key == "requestComplainTimeout":
+            suggest = "request_complain_timeout"
+        elif key == "requestForwardTimeout":
+            suggest = "request_forward_timeout"
+        elif key == "requestMaxBytes":
+            suggest = "request_max_bytes"
+        elif key == "requestPoolSize":
+            suggest = "request_pool_size"
+        elif key == "speedUpViewChange":
+            suggest = "speed_up_view_change"
+        elif key == "syncOnStart":
+            suggest = "sync_on_start"
+        elif key == "viewChangeResendInterval":
+            suggest = "view_change_resend_interval"
+        elif key == "viewChangeTimeout":
+            suggest = "view_change_timeout"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChannelSmartBftOptions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChannelSmartBftOptions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChannelSmartBftOptions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 collect_timeout: Optional[_builtins.str] = None,
+                 decisions_per_leader: Optional[_builtins.float] = None,
+                 incoming_message_buffer_size: Optional[_builtins.float] = None,
+                 leader_heartbeat_count: Optional[_builtins.float] = None,
+                 leader_heartbeat_timeout: Optional[_builtins.str] = None,
+                 leader_rotation: Optional[_builtins.float] = None,
+                 request_auto_remove_timeout: Optional[_builtins.str] = None,
+                 request_batch_max_bytes: Optional[_builtins.float] = None,
+                 request_batch_max_count: Optional[_builtins.float] = None,
+                 request_batch_max_interval: Optional[_builtins.str] = None,
+                 request_complain_timeout: Optional[_builtins.str] = None,
+                 request_forward_timeout: Optional[_builtins.str] = None,
+                 request_max_bytes: Optional[_builtins.float] = None,
+                 request_pool_size: Optional[_builtins.float] = None,
+                 speed_up_view_change: Optional[_builtins.bool] = None,
+                 sync_on_start: Optional[_builtins.bool] = None,
+                 view_change_resend_interval: Optional[_builtins.str] = None,
+                 view_change_timeout: Optional[_builtins.str] = None):
+        """
+        SmartBFT's options (configtx.yaml's SmartBFT section; durations as Go durations).
+
+        :param _builtins.float leader_rotation: 0 unspecified, 1 off, 2 on.
+        """
+        if collect_timeout is not None:
+            pulumi.set(__self__, "collect_timeout", collect_timeout)
+        if decisions_per_leader is not None:
+            pulumi.set(__self__, "decisions_per_leader", decisions_per_leader)
+        if incoming_message_buffer_size is not None:
+            pulumi.set(__self__, "incoming_message_buffer_size", incoming_message_buffer_size)
+        if leader_heartbeat_count is not None:
+            pulumi.set(__self__, "leader_heartbeat_count", leader_heartbeat_count)
+        if leader_heartbeat_timeout is not None:
+            pulumi.set(__self__, "leader_heartbeat_timeout", leader_heartbeat_timeout)
+        if leader_rotation is not None:
+            pulumi.set(__self__, "leader_rotation", leader_rotation)
+        if request_auto_remove_timeout is not None:
+            pulumi.set(__self__, "request_auto_remove_timeout", request_auto_remove_timeout)
+        if request_batch_max_bytes is not None:
+            pulumi.set(__self__, "request_batch_max_bytes", request_batch_max_bytes)
+        if request_batch_max_count is not None:
+            pulumi.set(__self__, "request_batch_max_count", request_batch_max_count)
+        if request_batch_max_interval is not None:
+            pulumi.set(__self__, "request_batch_max_interval", request_batch_max_interval)
+        if request_complain_timeout is not None:
+            pulumi.set(__self__, "request_complain_timeout", request_complain_timeout)
+        if request_forward_timeout is not None:
+            pulumi.set(__self__, "request_forward_timeout", request_forward_timeout)
+        if request_max_bytes is not None:
+            pulumi.set(__self__, "request_max_bytes", request_max_bytes)
+        if request_pool_size is not None:
+            pulumi.set(__self__, "request_pool_size", request_pool_size)
+        if speed_up_view_change is not None:
+            pulumi.set(__self__, "speed_up_view_change", speed_up_view_change)
+        if sync_on_start is not None:
+            pulumi.set(__self__, "sync_on_start", sync_on_start)
+        if view_change_resend_interval is not None:
+            pulumi.set(__self__, "view_change_resend_interval", view_change_resend_interval)
+        if view_change_timeout is not None:
+            pulumi.set(__self__, "view_change_timeout", view_change_timeout)
+
+    @_builtins.property
+    @pulumi.getter(name="collectTimeout")
+    def collect_timeout(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "collect_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="decisionsPerLeader")
+    def decisions_per_leader(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "decisions_per_leader")
+
+    @_builtins.property
+    @pulumi.getter(name="incomingMessageBufferSize")
+    def incoming_message_buffer_size(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "incoming_message_buffer_size")
+
+    @_builtins.property
+    @pulumi.getter(name="leaderHeartbeatCount")
+    def leader_heartbeat_count(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "leader_heartbeat_count")
+
+    @_builtins.property
+    @pulumi.getter(name="leaderHeartbeatTimeout")
+    def leader_heartbeat_timeout(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "leader_heartbeat_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="leaderRotation")
+    def leader_rotation(self) -> Optional[_builtins.float]:
+        """
+        0 unspecified, 1 off, 2 on.
+        """
+        return pulumi.get(self, "leader_rotation")
+
+    @_builtins.property
+    @pulumi.getter(name="requestAutoRemoveTimeout")
+    def request_auto_remove_timeout(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "request_auto_remove_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="requestBatchMaxBytes")
+    def request_batch_max_bytes(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "request_batch_max_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="requestBatchMaxCount")
+    def request_batch_max_count(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "request_batch_max_count")
+
+    @_builtins.property
+    @pulumi.getter(name="requestBatchMaxInterval")
+    def request_batch_max_interval(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "request_batch_max_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="requestComplainTimeout")
+    def request_complain_timeout(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "request_complain_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="requestForwardTimeout")
+    def request_forward_timeout(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "request_forward_timeout")
+
+    @_builtins.property
+    @pulumi.getter(name="requestMaxBytes")
+    def request_max_bytes(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "request_max_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="requestPoolSize")
+    def request_pool_size(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "request_pool_size")
+
+    @_builtins.property
+    @pulumi.getter(name="speedUpViewChange")
+    def speed_up_view_change(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "speed_up_view_change")
+
+    @_builtins.property
+    @pulumi.getter(name="syncOnStart")
+    def sync_on_start(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "sync_on_start")
+
+    @_builtins.property
+    @pulumi.getter(name="viewChangeResendInterval")
+    def view_change_resend_interval(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "view_change_resend_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="viewChangeTimeout")
+    def view_change_timeout(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "view_change_timeout")
+
+
+@pulumi.output_type
+class ChannelTimeouts(dict):
+    def __init__(__self__, *,
+                 create: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str create: Default: "20m"
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.str]:
+        """
+        Default: "20m"
+        """
+        return pulumi.get(self, "create")
 
 
 @pulumi.output_type

@@ -17,6 +17,8 @@ export interface TestOrganization {
   readonly tlsCa: TestOrg;
   readonly admin: SigningIdentity;
   readonly client: SigningIdentity;
+  /** The admin's certificate and private key (PEM), for inputs that name a key as a resource's identity does. */
+  readonly adminPem: { readonly certificatePem: string; readonly privateKeyPem: string };
   readonly declaration: OrganizationDeclaration;
 }
 
@@ -31,6 +33,10 @@ export async function testOrganization(mspId: string, anchorPort = 7051): Promis
     tlsCa,
     admin: { identity: admin.identity, signer: admin.signer },
     client: { identity: client.identity, signer: client.signer },
+    adminPem: {
+      certificatePem: Buffer.from(admin.identity.credentials).toString("utf8"),
+      privateKeyPem: admin.privateKeyPem,
+    },
     declaration: {
       mspId,
       rootCertificates: [ca.caPem],
