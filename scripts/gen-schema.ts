@@ -316,7 +316,7 @@ export function generateSchema(): Json {
     license: pkg.license,
     repository: release.repositoryUrl,
     publisher: release.owner,
-    // Where the engine downloads the plugin's archives from (docs/decisions/0068-plugin-download-url.md).
+    // Where the engine downloads the plugin's archives from (docs/decisions/0062-plugin-download-url.md).
     pluginDownloadURL: release.pluginDownloadURL,
     meta: { moduleFormat: "(.*)" },
     language: {

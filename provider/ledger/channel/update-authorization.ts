@@ -6,7 +6,7 @@
  * + 1 and its CURRENT mod_policy — resolved relative to its group (a group's own mod_policy relative to itself) or
  * from /Channel when absolute — must be satisfied by the signatures; a new element needs version 0 and a mod_policy
  * (its parent group, whose membership it changes, is checked instead)
- * (docs/decisions/0083-config-update-signatures-checked-before-sending.md).
+ * (docs/decisions/0074-config-update-signatures-checked-before-sending.md).
  */
 import type { Config, ConfigGroup, ConfigUpdate } from "../config-messages";
 import type { Identity } from "../identity";

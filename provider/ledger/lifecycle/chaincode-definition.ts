@@ -2,7 +2,7 @@
  * A chaincode definition as a caller declares it (name, version, sequence, endorsement policy text, collections,
  * init-required, plugins), checked once into the arguments _lifecycle takes, and the inverse: a definition Fabric
  * answers with, read back into the same text forms so two definitions compare field by field
- * (docs/decisions/0077-drift-compares-chaincode-definitions-as-text.md).
+ * (docs/decisions/0070-drift-compares-chaincode-definitions-as-text.md).
  *
  * Defaults are Fabric's: no endorsement policy is the channel's /Channel/Application/Endorsement, no plugins are
  * "escc" and "vscc" (core/chaincode/lifecycle/lifecycle.go SetChaincodeDefinitionDefaults); a definition is sent as

@@ -1,5 +1,5 @@
 /**
- * How one _lifecycle transaction is made exactly once (docs/decisions/0076-lifecycle-transaction-ids.md): its txId,
+ * How one _lifecycle transaction is made exactly once (docs/decisions/0069-lifecycle-transaction-ids.md): its txId,
  * fixed by the caller's nonce, is looked up first — a committed VALID transaction carrying this very proposal is
  * adopted, one there invalid or for another proposal is TRANSACTION_ID_USED — then it is endorsed with the endorsing
  * organizations named (verify-before-sign), submitted and waited for through delivery.ts (transient faults retried,

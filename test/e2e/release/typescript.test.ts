@@ -2,7 +2,7 @@
  * A TypeScript user installs the release from an npm registry on 127.0.0.1 (verdaccio, the release's tarball
  * published to it, every other package through its uplink), on Node.js 22 (npm 10) and 24 (npm 11), beside the
  * newest versions of what Pulumi's guides install with it: the install finishes (npm's resolver looped without end
- * while the package depended on @pulumi/pulumi: docs/decisions/0070-pulumi-sdk-as-a-peer-dependency.md), with npm's
+ * while the package depended on @pulumi/pulumi: docs/decisions/0064-pulumi-sdk-as-a-peer-dependency.md), with npm's
  * own warning about typescript@7 and the SDK's `<7` peer range. Then, with the TypeScript the README names, `pulumi
  * up` of examples/firewall-policy-move's program runs the dynamic face with an empty plugin cache, automatic
  * acquisition on and the plugin's downloads watched: a TypeScript program downloads no plugin.

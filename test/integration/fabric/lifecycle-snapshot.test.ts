@@ -1,5 +1,5 @@
 /**
- * What only the Fabric sandbox can show of its `_lifecycle` (decision 0079): a restored snapshot rebuilds every
+ * What only the Fabric sandbox can show of its `_lifecycle` (decision 0072): a restored snapshot rebuilds every
  * approval and definition from its blocks (an approval's private data is taken from its VALID transaction), while
  * installed packages, a peer's own store, are gone; and a snapshot taken before the genesis block held the endorsement
  * policies restores onto the genesis block it was taken with (the 0.1.0 upgrade fixture).

@@ -1,6 +1,6 @@
 /**
  * The chaincode lifecycle's dynamic providers (provider/resources/ledger/chaincode) against the in-process Fabric
- * sandbox, whose _lifecycle answers as Fabric 2.5.16 does (decision 0079): a package, its installation on each
+ * sandbox, whose _lifecycle answers as Fabric 2.5.16 does (decision 0072): a package, its installation on each
  * organization's peer, both organizations' approvals and the commit, each step's check, create, read and delete called
  * as the engine calls them. Every body asserts what was sent by the ledger's own count (its transactions, the
  * evaluations its gateway answered) and the exact values and errors; a step run again sends nothing.

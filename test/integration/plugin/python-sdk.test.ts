@@ -71,7 +71,7 @@ const EXPECTED = {
   version: VERSION,
   site: true,
   typed: true,
-  // Where the engine downloads the plugin from (docs/decisions/0068-plugin-download-url.md).
+  // Where the engine downloads the plugin from (docs/decisions/0062-plugin-download-url.md).
   plugin: { resource: true, name: "opsledger", version: VERSION, server: releaseLocation().pluginDownloadURL },
   doc: "The parent to keep the policy under: `folders/<digits>` or `organizations/<digits>`. Changing it moves the policy in place.",
 };

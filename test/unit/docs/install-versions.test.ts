@@ -1,6 +1,6 @@
 /**
  * The install commands the docs and examples give name the package's version (package.json's) and the one download
- * URL (package.json's repository, docs/decisions/0068-plugin-download-url.md): a release that changes the version
+ * URL (package.json's repository, docs/decisions/0062-plugin-download-url.md): a release that changes the version
  * fails here until they say the new one.
  */
 import { strict as assert } from "node:assert";

@@ -1,7 +1,7 @@
 /**
  * Where releases live is written once, in package.json's `repository`: the schema's `pluginDownloadURL`, the Go SDK's
  * import path and every generated SDK's plugin metadata derive from it, and the npm package's `pulumi` key names the
- * same place without asking TypeScript programs for a plugin (docs/decisions/0068-plugin-download-url.md).
+ * same place without asking TypeScript programs for a plugin (docs/decisions/0062-plugin-download-url.md).
  */
 import { strict as assert } from "node:assert";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

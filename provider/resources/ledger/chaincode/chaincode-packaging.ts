@@ -1,7 +1,7 @@
 /**
  * ledger.ChaincodePackage: a chaincode install package, computed where `pulumi` runs — nothing is sent anywhere. From a
  * label and a chaincode server's connection it builds the chaincode-as-a-service package (the same bytes every time:
- * provider/ledger/lifecycle/chaincode-package.ts, docs/decisions/0078-deterministic-chaincode-packages.md); from a
+ * provider/ledger/lifecycle/chaincode-package.ts, docs/decisions/0071-deterministic-chaincode-packages.md); from a
  * file it reads a package built elsewhere. check computes the package id, label and type, so preview shows them;
  * create (and update, and refresh: a file rewritten shows as a changed package id) adds the bytes, which the outputs
  * keep only as a Pulumi secret — a package with client authentication carries the peer's TLS key.

@@ -2,14 +2,14 @@
  * What an approval or a commit would send, decided from the channel as it is now (preview included): the sequence, the
  * commit readiness per organization, and the txId of the resource's generation.
  *
- * The sequence (docs/decisions/0090-chaincode-sequence-chosen-from-the-channel.md): the committed sequence when the
+ * The sequence (docs/decisions/0077-chaincode-sequence-chosen-from-the-channel.md): the committed sequence when the
  * channel has committed this very definition, else the next one — so a change of any field, or a definition another
  * admin committed in its place, is approved and committed again at the next sequence. An approval also goes to the
  * next sequence when its organization has approved a newer, uncommitted one (it approves the declared definition
  * there). A declared `definition.sequence` is an assertion: one lower than the committed sequence, one that skips
  * ahead, or the committed one with other fields is refused naming the field and the fix, before anything is sent.
  *
- * The txIds (decision 0076): `deriveNonce(creator, "<URN>#approve" | "<URN>#commit", generation)`, the generation
+ * The txIds (decision 0069): `deriveNonce(creator, "<URN>#approve" | "<URN>#commit", generation)`, the generation
  * bumped whenever what the step sends changes (the definition at its sequence, the package id).
  */
 import type { FieldFailure } from "../../../errors";
@@ -39,7 +39,7 @@ import type { ChaincodeDefinitionFields } from "./chaincode-shapes";
 /** The two lifecycle steps a resource makes, each with its own txIds. */
 export type LifecycleStep = "approve" | "commit";
 
-/** The key a step's nonce is derived from: never a resource's URN itself (decision 0076). */
+/** The key a step's nonce is derived from: never a resource's URN itself (decision 0069). */
 export const stepKey = (urn: string, step: LifecycleStep): string => `${urn}#${step}`;
 
 /** The nonce of a step's generation: decision 0016's derivation, keyed by the step. */
