@@ -225,7 +225,11 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
       // OK without a message from a message lost on the way.
       const streamed = path === GATEWAY.chaincodeEvents || (options.streamed ?? []).includes(path);
       let holding = false;
+      // Nothing reads the upstream before its 'response' event (emitted a tick after the HEADERS frame): a DATA chunk
+      // read in between would reach the collector but not the pipe attached here, and the client's stream would be
+      // missing bytes. The collector and the pipe start together, so both see every chunk, in order.
       upstream.on("response", (h, flags) => {
+        upstream.on("data", (chunk: Buffer) => responseBody.push(chunk));
         responseHeaders = h;
         trailersOnly = (flags & NGHTTP2_FLAG_END_STREAM) !== 0;
         if (trailersOnly) Object.assign(call, statusOf(h));
@@ -241,7 +245,6 @@ export async function startGatewayProxy(options: GatewayProxyOptions): Promise<G
         });
         upstream.pipe(downstream);
       });
-      upstream.on("data", (chunk: Buffer) => responseBody.push(chunk));
       upstream.on("trailers", (t: http2.IncomingHttpHeaders) => {
         trailers = t;
         Object.assign(call, statusOf(t));

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import * as http2 from "node:http2";
 import * as net from "node:net";
 import * as tlsModule from "node:tls";
-import { createRootCa, issueCertificate, privateKeyPem } from "../../sandbox/fabric/certificates";
 import { GATEWAY, startGatewayProxy } from "../helpers/gateway-proxy";
+import { localhostTls } from "./helpers/localhost-tls";
 
 /**
  * The e2e tests' gateway proxy (test/helpers/gateway-proxy.ts) when a client is killed mid-call, as the kill tests do:
@@ -13,12 +13,7 @@ import { GATEWAY, startGatewayProxy } from "../helpers/gateway-proxy";
  */
 describe("the e2e gateway proxy, its client reset mid-call", () => {
   it("records the call, cancels it upstream and raises nothing in the test process", async () => {
-    const ca = createRootCa({ commonName: "tlsca.proxy-reset.test", organization: "OpsLedger tests" });
-    const cert = issueCertificate(ca, {
-      subject: { commonName: "localhost", organization: "OpsLedger tests" },
-      dnsNames: ["localhost"],
-    });
-    const tls = { cert: cert.certificatePem, key: privateKeyPem(cert.privateKey) };
+    const { caPem, ...tls } = localhostTls("tlsca.proxy-reset.test");
 
     // The upstream gateway answers CommitStatus with headers, then keeps the stream open until it is cancelled.
     let upstreamReached!: () => void;
@@ -43,7 +38,7 @@ describe("the e2e gateway proxy, its client reset mid-call", () => {
     const proxy = await startGatewayProxy({
       upstream: {
         address: `127.0.0.1:${String(upstreamPort)}`,
-        tlsRootCertPem: ca.certificatePem,
+        tlsRootCertPem: caPem,
         serverName: "localhost",
       },
       serverTls: { certificatePem: tls.cert, privateKeyPem: tls.key },
@@ -60,7 +55,7 @@ describe("the e2e gateway proxy, its client reset mid-call", () => {
       const raw = net.connect(Number(port), host);
       const session = http2.connect(`https://${proxy.address}`, {
         createConnection: () =>
-          tlsModule.connect({ socket: raw, ca: ca.certificatePem, servername: "localhost", ALPNProtocols: ["h2"] }),
+          tlsModule.connect({ socket: raw, ca: caPem, servername: "localhost", ALPNProtocols: ["h2"] }),
       });
       session.on("error", () => {
         // reset on purpose below
