@@ -47,7 +47,7 @@ const EXPECTED: Readonly<Record<string, readonly RegExp[]>> = {
   ],
 };
 /** Examples whose block another test file runs. */
-const ELSEWHERE = ["pr-preview", "unit-testing"];
+const ELSEWHERE = ["channel", "pr-preview", "unit-testing"];
 
 describe("every example's README commands, as written, against npm run sandbox (pulumi CLI)", function () {
   this.timeout(900_000);
