@@ -11,7 +11,7 @@ export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 /** The value of SIG_KEY that marks a secret. */
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** The value the engine sends for an unknown (not yet computed) value, during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN } from "../runtime/unknown-value";
 
 /** Whether `v` is a wrapped secret. */
 export function isSecret(v: unknown): v is { value: unknown } {

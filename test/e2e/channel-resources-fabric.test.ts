@@ -1,6 +1,6 @@
 /**
  * The channel resources through the plain `pulumi` CLI on a real Fabric network (the TypeScript face: a program of the
- * SDK's classes), on a channel of the test's own (decision 0084), one `describe` per target in TARGETS, its bodies in
+ * SDK's classes), on a channel of the test's own (decision 0075), one `describe` per target in TARGETS, its bodies in
  * order: the channel created from a declared configuration (ledger.Channel, osnadmin join over mutual TLS) and each
  * peer joined (ledger.ChannelPeer, cscc JoinChain; Org2's admin key in an HSM); the batch timeout changed by a
  * ChannelBatchSettings — preview shows before → after and sends nothing, up sends one update, the next up none,

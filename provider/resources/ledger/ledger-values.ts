@@ -3,8 +3,9 @@
  * environment variable's name, and one canonical text of a value to compare two (state against new inputs).
  */
 
-/** The value Pulumi puts in place of an input that is not known yet (preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { UNKNOWN } from "../../runtime/unknown-value";
+
+export { UNKNOWN };
 
 /** Whether a value is, or holds, an input not known yet (preview). */
 export const hasUnknown = (value: unknown): boolean => value !== undefined && JSON.stringify(value).includes(UNKNOWN);
