@@ -38,7 +38,7 @@ import { PLUGIN_BUILDS } from "../helpers/plugin-builds";
 import type { SharedNetworkName } from "../helpers/fabric-network-fixture";
 import { killCommand } from "../helpers/kill-stack";
 import { initProjectStack, pulumiBinDir, stripAnsi } from "../helpers/project-stack";
-import { runReadmeCommands } from "../helpers/readme-commands";
+import { fabricUserEnv, runReadmeCommands } from "../helpers/readme-commands";
 import type { ProjectStack } from "../helpers/project-stack";
 
 /** Each network, the capabilities its channel starts with, and the batch timeouts this file sets. */
@@ -345,15 +345,7 @@ for (const target of TARGETS) {
     });
 
     it("runs examples/channel's README as written, on this channel: the batch timeout read, then changed by one update", async () => {
-      const user = Object.fromEntries(
-        Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("GOOGLE_")),
-      );
-      const env = {
-        ...user,
-        PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      };
+      const env = fabricUserEnv(pulumiBinDir());
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-channel-readme-"));
       try {
         const output = await runReadmeCommands("channel", env, tmp, {

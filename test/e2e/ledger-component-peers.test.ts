@@ -23,7 +23,7 @@ import {
 import type { ComponentTarget } from "../helpers/ledger-component";
 import { ledgerTargets } from "../helpers/ledger-targets";
 import { pulumiBinDir } from "../helpers/project-stack";
-import { runReadmeCommands } from "../helpers/readme-commands";
+import { fabricUserEnv, runReadmeCommands } from "../helpers/readme-commands";
 
 /**
  * On a real network a commit status is the gateway peer's word only: the other organization's peer commits the block on
@@ -108,15 +108,7 @@ async function runsTheReadmeAgainstTheNetwork(t: ComponentTarget): Promise<void>
     .split("\n")
     .filter((line) => line.startsWith("pulumi config set "));
   assert.equal(pasted.length, 8, networkBanner(network));
-  const user = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("GOOGLE_")),
-  );
-  const env = {
-    ...user,
-    PATH: [pulumiBinDir(), path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  };
+  const env = fabricUserEnv(pulumiBinDir());
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "opsledger-fabric-readme-"));
   try {
     const output = await runReadmeCommands("ledger", env, tmp, {

@@ -47,6 +47,22 @@ export function userShellEnv(sandbox: SandboxCli): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * The shell of a user who ran `npm run fabric:up` and reads a README block against that network: this process's
+ * environment without Pulumi's and Google's variables, with the project's Pulumi CLI and Node.js first on PATH.
+ */
+export function fabricUserEnv(pulumiBin: string): NodeJS.ProcessEnv {
+  const user = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("PULUMI_") && !k.startsWith("GOOGLE_")),
+  );
+  return {
+    ...user,
+    PATH: [pulumiBin, path.dirname(process.execPath), process.env["PATH"] ?? ""].join(path.delimiter),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  };
+}
+
 export interface ReadmeRunOptions {
   /** The marker naming the block. @default "readme-commands" */
   readonly marker?: string;
