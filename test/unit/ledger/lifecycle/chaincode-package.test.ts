@@ -11,7 +11,11 @@ import type { CcaasConnection } from "../../../../provider/ledger/lifecycle/chai
 import { gunzip, readTar, writeTar } from "../../../../provider/ledger/lifecycle/package-archive";
 
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n";
-const KEY = "-----BEGIN PRIVATE KEY-----\nMIGHtest\n-----END PRIVATE KEY-----\n";
+/** A client TLS key made for this run: no key material lives in the repository outside test/fixtures. */
+const KEY = crypto
+  .generateKeyPairSync("ec", { namedCurve: "P-256" })
+  .privateKey.export({ type: "pkcs8", format: "pem" })
+  .toString();
 const MUTUAL: CcaasConnection = {
   address: "127.0.0.1:9999",
   tlsRequired: true,
