@@ -122,6 +122,19 @@ for (const target of TARGETS) {
       assert.deepEqual(JSON.parse(out.slice(out.indexOf("{"))), { approvals: { Org1MSP: true, Org2MSP: true } });
     };
 
+    /**
+     * The committed definition as `mspId`'s peer reads it, once that peer has the commit's block. A commit's status comes
+     * from the committing gateway's own peer; another organization's peer may be a block behind (seen under load on
+     * SmartBFT), so a read there waits, bounded, for the sequence the commit set.
+     */
+    const committedSeenBy = (mspId: string, sequence: number) =>
+      waitFor({
+        what: `${mspId}'s peer to read ${name} at sequence ${sequence}`,
+        timeoutMs: 60_000,
+        read: () => queryCommittedDefinition(gateway(mspId), ledger.channel, name),
+        until: (read) => read !== undefined && read.sequence >= BigInt(sequence),
+      });
+
     before(async function () {
       this.timeout(900_000);
       ledger = await target.factory.start(target.start);
@@ -210,7 +223,9 @@ for (const target of TARGETS) {
         nonce: commitNonce,
       });
       assert.deepEqual([committed.outcome, committed.approvals], ["submitted", { Org1MSP: true, Org2MSP: true }]);
-      const read = await queryCommittedDefinition(gateway("Org2MSP"), ledger.channel, name);
+      // The committing organization's peer has the block when the commit's status is VALID; the other's, soon after.
+      assert.equal((await queryCommittedDefinition(gateway("Org1MSP"), ledger.channel, name))?.sequence, 1n);
+      const read = await committedSeenBy("Org2MSP", 1);
       assert.ok(read !== undefined);
       assert.deepEqual(compareDefinitions(prepareDefinition(first).view, read), []);
       assert.deepEqual([read.endorsementPolicy, read.approvals], [FIRST_POLICY, { Org1MSP: true, Org2MSP: true }]);
@@ -297,7 +312,8 @@ for (const target of TARGETS) {
         nonce: nonce(),
       });
       assert.equal(committed.outcome, "submitted");
-      const read = await queryCommittedDefinition(gateway("Org1MSP"), ledger.channel, name);
+      assert.equal((await queryCommittedDefinition(gateway("Org2MSP"), ledger.channel, name))?.sequence, 2n);
+      const read = await committedSeenBy("Org1MSP", 2);
       assert.deepEqual(
         [read?.sequence, read?.version, read?.endorsementPolicy],
         [2n, "1.1", "OR('Org1MSP.peer',AND('Org2MSP.peer','Org1MSP.member'))"],
