@@ -1,10 +1,12 @@
 /**
- * A generated Pulumi project of channel resources (and ledger transactions), in TypeScript through the SDK or in YAML
- * through the plugin, from one description (set-up only): each resource by name, its kind under the SDK's `ledger`
- * namespace and the plugin's `opsledger:ledger:` tokens, its arguments as JSON (a `{ "$ref": "<resource>.<output>" }`
- * value is that resource's output), what it depends on, and the stack outputs. A test rewrites the description between
- * commands, as a user edits a program; keys are referenced by file paths or a PIN's environment variable, never
- * inlined. Written into a temp dir (node_modules linked to the repository's, as test/helpers/ledger-project.ts does).
+ * A generated Pulumi project of channel and chaincode resources (and ledger transactions), in TypeScript through the
+ * SDK or in YAML through the plugin, from one description (set-up only): each resource by name, its kind under the
+ * SDK's `ledger` namespace and the plugin's `opsledger:ledger:` tokens, its arguments as JSON (a
+ * `{ "$ref": "<resource>.<output>" }` value is that resource's output, a `{ "$secret": … }` value a secret), what it
+ * depends on, and the stack outputs. A test rewrites the description between commands, as a user edits a program;
+ * keys are referenced by file paths or a PIN's environment variable, never inlined (a chaincode server's TLS key, held
+ * by its connection, goes in as a secret). Written into a temp dir (node_modules linked to the repository's, as
+ * test/helpers/ledger-project.ts does).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -21,6 +23,10 @@ export interface ProgramResource {
     | "ChannelAnchorPeers"
     | "ChannelCapabilities"
     | "ChannelBatchSettings"
+    | "ChaincodePackage"
+    | "ChaincodeInstallation"
+    | "ChaincodeApproval"
+    | "ChaincodeDefinition"
     | "LedgerTransaction";
   readonly args: Readonly<Record<string, unknown>>;
   readonly dependsOn?: readonly string[];
@@ -29,7 +35,7 @@ export interface ProgramResource {
 /** A data source the program calls (its result named like a resource's outputs). */
 export interface ProgramRead {
   readonly name: string;
-  readonly fn: "getChannelConfig";
+  readonly fn: "getChannelConfig" | "getChaincodeDefinition";
   readonly args: Readonly<Record<string, unknown>>;
 }
 
@@ -42,6 +48,9 @@ export interface ChannelProgram {
 
 /** An output of another resource, as an argument. */
 export const ref = (target: string): { $ref: string } => ({ $ref: target });
+
+/** A value the program marks secret (a chaincode server's TLS key): `pulumi.secret` in TS, `fn::secret` in YAML. */
+export const secret = (value: unknown): { $secret: unknown } => ({ $secret: value });
 
 const INDEX_TS = `import * as fs from "node:fs";
 import * as path from "node:path";
@@ -67,6 +76,7 @@ const resolve = (v: unknown): unknown => {
   if (typeof v === "object" && v !== null) {
     const o = v as Record<string, unknown>;
     if (typeof o["$ref"] === "string") return output(o["$ref"]);
+    if ("$secret" in o) return pulumi.secret(resolve(o["$secret"]));
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, resolve(x)]));
   }
   return v;
@@ -92,6 +102,7 @@ function yamlValue(v: unknown): unknown {
   if (typeof v === "object" && v !== null) {
     const o = v as Record<string, unknown>;
     if (typeof o["$ref"] === "string") return `\${${o["$ref"]}}`;
+    if ("$secret" in o) return { "fn::secret": yamlValue(o["$secret"]) };
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, yamlValue(x)]));
   }
   return v;
