@@ -5,7 +5,9 @@
  * awaited on every organization's peer), against the peer CLI script doing the same as each organization's admin
  * (install on each peer, approveformyorg by each, commit, querycommitted on each peer until both have it: what
  * sandbox/fabric-network/deploy-chaincode.ts runs for the network's own chaincode). Runs alternate which side goes
- * first; the median of each side counts. Target: pulumi up <= 1.5x the script.
+ * first; the median of each side counts. Target: pulumi up <= 1.5x the script. Beside them, Pulumi's floor for the
+ * same shape: `pulumi up` of as many dynamic resources whose provider does nothing (bench/generated-project.ts `noop`),
+ * on a fresh stack, the same way — what any provider's deploy of seven resources costs before it sends anything.
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -17,6 +19,7 @@ import { AdminTools } from "../sandbox/fabric-network/admin-tools";
 import type { PeerAdmin } from "../sandbox/fabric-network/admin-tools";
 import { readNetworkFile } from "../sandbox/fabric-network/network-file";
 import { REPO_ROOT, initProjectStack } from "../scripts/lib/pulumi-cli";
+import { writeBenchProject } from "./generated-project";
 
 export interface ChaincodeDeployBenchOptions {
   readonly version?: FabricVersion;
@@ -32,7 +35,17 @@ export interface ChaincodeDeployBenchResult {
   readonly scriptMs: readonly number[];
   /** Wall time of the same stack's next `pulumi up`, which sends nothing: the engine, the program and the checks' reads. */
   readonly unchangedUpMs: readonly number[];
+  /** Wall time of `pulumi up` of RESOURCES no-op dynamic resources on a fresh stack, per run: Pulumi's floor. */
+  readonly floorUpMs: readonly number[];
+  /** How many resources examples/chaincode declares here (and the floor declares). */
+  readonly resources: number;
 }
+
+/**
+ * examples/chaincode's resources for two organizations, committing, no transaction: 2 packages, 2 installations, 2
+ * approvals, 1 definition.
+ */
+const RESOURCES = 7;
 
 const ORGS = ["Org1MSP", "Org2MSP"] as const;
 const POLICY = "AND('Org1MSP.peer','Org2MSP.peer')";
@@ -159,6 +172,30 @@ async function pulumiUpOnce(network: FabricNetwork, dir: string): Promise<{ firs
   }
 }
 
+/** `pulumi up` of RESOURCES no-op dynamic resources on a fresh stack, as pulumiUpOnce runs its up. */
+async function floorOnce(): Promise<number> {
+  const project = writeBenchProject("noop");
+  try {
+    const stack = await initProjectStack({
+      projectDir: project.dir,
+      transpileOnly: true,
+      config: { count: { value: String(RESOURCES) }, firstPolicy: { value: "1" }, parentId: { value: "folders/1" } },
+    });
+    try {
+      const started = performance.now();
+      const up = await stack.up();
+      const ms = performance.now() - started;
+      if (up.outputs["resources"] !== RESOURCES)
+        throw new Error(`the floor declared ${String(up.outputs["resources"])}`);
+      return ms;
+    } finally {
+      await stack.dispose();
+    }
+  } finally {
+    project.dispose();
+  }
+}
+
 export async function benchChaincodeDeploy(
   options: ChaincodeDeployBenchOptions = {},
 ): Promise<ChaincodeDeployBenchResult> {
@@ -169,6 +206,7 @@ export async function benchChaincodeDeploy(
   const pulumiUpMs: number[] = [];
   const unchangedUpMs: number[] = [];
   const scriptMs: number[] = [];
+  const floorUpMs: number[] = [];
   const up = async (): Promise<void> => {
     const { first, unchanged } = await pulumiUpOnce(network, dir);
     pulumiUpMs.push(first);
@@ -179,7 +217,9 @@ export async function benchChaincodeDeploy(
       if (run % 2 === 0) {
         scriptMs.push(await scriptOnce(network, dir));
         await up();
+        floorUpMs.push(await floorOnce());
       } else {
+        floorUpMs.push(await floorOnce());
         await up();
         scriptMs.push(await scriptOnce(network, dir));
       }
@@ -188,5 +228,5 @@ export async function benchChaincodeDeploy(
     fs.rmSync(dir, { recursive: true, force: true });
     await network.close();
   }
-  return { version, pulumiUpMs, scriptMs, unchangedUpMs };
+  return { version, pulumiUpMs, scriptMs, unchangedUpMs, floorUpMs, resources: RESOURCES };
 }
