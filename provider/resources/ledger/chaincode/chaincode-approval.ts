@@ -20,13 +20,7 @@ import { queryInstalledChaincodes } from "../../../ledger/lifecycle/lifecycle-in
 import { queryApprovedDefinition } from "../../../ledger/lifecycle/lifecycle-reads";
 import { readLifecycleEndorsementPolicy } from "../../../ledger/lifecycle/lifecycle-policy";
 import { hasUnknown } from "../ledger-values";
-import {
-  resourceFrame,
-  sessionChanged,
-  sessionOfOutputs,
-  sessionOutputs,
-  withSession,
-} from "../session/ledger-session";
+import { resourceFrame, sessionChanged, sessionOutputs, withSession } from "../session/ledger-session";
 import type { Connection } from "../session/gateway-connection";
 import type { Gateway } from "../../../ledger";
 import type { FieldFailure } from "../../../errors";
@@ -44,6 +38,7 @@ import type { ChaincodeApprovalOutcome, ChaincodeApprovalShape } from "./chainco
 import {
   checkStep,
   differs,
+  refreshStep,
   outcomeOutputs,
   reportOn,
   sendOnce,
@@ -228,24 +223,20 @@ export const chaincodeApprovalProvider = {
     return { outs: await approve(news, "update") };
   },
   /** Refresh: the organization's newest approval, read by its admin; any field that differs is reported. */
-  async read(id: string, props: ChaincodeApprovalOutputs): Promise<dynamic.ReadResult> {
-    const subject = subjectOf("approve", props.__urn);
-    return withSession(sessionOfOutputs(props), "create", resourceFrame(subject), async ({ gateway }) => {
-      const newest = await queryApprovedDefinition(gateway, props.channel, props.definition.name, {
-        organization: props.identity.mspId,
-      });
-      if (newest === undefined) return { id: "" };
-      const approved = approvalView(newest);
-      const changed = viewDifferences(desired(props), approved);
-      if (changed.length > 0) {
-        log(
-          "warning",
-          `${subject}: ${props.identity.mspId}'s newest approval of ${props.definition.name} differs from the declared ` +
-            `definition (${changed.join("; ")}): the next pulumi up approves the declared one again, at the next sequence`,
-          props.__urn,
-        );
-      }
-      return { id, props: { ...props, approved } };
+  read(id: string, props: ChaincodeApprovalOutputs): Promise<dynamic.ReadResult> {
+    return refreshStep(id, props, {
+      step: "approve",
+      key: "approved",
+      read: async (gateway) => {
+        const newest = await queryApprovedDefinition(gateway, props.channel, props.definition.name, {
+          organization: props.identity.mspId,
+        });
+        return newest === undefined ? undefined : approvalView(newest);
+      },
+      declared: desired(props),
+      says: (changed) =>
+        `${props.identity.mspId}'s newest approval of ${props.definition.name} differs from the declared definition ` +
+        `(${changed}): the next pulumi up approves the declared one again, at the next sequence`,
     });
   },
   /** An approval cannot be withdrawn: destroy sends nothing and says so. */

@@ -20,19 +20,14 @@ import type { CommittedDefinition } from "../../../ledger/lifecycle/lifecycle-re
 import { log } from "../../../runtime/context";
 import { hasUnknown } from "../ledger-values";
 import { organizationsFailures } from "../ledger-transaction-inputs";
-import {
-  resourceFrame,
-  sessionChanged,
-  sessionOfOutputs,
-  sessionOutputs,
-  withSession,
-} from "../session/ledger-session";
+import { resourceFrame, sessionChanged, sessionOutputs, withSession } from "../session/ledger-session";
 import { declaredView, libraryDefinition, textView, viewDifferences } from "./chaincode-inputs";
 import { approvalsText, planSequence, readinessText, sendsKey, stepNonce } from "./chaincode-plan";
 import type { ChaincodeCommittedView, ChaincodeDefinitionOutcome, ChaincodeDefinitionShape } from "./chaincode-shapes";
 import {
   checkStep,
   differs,
+  refreshStep,
   outcomeOutputs,
   reportOn,
   sendOnce,
@@ -163,23 +158,19 @@ export const chaincodeDefinitionProvider = {
     return { outs: await commit(news, "update") };
   },
   /** Refresh: the definition committed now; any field that differs from the declared one is reported. */
-  async read(id: string, props: ChaincodeDefinitionOutputs): Promise<dynamic.ReadResult> {
-    const subject = subjectOf("commit", props.__urn);
-    return withSession(sessionOfOutputs(props), "create", resourceFrame(subject), async ({ gateway }) => {
-      const now = await queryCommittedDefinition(gateway, props.channel, props.definition.name);
-      if (now === undefined) return { id: "" };
-      const committed = committedView(now);
-      const changed = viewDifferences(declaredView(props.definition, props.definition.sequence ?? 1), committed);
-      if (changed.length > 0) {
-        log(
-          "warning",
-          `${subject}: the definition of ${props.definition.name} committed on channel '${props.channel}' differs ` +
-            `from the declared one (${changed.join("; ")}): the next pulumi up commits the declared definition at ` +
-            "the next sequence, once its organizations have approved it",
-          props.__urn,
-        );
-      }
-      return { id, props: { ...props, committed } };
+  read(id: string, props: ChaincodeDefinitionOutputs): Promise<dynamic.ReadResult> {
+    return refreshStep(id, props, {
+      step: "commit",
+      key: "committed",
+      read: async (gateway) => {
+        const now = await queryCommittedDefinition(gateway, props.channel, props.definition.name);
+        return now === undefined ? undefined : committedView(now);
+      },
+      declared: declaredView(props.definition, props.definition.sequence ?? 1),
+      says: (changed) =>
+        `the definition of ${props.definition.name} committed on channel '${props.channel}' differs from the ` +
+        `declared one (${changed}): the next pulumi up commits the declared definition at the next sequence, once ` +
+        "its organizations have approved it",
     });
   },
   /** A committed definition cannot be removed from a channel: destroy sends nothing and says so. */

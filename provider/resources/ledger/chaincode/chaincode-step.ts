@@ -18,15 +18,20 @@ import { checkTimeouts, nameFromUrn, timeoutMs } from "../../common";
 import type { Timeouts } from "../../common";
 import { MAX_GENERATION_SKIPS } from "../ledger-transaction-submit";
 import { canonical, hasUnknown } from "../ledger-values";
-import { checkSession } from "../session/ledger-session";
+import { checkSession, resourceFrame, sessionOfOutputs, withSession } from "../session/ledger-session";
 import type { SessionOutputs } from "../session/ledger-session";
 import { openGateway } from "../session/gateway-connection";
 import type { Connection } from "../session/gateway-connection";
 import { sessionFailures } from "../session/session-checks";
-import { definitionFailures } from "./chaincode-inputs";
+import { definitionFailures, viewDifferences } from "./chaincode-inputs";
 import { readFailure, sendsKey, stepTxId } from "./chaincode-plan";
 import type { LifecycleStep, SequencePlan } from "./chaincode-plan";
-import type { ChaincodeChannelShape, ChaincodeDefinitionFields, ChaincodeStepOutcome } from "./chaincode-shapes";
+import type {
+  ChaincodeChannelShape,
+  ChaincodeDefinitionFields,
+  ChaincodeDefinitionView,
+  ChaincodeStepOutcome,
+} from "./chaincode-shapes";
 
 /** An approval's or a commit's inputs as the provider gets them: the shape, its plumbing, and what check sets. */
 export interface ChaincodeStepInputs extends Omit<ChaincodeChannelShape, "timeouts"> {
@@ -165,3 +170,36 @@ export function outcomeOutputs(result: LifecycleTransactionResult): ChaincodeSte
 
 /** Whether two values of the inputs differ (canonical text: key order and undefined ignored). */
 export const differs = (a: unknown, b: unknown): boolean => canonical(a) !== canonical(b);
+
+/** What a step's refresh reads and says: the record Fabric holds now, and the warning when it differs. */
+export interface StepRefresh<V extends ChaincodeDefinitionView> {
+  readonly step: LifecycleStep;
+  /** The output the record is kept under. */
+  readonly key: "approved" | "committed";
+  /** The record now, as the outputs keep it; undefined when Fabric has none. */
+  readonly read: (gateway: Gateway) => Promise<V | undefined>;
+  /** The declared definition, as the record would read. */
+  readonly declared: ChaincodeDefinitionView & { readonly packageId?: string };
+  /** The warning's text, given the fields that differ ("version "1.0" → "1.1"; …"). */
+  readonly says: (changed: string) => string;
+}
+
+/**
+ * A step's refresh: the record read in the step's own session (its admin), the resource gone when Fabric has none,
+ * and a warning on the resource's row naming every field another admin changed (decision 0070); the next up sends the
+ * declared definition again at the next sequence.
+ */
+export function refreshStep<V extends ChaincodeDefinitionView>(
+  id: string,
+  props: ChaincodeStepOutputs<ChaincodeStepInputs>,
+  refresh: StepRefresh<V>,
+): Promise<dynamic.ReadResult> {
+  const subject = subjectOf(refresh.step, props.__urn);
+  return withSession(sessionOfOutputs(props), "create", resourceFrame(subject), async ({ gateway }) => {
+    const now = await refresh.read(gateway);
+    if (now === undefined) return { id: "" };
+    const changed = viewDifferences(refresh.declared, now);
+    if (changed.length > 0) log("warning", `${subject}: ${refresh.says(changed.join("; "))}`, props.__urn);
+    return { id, props: { ...props, [refresh.key]: now } };
+  });
+}
