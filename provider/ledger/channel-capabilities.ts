@@ -6,10 +6,11 @@
  * data source runs before it signs anything: may this identity's key type be used on this channel?
  *
  * Reads are cached per network and channel in the process (a `pulumi up` of many resources reads once; concurrent
- * callers share one read); a failed read is not cached. Fabric tells an identity it refuses nothing about the channel:
- * an Ed25519 identity on a channel without V3_0 gets only `creator is malformed` (Fabric 2.x) or `creator org [MSP]`
- * (Fabric 3 without V3_0) for the read itself, and the error says what that answer means
- * (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
+ * callers share one read); a failed read is not cached, and a channel's are forgotten once this process has a
+ * configuration update of that channel ordered (a capability raise, then a resource that needs it, in one `pulumi up`).
+ * Fabric tells an identity it refuses nothing about the channel: an Ed25519 identity on a channel without V3_0 gets
+ * only `creator is malformed` (Fabric 2.x) or `creator org [MSP]` (Fabric 3 without V3_0) for the read itself, and
+ * the error says what that answer means (docs/decisions/0045-channel-capabilities-read-from-the-channel.md).
  */
 import type * as grpc from "@grpc/grpc-js";
 import { codecs } from "./codec";
@@ -131,9 +132,19 @@ export function cachedChannelCapabilities(
   return read;
 }
 
-/** Forgets every cached read (for tests, and a caller that knows a channel's configuration changed). */
-export function forgetChannelCapabilities(): void {
-  cache.clear();
+/**
+ * Forgets the cached reads of `channelId` on every network (a caller that changed that channel's configuration), or
+ * every cached read when no channel is named (tests).
+ */
+export function forgetChannelCapabilities(channelId?: string): void {
+  if (channelId === undefined) {
+    cache.clear();
+    return;
+  }
+  for (const key of cache.keys()) {
+    const [, channel] = JSON.parse(key) as [string, string];
+    if (channel === channelId) cache.delete(key);
+  }
 }
 
 /** What resolveChannelCapabilities needs. */

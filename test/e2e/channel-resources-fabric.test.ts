@@ -2,7 +2,8 @@
  * The channel resources through the plain `pulumi` CLI on a real Fabric network (the TypeScript face: a program of the
  * SDK's classes), on a channel of the test's own (decision 0075), one `describe` per target in TARGETS, its bodies in
  * order: the channel created from a declared configuration (ledger.Channel, osnadmin join over mutual TLS) and each
- * peer joined (ledger.ChannelPeer, cscc JoinChain; Org2's admin key in an HSM); the batch timeout changed by a
+ * peer joined (ledger.ChannelPeer, cscc JoinChain; Org2's admin key in an HSM); Org2's peer adopted, no JoinChain
+ * sent, when its ChannelPeer's state is lost (`pulumi state delete`); the batch timeout changed by a
  * ChannelBatchSettings — preview shows before → after and sends nothing, up sends one update, the next up none,
  * getChannelConfig reads the new value; a batch timeout changed with the peer CLI by another admin refused until
  * `pulumi refresh` shows it with who signed it, then set back by one update; Org3 added — refused in preview naming
@@ -10,8 +11,10 @@
  * peer set, and a LedgerTransaction endorsed by Org3 alone committed VALID; kill -9 of a whole `pulumi up` once the
  * orderer accepted its update (the proxy holds the answer), and the next up adopting it; examples/channel's README block run as
  * written on the same channel; a YAML program through each build of the plugin (the npm package's script, the
- * linux-amd64 executable) changing the batch timeout and reading it back. Every Broadcast the programs send goes
- * through a proxy in front of the orderer, which counts them.
+ * linux-amd64 executable) changing the batch timeout and reading it back; last, where the channel starts below V3_0,
+ * the channel capability raised to V3_0 by a ChannelCapabilities, an Ed25519 client's transaction refused before it
+ * and VALID after it, with nothing declared about algorithms or capabilities. Every Broadcast the programs send goes
+ * through a proxy in front of the orderer, which counts them; every call to Org2's peer through another.
  */
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
@@ -22,8 +25,10 @@ import type { FabricNetwork } from "../../sandbox/fabric-network";
 import { startJoiningOrganization } from "../../sandbox/fabric-network";
 import type { FabricJoiningOrganization } from "../../sandbox/fabric-network";
 import {
+  GATEWAY,
   ORDERER,
   broadcasts,
+  callsOf,
   channelArgs,
   defineAssetsChaincode,
   openChannelAdmins,
@@ -32,6 +37,8 @@ import {
 } from "../helpers/channel-admins";
 import type { ChannelAdmins } from "../helpers/channel-admins";
 import { channelProject, ref } from "../helpers/channel-project";
+import { newClientOf } from "../helpers/ledger-key-types";
+import { proposalsSent } from "../helpers/peer-proposals";
 import type { ChannelProgram, ChannelProject, ProgramResource } from "../helpers/channel-project";
 import { sharedFabricNetwork } from "../helpers/fabric-network-fixture";
 import { PLUGIN_BUILDS } from "../helpers/plugin-builds";
@@ -47,21 +54,29 @@ const TARGETS: readonly {
   readonly capabilities: { channel: string[]; orderer: string[]; application: string[] };
   /** What the program declares, then what another admin sets with the peer CLI. */
   readonly timeouts: readonly [string, string];
+  /**
+   * Whether the last body raises the channel capability V2_0 → V3_0: only on a Fabric 3 channel that starts below it
+   * (2.5.16's binaries know no V3_0; the SmartBFT channel starts at V3_0, as BFT requires).
+   */
+  readonly raisesToV3: boolean;
 }[] = [
   {
     network: "2.5.16",
     capabilities: { channel: ["V2_0"], orderer: ["V2_0"], application: ["V2_0"] },
     timeouts: ["3s", "4s"],
+    raisesToV3: false,
   },
   {
     network: "3.1.5",
     capabilities: { channel: ["V2_0"], orderer: ["V2_0"], application: ["V2_5"] },
     timeouts: ["3s", "4s"],
+    raisesToV3: true,
   },
   {
     network: "3.1.5 SmartBFT",
     capabilities: { channel: ["V3_0"], orderer: ["V2_0"], application: ["V2_5"] },
     timeouts: ["3s", "4s"],
+    raisesToV3: false,
   },
 ];
 
@@ -79,6 +94,8 @@ for (const target of TARGETS) {
     this.timeout(STEP_TIMEOUT_MS);
     const channel = `chres-${crypto.randomBytes(3).toString("hex")}`;
     const [declared, byPeerCli] = target.timeouts;
+    /** The capability raise's update, in the sequences the bodies after it assert. */
+    const raised = target.raisesToV3 ? 1 : 0;
     let network: FabricNetwork;
     let admins: ChannelAdmins;
     let project: ChannelProject;
@@ -168,6 +185,7 @@ for (const target of TARGETS) {
 
     it("creates the channel through the orderers' participation API and joins Org1's and Org2's peers", async () => {
       project.write({ resources: base(), outputs: { joined: "chan.joined", peer2: "peer2.alreadyJoined" } });
+      const peerMark = admins.org2Proxy.calls.length;
       const up = await stack.up();
       const joined = out(up)["joined"] as { address: string; status: string; alreadyJoined: boolean }[];
       assert.deepEqual(
@@ -175,6 +193,7 @@ for (const target of TARGETS) {
         network.orderers.map((o) => [o.adminAddress, "active", false]),
       );
       assert.equal(out(up)["peer2"], false, "Org2's peer joined by its admin's HSM key");
+      assert.deepEqual(proposalsSent(admins.org2Proxy, peerMark), ["cscc GetChannels", "cscc JoinChain"]);
       // The read needs the channel: it joins the program now.
       project.write(program(false));
       const again = await stack.up();
@@ -182,6 +201,27 @@ for (const target of TARGETS) {
       assert.deepEqual([out(again)["sequence"], organizations.map((o) => o.mspId)], [0, ["Org1MSP", "Org2MSP"]]);
       genesisTimeout = String(out(again)["timeout"]);
       assert.notEqual(genesisTimeout, declared);
+    });
+
+    it("adopts Org2's peer, already joined, when its ChannelPeer's state is lost: the next up sends no JoinChain", async () => {
+      const before = await stack.exportState();
+      const peer2 = before.resources?.find((r) => r.urn.endsWith("::peer2"));
+      assert.ok(peer2 !== undefined);
+      await stack.run(["state", "delete", peer2.urn, "--yes"]);
+      const written = program(false);
+      project.write({ ...written, outputs: { ...written.outputs, peer2: "peer2.alreadyJoined" } });
+      const peerMark = admins.org2Proxy.calls.length;
+      const mark = admins.proxy.calls.length;
+      const up = await stack.up();
+      const organizations = out(up)["organizations"] as { mspId: string }[];
+      assert.deepEqual(
+        [out(up)["peer2"], out(up)["sequence"], organizations.map((o) => o.mspId), broadcasts(admins.proxy, mark)],
+        [true, 0, ["Org1MSP", "Org2MSP"], 0],
+      );
+      // GetChannels found the channel: JoinChain, which Fabric answers "ledger [...] already exists", never sent.
+      assert.deepEqual(proposalsSent(admins.org2Proxy, peerMark), ["cscc GetChannels"]);
+      const adopted = (await stack.exportState()).resources?.find((r) => r.urn === peer2.urn);
+      assert.deepEqual([adopted?.id, adopted?.outputs?.["channel"]], [peer2.id, channel]);
     });
 
     it("changes the batch timeout: preview shows before → after and sends nothing, up sends one update, the next none", async () => {
@@ -307,6 +347,117 @@ for (const target of TARGETS) {
       assert.deepEqual([out(up)["code"], out(up)["endorsers"]], ["VALID", ["Org3MSP"]]);
     });
 
+    if (target.raisesToV3)
+      it("raises the channel capability V2_0 → V3_0: an Ed25519 client's transaction, refused before, commits VALID after with nothing declared", async () => {
+        const client = await newClientOf(network, "ed25519");
+        const keyFile = path.join(project.dir, "ed25519-client-key.pem");
+        fs.writeFileSync(keyFile, client.privateKeyPem, { mode: 0o600 });
+        const key = `ed25519-${crypto.randomBytes(4).toString("hex")}`;
+        // Org1's client by key file; endorsed by Org2 through the proxy that sees every gateway call.
+        const edTx: ProgramResource = {
+          name: "edTx",
+          kind: "LedgerTransaction",
+          args: {
+            gateway: admins.peer("Org2MSP"),
+            identity: { mspId: "Org1MSP", certificatePem: client.certificatePem, keyFile },
+            channel,
+            chaincode: "assets",
+            function: "CreateAsset",
+            args: [key, "blue"],
+            endorsingOrganizations: ["Org2MSP"],
+            trustedRootCertificates: { Org2MSP: network.organization("Org2MSP").caCertificatePem },
+          },
+        };
+        const caps: ProgramResource = {
+          name: "caps",
+          kind: "ChannelCapabilities",
+          args: {
+            channel,
+            orderer: admins.orderer,
+            identity: admins.identities.orderer,
+            // /Channel/Admins: a majority of the Orderer's and the Application's Admins (2 of Org1, Org2, Org3).
+            signers: [admins.identities.org1, admins.identities.org2Hsm],
+            capabilities: { channel: ["V3_0"] },
+            fabricVersion: network.version,
+          },
+          dependsOn: ["anchors3"],
+        };
+        const written = (more: readonly ProgramResource[]): ChannelProgram => {
+          const p = program(true, [...org3Resources([admins.identities.org2Hsm]), ...more]);
+          return {
+            ...p,
+            outputs: {
+              ...p.outputs,
+              capabilities: "config.capabilities",
+              ...(more.includes(caps) ? { capsSequence: "caps.configSequence" } : {}),
+              ...(more.some((r) => r.name === "edTx")
+                ? { code: "edTx.validationCode", endorsers: "edTx.endorsers" }
+                : {}),
+            },
+          };
+        };
+
+        project.write(written([edTx]));
+        let mark = admins.proxy.calls.length;
+        let peerMark = admins.org2Proxy.calls.length;
+        const refused = await stack.up({ allowFailure: true });
+        assert.notEqual(refused.code, 0);
+        const reason =
+          `has an Ed25519 key, and this identity was refused even a read of channel '${channel}''s configuration ` +
+          `(qscc GetChainInfo; Fabric: access denied: channel [${channel}] creator org [Org1MSP]): a Fabric 3 peer ` +
+          "answers so when the channel lacks the capability V3_0, whose MSPs refuse Ed25519 identities ('Ed25519 is " +
+          "not supported'; or when the certificate is not one of the organization's). Fabric shows an identity it " +
+          "refuses nothing of the channel's configuration, and nothing was endorsed or submitted. Use an ECDSA P-256 " +
+          "or P-384 identity here, or a Fabric 3 channel with V3_0";
+        const text = flat(refused.output);
+        const field = text.indexOf("identity.certificatePem");
+        assert.ok(field >= 0 && text.indexOf(reason, field) > field, refused.output);
+        assert.deepEqual(
+          [broadcasts(admins.proxy, mark), callsOf(admins.org2Proxy, GATEWAY.endorse, peerMark)],
+          [0, 0],
+          "nothing endorsed or ordered",
+        );
+        assert.equal(callsOf(admins.org2Proxy, GATEWAY.submit, peerMark), 0);
+
+        project.write(written([caps]));
+        mark = admins.proxy.calls.length;
+        const preview = await stack.preview();
+        assert.ok(
+          flat(preview.output).includes(
+            `ChannelCapabilities caps: channel '${channel}' at config sequence 5 (block 5): capabilities.channel ["V2_0"] → ["V3_0"]. ` +
+              "The update modifies [Value] /Channel/Capabilities (mod_policy /Channel/Admins: MAJORITY Admins) approved by Org1MSP, Org2MSP, OrdererMSP",
+          ),
+          preview.output,
+        );
+        assert.equal(broadcasts(admins.proxy, mark), 0, "preview sends nothing");
+        mark = admins.proxy.calls.length;
+        const up = await stack.up();
+        assert.deepEqual([out(up)["capsSequence"], broadcasts(admins.proxy, mark)], [6, 1]);
+        mark = admins.proxy.calls.length;
+        const again = await stack.up();
+        assert.deepEqual(
+          [
+            out(again)["sequence"],
+            (out(again)["capabilities"] as { channel: string[] }).channel,
+            broadcasts(admins.proxy, mark),
+          ],
+          [6, ["V3_0"], 0],
+        );
+
+        project.write(written([caps, { ...edTx, dependsOn: ["caps"] }]));
+        mark = admins.proxy.calls.length;
+        peerMark = admins.org2Proxy.calls.length;
+        const committed = await stack.up();
+        assert.deepEqual(
+          [out(committed)["code"], out(committed)["endorsers"], broadcasts(admins.proxy, mark)],
+          ["VALID", ["Org2MSP"], 0],
+        );
+        assert.deepEqual(
+          [callsOf(admins.org2Proxy, GATEWAY.endorse, peerMark), callsOf(admins.org2Proxy, GATEWAY.submit, peerMark)],
+          [1, 1],
+        );
+      });
+
     it("adopts its own update after kill -9 of the whole pulumi up once the orderer accepted it: the next up sends nothing", async () => {
       const size: ProgramResource = {
         name: "size",
@@ -340,7 +491,7 @@ for (const target of TARGETS) {
       await stack.refresh({ clearPendingCreates: true });
       const mark = admins.proxy.calls.length;
       const again = await stack.up();
-      assert.deepEqual([out(again)["sizeSequence"], broadcasts(admins.proxy, mark)], [6, 0]);
+      assert.deepEqual([out(again)["sizeSequence"], broadcasts(admins.proxy, mark)], [6 + raised, 0]);
       assert.equal((out(again)["organizations"] as unknown[]).length, 3, "the rest of the program as it was");
     });
 
@@ -361,8 +512,8 @@ for (const target of TARGETS) {
         assert.ok(text.includes(`batchTimeout "${declared}" → "5s"`), output);
         assert.match(
           text,
-          /configSequence : 7 /,
-          "genesis, 3 batch timeouts, Org3, its anchor peers, the batch size, this one",
+          new RegExp(`configSequence : ${String(7 + raised)} `),
+          "genesis, 3 batch timeouts, Org3, its anchor peers, the capabilities if raised, the batch size, this one",
         );
         assert.match(output, /^\s+2 unchanged$/m);
       } finally {
@@ -398,12 +549,12 @@ for (const target of TARGETS) {
           assert.equal(broadcasts(admins.proxy, mark), 0, "preview sends nothing");
           mark = admins.proxy.calls.length;
           const up = await yamlStack.up();
-          assert.deepEqual([up.outputs["applied"], broadcasts(admins.proxy, mark)], [8 + i, 1]);
+          assert.deepEqual([up.outputs["applied"], broadcasts(admins.proxy, mark)], [8 + raised + i, 1]);
           mark = admins.proxy.calls.length;
           const again = await yamlStack.up();
           assert.deepEqual(
             [again.outputs["sequence"], again.outputs["timeout"], broadcasts(admins.proxy, mark)],
-            [8 + i, now, 0],
+            [8 + raised + i, now, 0],
           );
         } finally {
           await yamlStack.dispose();

@@ -2,7 +2,8 @@
  * What the channel resources' e2e bodies hold in hand on a real network (set-up and plumbing, no test body): each
  * organization's admin as a program's identity input (key files in the network's folder; Org2's admin key in a
  * SoftHSM2 token, its PIN in an environment variable of the stack), the orderer as a program reaches it — through a
- * proxy that presents the orderer's own TLS certificate, records every Broadcast and can hold its answer — and each
+ * proxy that presents the orderer's own TLS certificate, records every Broadcast and can hold its answer — Org2's peer
+ * the same way (a proxy recording every proposal and gateway call), and each
  * orderer's admin endpoint, a channel of the test's own declared from the network's folders, the `assets` chaincode
  * defined on that channel for the organizations in it (the chaincode lifecycle library), and a batch timeout changed
  * as another admin changes it: the peer CLI and configtxlator, by hand.
@@ -53,6 +54,8 @@ export interface ChannelAdmins {
   /** The orderer's listen address as a program reaches it: the proxy. */
   readonly orderer: Readonly<Record<string, unknown>>;
   readonly proxy: GatewayProxy;
+  /** The proxy in front of Org2's peer, which `peer("Org2MSP")` names. */
+  readonly org2Proxy: GatewayProxy;
   /** Each orderer's admin endpoint (mutual TLS with the orderer organization admin's TLS pair, its key by file). */
   readonly ordererAdmins: readonly Readonly<Record<string, unknown>>[];
   /** The peer of an organization as a program reaches it. */
@@ -82,6 +85,13 @@ export async function openChannelAdmins(network: FabricNetwork, tokenLabel: stri
     streamed: [ORDERER.deliver],
   });
   const org2 = network.organization("Org2MSP");
+  const org2Spec = PEER_ORGS.find((o) => o.mspId === "Org2MSP");
+  if (org2Spec === undefined) throw new Error("no Org2MSP in the topology");
+  const org2Tls = layout.peerTls(org2Spec);
+  const org2Proxy = await startGatewayProxy({
+    upstream: { address: org2.gatewayAddress, tlsRootCertPem: org2.tlsRootCertPem, serverName: org2.tlsServerName },
+    serverTls: { certificatePem: read(org2Tls.cert), privateKeyPem: read(org2Tls.key) },
+  });
   const token: SoftHsmToken = createSoftHsmToken(tokenLabel, "4321");
   token.importKey(
     org2.admin.privateKeyPem,
@@ -103,6 +113,7 @@ export async function openChannelAdmins(network: FabricNetwork, tokenLabel: stri
     },
     orderer: { address: proxy.address, tlsRootCertPem: ordererCa, serverNameOverride: first.tlsServerName },
     proxy,
+    org2Proxy,
     ordererAdmins: network.orderers.map((o) => ({
       address: o.adminAddress,
       tlsRootCertPem: ordererCa,
@@ -116,7 +127,7 @@ export async function openChannelAdmins(network: FabricNetwork, tokenLabel: stri
           ? (network.joiningOrganizations.find((o) => o.mspId === mspId) ?? org3)
           : network.organization(mspId);
       return {
-        address: org.gatewayAddress,
+        address: mspId === "Org2MSP" ? org2Proxy.address : org.gatewayAddress,
         tlsRootCertPem: read(org.tlsRootCertPath),
         serverNameOverride: org.tlsServerName,
       };
@@ -125,6 +136,7 @@ export async function openChannelAdmins(network: FabricNetwork, tokenLabel: stri
     close: async () => {
       token.dispose();
       await proxy.close();
+      await org2Proxy.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { common, msp, peer } from "@hyperledger/fabric-protos";
 import { x509 } from "../../provider/ledger/x509-lib";
+import type { FabricNetwork } from "../../sandbox/fabric-network";
 import type { ComponentTarget } from "./ledger-component";
 import type { TargetIdentity } from "./ledger-targets";
 
@@ -83,18 +84,22 @@ function webAlgorithms(key: KeyObject): {
   };
 }
 
+/** A real network: a component target's, or one in hand. */
+type NetworkOf = ComponentTarget | FabricNetwork;
+const networkOf = (t: NetworkOf): FabricNetwork | undefined => ("ledger" in t ? t.ledger.network : t);
+
 /**
  * A client certificate for `publicKey` (any key type: its private key may live in an HSM or Cloud KMS), issued by
  * `mspId`'s real CA with the CA's key from the network's folder (cryptogen's, or the builder's P-384 one), NodeOU
  * `client` as cryptogen's. The CA signs with its own algorithm (Ed25519, or ECDSA with its curve's hash).
  */
 export async function certifyForOrganization(
-  t: ComponentTarget,
+  t: NetworkOf,
   mspId: string,
   publicKey: KeyObject,
   commonName: string,
 ): Promise<string> {
-  const org = t.ledger.network?.organization(mspId);
+  const org = networkOf(t)?.organization(mspId);
   assert.ok(org !== undefined);
   const ca = new x509.X509Certificate(org.caCertificatePem);
   const caKey = createPrivateKey(fs.readFileSync(path.join(path.dirname(org.caCertificatePath), "priv_sk")));
@@ -137,7 +142,7 @@ export async function certifyForOrganization(
  * A client of Org1 with a new Ed25519 (or P-256) key, its certificate issued by Org1's real CA with the CA's key from
  * the network's folder, NodeOU `client` as cryptogen's.
  */
-export async function newClientOf(t: ComponentTarget, type: "ed25519" | "ecdsa-p256"): Promise<TargetIdentity> {
+export async function newClientOf(t: NetworkOf, type: "ed25519" | "ecdsa-p256"): Promise<TargetIdentity> {
   const keys = type === "ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "P-256" });
   const certificatePem = await certifyForOrganization(t, "Org1MSP", keys.publicKey, "User9");
   const privateKeyPem = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();

@@ -3,14 +3,17 @@
  * fake-orderer.ts, every Broadcast and Deliver stream counted): bad input refused naming the field with nothing read,
  * or with only the configuration read where the channel must be known; the preview's before → after, the elements
  * and their approvers on the resource's row; a signature set short of the policy refused naming who is missing; one
- * update sent, and none on the next run (adopted); a stale update computed again with the other admin's change kept;
- * an owned field changed since the check read it, or since the stack recorded it, refused with nothing sent, until
- * refresh records it; refresh reading only the owned fields.
+ * update sent, and none on the next run (adopted); the process's cached capabilities of the channel forgotten once an
+ * update is ordered; a stale update computed again with the other admin's change kept; an owned field changed since
+ * the check read it, or since the stack recorded it, refused with nothing sent, until refresh records it; refresh
+ * reading only the owned fields.
  */
 import { strict as assert } from "node:assert";
 import { codecs } from "../../../provider/ledger/codec";
 import type { Config, ConfigGroup, ConfigUpdate } from "../../../provider/ledger/config-messages";
 import { applyConfigChange } from "../../../provider/ledger/channel/config-change";
+import { cachedChannelCapabilities, forgetChannelCapabilities } from "../../../provider/ledger/channel-capabilities";
+import type { Gateway } from "../../../provider/ledger/gateway-client";
 import type { ChannelConfigChange } from "../../../provider/ledger/channel/change-declaration";
 import { readConfigBlock } from "../../../provider/ledger/channel/config-block";
 import { readConfigUpdateEnvelope } from "../../../provider/ledger/channel/config-update-signing";
@@ -266,6 +269,26 @@ describe("the channel part resources, against an in-process orderer", function (
       (await channelBatchSettingsProvider.check({}, inputs)).inputs as typeof inputs,
     );
     assert.deepEqual([(again.outs as typeof outs).configSequence, counts().broadcasts], [1, 1]);
+  });
+
+  it("forgets this process's cached capabilities of the channel once its update is ordered: a ledger resource after a raise reads the channel again", async () => {
+    // A read that never answers: the cache holds it, and what a caller gets back shows whether it read again.
+    const gateway = { evaluateTransaction: () => new Promise<never>(() => undefined) } as unknown as Gateway;
+    const read = (channelId: string) => cachedChannelCapabilities(gateway, "network", channelId);
+    const before = read(channel.channelId);
+    const other = read("other-channel");
+    assert.equal(read(channel.channelId), before, "one read per process");
+    answers = [accept({ channel: { capabilities: ["V3_0"] } })];
+    const inputs = { ...settings(channel.orderer, [peer(0), peer(1)]), capabilities: { channel: ["V3_0"] } };
+    try {
+      await channelCapabilitiesProvider.create(
+        (await channelCapabilitiesProvider.check({}, inputs)).inputs as typeof inputs,
+      );
+      assert.equal(counts().broadcasts, 1);
+      assert.deepEqual([read(channel.channelId) === before, read("other-channel") === other], [false, true]);
+    } finally {
+      forgetChannelCapabilities();
+    }
   });
 
   it("computes a stale update again from the channel as it now is, keeping the other admin's change", async () => {

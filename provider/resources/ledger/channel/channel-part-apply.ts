@@ -12,6 +12,7 @@
 import { LedgerError } from "../../../errors";
 import { BroadcastError } from "../../../errors/ledger/broadcast-error";
 import { ChannelDriftError } from "../../../errors/ledger/channel-drift-error";
+import { forgetChannelCapabilities } from "../../../ledger/channel-capabilities";
 import { describeConfigBlock } from "../../../ledger/channel/describe-config";
 import { submitChannelUpdate } from "../../../ledger/channel/update-channel";
 import { status } from "../../../runtime/context";
@@ -89,6 +90,8 @@ export async function applyPart<S extends ChannelUpdateSettings>(
             callOptions: () => ({ deadline: Date.now() + deadlineMs }),
           },
         });
+        // The ledger resources after this one in the process must not check against the capabilities read before it.
+        forgetChannelCapabilities(news.channel);
         // The configuration block at the next sequence may be another admin's (ours then failed its revalidation).
         if (planOf(spec, result.block, news).update === undefined) return partOutputs(news, result.block);
       } catch (error) {
